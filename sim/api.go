@@ -1,0 +1,67 @@
+package sim
+
+// TaskState is where a task is.
+type TaskState uint8
+
+const (
+	TaskUnborn   TaskState = iota // not forked yet
+	TaskRunning                   // on a CPU
+	TaskRunnable                  // queued on a runqueue, waiting
+	TaskWaking                    // placed, in flight to its CPU (IPI, idle exit)
+	TaskBlocked                   // sleeping, waiting for a timer or a wake
+	TaskExited
+)
+
+var taskStateNames = []string{"unborn", "running", "runnable", "waking", "blocked", "exited"}
+
+func (s TaskState) String() string {
+	if int(s) < len(taskStateNames) {
+		return taskStateNames[s]
+	}
+	return "?"
+}
+
+// TaskInfo is the static description of one task instance.
+type TaskInfo struct {
+	ID    int
+	Name  string // "group/index"
+	Group int
+	Index int
+	Nice  int
+}
+
+// CPUSnap is one CPU at the snapshot's time.
+type CPUSnap struct {
+	Curr      int32   // running task id, -1 = idle
+	Queue     []int32 // queued tasks in pick order (not including Curr)
+	Waking    int     // wake-ups in flight to this CPU
+	IdleState int     // index into Costs.IdleStates of the current C-state, -1 = not idle
+	IdleFor   int64   // ns idle so far (0 when busy)
+	NrRunning int
+	// PELT signals of the CPU's cfs_rq (v6.17 arithmetic), 0..1024 scale.
+	UtilAvg     int64
+	RunnableAvg int64
+	LoadAvg     int64 // includes blocked load
+	// v3.8 metrics.
+	LoadWeight      int64 // rq->load.weight
+	RunnableLoadAvg int64
+	BlockedLoadAvg  int64
+	CPULoad         [5]int64 // cpu_load[0..4]
+}
+
+// TaskSnap is one task at the snapshot's time.
+type TaskSnap struct {
+	State   TaskState
+	CPU     int16 // current or last CPU, -1 if never ran
+	Ops     int64
+	UtilAvg int64
+	LoadAvg int64
+}
+
+// Snapshot is a read-only picture of the machine. Front ends keep one and
+// refill it with SnapshotInto to avoid allocating per frame.
+type Snapshot struct {
+	Now   int64
+	CPUs  []CPUSnap
+	Tasks []TaskSnap
+}

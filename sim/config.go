@@ -1,0 +1,286 @@
+package sim
+
+// Config is a fully resolved scenario: durations are nanoseconds, task names
+// are resolved to indices, policy defaults are not yet applied (New applies
+// them from Policy.Base). The scenarios package turns a scenario file (JSON,
+// version 1) into a Config; the simulator never sees JSON.
+type Config struct {
+	Title    string
+	Seed     uint64
+	Duration int64 // simulated time to run, ns (> 0)
+	Machine  Machine
+	Policy   Policy
+	Tasks    []TaskGroup
+}
+
+// Numbering says how logical CPU ids map onto the topology.
+type Numbering uint8
+
+const (
+	// NumberLinear numbers CPUs depth-first: the SMT siblings of a core are
+	// adjacent (cpu0, cpu1 on core 0). ARM and most simulators do this.
+	NumberLinear Numbering = iota
+	// NumberX86 numbers the first thread of every core first, then the second
+	// thread of every core, ... as Linux enumerates x86 ACPI tables: on a
+	// 4x10x2 machine cpu0 and cpu40 are siblings.
+	NumberX86
+)
+
+// Machine is the simulated hardware.
+type Machine struct {
+	Nodes           int // NUMA nodes
+	SocketsPerNode  int
+	LLCsPerSocket   int // last-level caches (L3) per socket
+	ClustersPerLLC  int // L2 clusters per LLC (1 = no CLS level)
+	CoresPerCluster int
+	ThreadsPerCore  int // SMT threads (1 = no SMT level)
+	HZ              int // tick rate: 100, 250, 300 or 1000
+	Numbering       Numbering
+	Costs           Costs
+}
+
+// NCPU is the number of logical CPUs of the machine.
+func (m *Machine) NCPU() int {
+	return m.Nodes * m.SocketsPerNode * m.LLCsPerSocket * m.ClustersPerLLC * m.CoresPerCluster * m.ThreadsPerCore
+}
+
+// Distance is how far apart two CPUs are in the cache hierarchy. The order is
+// a contract: larger means farther (and more expensive to cross).
+type Distance uint8
+
+const (
+	DistSame    Distance = iota // the same logical CPU
+	DistSMT                     // SMT siblings: share L1/L2
+	DistCluster                 // same cluster: share L2
+	DistLLC                     // same last-level cache
+	DistPackage                 // same NUMA node (package level), different LLC
+	DistNUMA                    // different NUMA node
+	NumDistances
+)
+
+var distanceNames = [NumDistances]string{"same", "smt", "cluster", "llc", "package", "numa"}
+
+func (d Distance) String() string {
+	if d < NumDistances {
+		return distanceNames[d]
+	}
+	return "?"
+}
+
+// IdleState is one C-state: a CPU that has been idle for at least After
+// enters it, and pays ExitLatency to leave it.
+type IdleState struct {
+	Name        string
+	After       int64 // ns of idle time before the CPU is in this state
+	ExitLatency int64 // ns to return to C0
+}
+
+// Costs is the machine cost model. All values are nanoseconds. DefaultCosts
+// documents the defaults and why they were chosen.
+type Costs struct {
+	ContextSwitch int64 // CPU time of one context switch, charged to the incoming task
+	WakeupIPI     int64 // latency of a wake-up sent to another CPU (IPI + remote enqueue)
+	// IdleStates, shallowest first; After must increase. Empty = no C-states.
+	IdleStates []IdleState
+	// CacheCold[d] is the CPU time a task loses refilling its caches when it
+	// runs on a CPU at distance d from the one it last ran on.
+	CacheCold [NumDistances]int64
+	// Comm[d] is the extra CPU time a woken task spends fetching the data its
+	// waker produced, when the waker ran at distance d (message passing).
+	Comm [NumDistances]int64
+	// The scheduler's own search cost, charged to the CPU doing the search.
+	SearchCPU    int64 // per CPU examined (reading a remote runqueue)
+	SearchGroup  int64 // per sched group examined
+	SearchDomain int64 // per sched domain visited (what SCHED_BALANCE_MAP saves)
+	// BalanceCPU is charged per CPU whose statistics the load balancer reads.
+	BalanceCPU int64
+	// JitterPct spreads each `run` uniformly by ±JitterPct percent (seeded PRNG),
+	// so that symmetric tasks do not stay in artificial lock-step.
+	JitterPct int
+}
+
+// Base selects the kernel era whose defaults fill the policy.
+type Base uint8
+
+const (
+	BaseV617 Base = iota // v6.17: EEVDF, modern PELT load_avg, SIS_UTIL, sched_balance_rq
+	BaseV38              // v3.8: CFS, load.weight + cpu_load[], 3.6 select_idle_sibling, load_balance
+)
+
+// LoadMetric is what the balancer and wake_affine read as "load".
+type LoadMetric uint8
+
+const (
+	LoadDefault             LoadMetric = iota // the base's own: load_weight for v3.8, load_avg for v6.17
+	LoadWeight                                // rq->load.weight (3.8 weighted_cpuload)
+	LoadRunnableAvg                           // cfs.runnable_load_avg (Preeti/Alex Shi's patches)
+	LoadRunnablePlusBlocked                   // runnable_load_avg + blocked_load_avg (Paul/Preeti)
+	LoadAvg                                   // modern cfs_rq->avg.load_avg (includes blocked)
+)
+
+// SIS is the select_idle_sibling() variant.
+type SIS uint8
+
+const (
+	SISDefault  SIS = iota // the base's own: v3.6 for v3.8, sis_util for v6.17
+	SISV36                 // top-down search for a fully idle group within sd_llc
+	SISBuddies             // CPU buddies (v3.5, commit 970e178985ca)
+	SISBottomUp            // Preeti's / Alex Shi's bottom-up any-idle-CPU search
+	SISUtil                // modern: prev, recent_used_cpu, idle core, SIS_UTIL scan
+	SISOff                 // the target wake_affine chose
+)
+
+// Domain levels, bottom-up. The order is a contract.
+type Level uint8
+
+const (
+	LevelSMT Level = iota
+	LevelCLS
+	LevelMC
+	LevelPKG
+	LevelNUMA
+	NumLevels
+)
+
+var levelNames = [NumLevels]string{"SMT", "CLS", "MC", "PKG", "NUMA"}
+
+func (l Level) String() string {
+	if l < NumLevels {
+		return levelNames[l]
+	}
+	return "?"
+}
+
+// Feature is a scheduler feature switch (features.h, and a few of ours).
+type Feature uint8
+
+const (
+	FeatWakeAffine       Feature = iota // wake_affine() (WAKE_AFFINE / SD_WAKE_AFFINE use)
+	FeatWakeWide                        // wake_wide() (modern)
+	FeatNewidleBalance                  // newidle balancing
+	FeatNohzIdleBalance                 // nohz idle balancing
+	FeatEligibleFirst                   // commit 873199d27bb2: prefer migrating eligible tasks
+	FeatSchedBalanceMap                 // seed 003: schedule balance map (cheaper domain lookup)
+	FeatPlaceLag                        // EEVDF PLACE_LAG
+	FeatRunToParity                     // EEVDF RUN_TO_PARITY
+	FeatWakeupPreemption                // WAKEUP_PREEMPTION
+	FeatLBBias                          // 3.8 LB_BIAS (source_load/target_load use cpu_load[])
+	FeatTTWUQueue                       // TTWU_QUEUE: remote wake-ups go through the wake list + IPI
+	FeatSISUtil                         // modern SIS_UTIL scan limit
+	NumFeatures
+)
+
+var featureNames = [NumFeatures]string{
+	"WAKE_AFFINE", "WAKE_WIDE", "NEWIDLE_BALANCE", "NOHZ_IDLE_BALANCE", "ELIGIBLE_FIRST",
+	"SCHED_BALANCE_MAP", "PLACE_LAG", "RUN_TO_PARITY", "WAKEUP_PREEMPTION", "LB_BIAS",
+	"TTWU_QUEUE", "SIS_UTIL",
+}
+
+func (f Feature) String() string {
+	if f < NumFeatures {
+		return featureNames[f]
+	}
+	return "?"
+}
+
+// FeatureByName returns the feature with the kernel-style name, or false.
+func FeatureByName(name string) (Feature, bool) {
+	for i, n := range featureNames {
+		if n == name {
+			return Feature(i), true
+		}
+	}
+	return 0, false
+}
+
+// LevelByName returns the level with the given name (SMT, CLS, MC, PKG, NUMA;
+// DIE is accepted as the pre-6.7 name of PKG).
+func LevelByName(name string) (Level, bool) {
+	if name == "DIE" {
+		return LevelPKG, true
+	}
+	for i, n := range levelNames {
+		if n == name {
+			return Level(i), true
+		}
+	}
+	return 0, false
+}
+
+// NewTaskLoad is how much load history a forked task starts with.
+type NewTaskLoad uint8
+
+const (
+	NewTaskLoadDefault NewTaskLoad = iota // v3.8: none; v6.17: full weight
+	NewTaskLoadZero                       // 3.8: runnable_avg_sum = period = 0, contrib 0
+	NewTaskLoadFull                       // init_entity_runnable_average(): load_avg = weight
+)
+
+// Tunables are per-domain-level overrides; zero means "the base's default".
+type Tunables struct {
+	ImbalancePct   int
+	BusyFactor     int
+	MinInterval    int64 // ms
+	MaxInterval    int64 // ms
+	CacheNiceTries int   // -1 means 0 explicitly
+}
+
+// FlagOverride sets (Set) or clears (Clear) SD_* flags of one level.
+type FlagOverride struct {
+	Set, Clear SDFlag
+}
+
+// Policy selects the kernel behaviour. Zero values mean "the base's default".
+type Policy struct {
+	Base        Base
+	LoadMetric  LoadMetric
+	SIS         SIS
+	NewTaskLoad NewTaskLoad
+	// Features: Set/Clear override the base's defaults.
+	FeatSet, FeatClear uint32 // bit i = Feature(i)
+	SDFlags            [NumLevels]FlagOverride
+	Tunables           [NumLevels]Tunables
+	MigrationCost      int64 // sysctl_sched_migration_cost, ns (0 = 500us)
+	BaseSlice          int64 // EEVDF base slice before scaling, ns (0 = era default)
+}
+
+// Op is the kind of a program step.
+type Op uint8
+
+const (
+	OpRun   Op = iota // burn Dur of CPU time
+	OpSleep           // block for Dur
+	OpTimer           // block until the next multiple of Dur since the task was forked
+	OpWake            // wake instance(s) of task group Target
+	OpWait            // block until woken (counted, like a semaphore)
+)
+
+// Fanout says which instances of the target group a wake step wakes.
+type Fanout uint8
+
+const (
+	FanoutIndex Fanout = iota // same count: same index; target count 1: that one; else index mod count
+	FanoutAll                 // every instance
+	FanoutOne                 // one instance, round-robin
+	FanoutWaker               // the task whose wake ended this task's last wait (a reply)
+)
+
+// Step is one program instruction.
+type Step struct {
+	Op     Op
+	Dur    int64 // run, sleep, timer
+	Target int   // wake: task group index
+	Sync   bool  // wake: WF_SYNC (the waker is about to sleep)
+	Fanout Fanout
+}
+
+// TaskGroup is `count` identical tasks.
+type TaskGroup struct {
+	Name    string
+	Count   int
+	Nice    int     // -20..19
+	CPUs    CPUMask // allowed CPUs; empty = all
+	Start   int64   // fork delay, ns
+	Loop    int     // program iterations, 0 = forever
+	Program []Step
+}

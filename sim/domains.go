@@ -1,0 +1,412 @@
+package sim
+
+import "strings"
+
+// SDFlag is a sched_domain flag. The values are the 3.x bit values
+// (include/linux/sched.h, v3.8); SD_CLUSTER postdates 3.x and takes a free bit.
+// Flags describe the topology; their behaviour is mapped in sdInit, as the
+// kernel maps it in sd_init().
+type SDFlag uint32
+
+const (
+	SDLoadBalance      SDFlag = 0x0001 // do load balancing on this domain (implicit in modern kernels)
+	SDBalanceNewidle   SDFlag = 0x0002 // balance when about to become idle
+	SDBalanceExec      SDFlag = 0x0004 // balance on exec
+	SDBalanceFork      SDFlag = 0x0008 // balance on fork, clone
+	SDBalanceWake      SDFlag = 0x0010 // balance on wakeup (slow path)
+	SDWakeAffine       SDFlag = 0x0020 // wake task to waking CPU
+	SDShareCPUCapacity SDFlag = 0x0080 // domain members share CPU capacity (SMT); 3.x SD_SHARE_CPUPOWER
+	SDShareLLC         SDFlag = 0x0200 // domain members share the LLC; 3.x SD_SHARE_PKG_RESOURCES
+	SDSerialize        SDFlag = 0x0400 // only a single load balancing instance
+	SDAsymPacking      SDFlag = 0x0800 // place busy groups earlier in the domain
+	SDPreferSibling    SDFlag = 0x1000 // prefer to place tasks in a sibling domain
+	SDOverlap          SDFlag = 0x2000 // sched_domains of this level overlap
+	SDNuma             SDFlag = 0x4000 // cross-node balancing
+	SDCluster          SDFlag = 0x8000 // members share a cluster (L2); v5.16+
+)
+
+var sdFlagNames = []struct {
+	f     SDFlag
+	names []string // canonical first, then accepted aliases
+}{
+	{SDLoadBalance, []string{"SD_LOAD_BALANCE"}},
+	{SDBalanceNewidle, []string{"SD_BALANCE_NEWIDLE"}},
+	{SDBalanceExec, []string{"SD_BALANCE_EXEC"}},
+	{SDBalanceFork, []string{"SD_BALANCE_FORK"}},
+	{SDBalanceWake, []string{"SD_BALANCE_WAKE"}},
+	{SDWakeAffine, []string{"SD_WAKE_AFFINE"}},
+	{SDShareCPUCapacity, []string{"SD_SHARE_CPUCAPACITY", "SD_SHARE_CPUPOWER"}},
+	{SDShareLLC, []string{"SD_SHARE_LLC", "SD_SHARE_PKG_RESOURCES"}},
+	{SDSerialize, []string{"SD_SERIALIZE"}},
+	{SDAsymPacking, []string{"SD_ASYM_PACKING"}},
+	{SDPreferSibling, []string{"SD_PREFER_SIBLING"}},
+	{SDOverlap, []string{"SD_OVERLAP"}},
+	{SDNuma, []string{"SD_NUMA"}},
+	{SDCluster, []string{"SD_CLUSTER"}},
+}
+
+// SDFlagByName returns the flag with the kernel's name (old names accepted).
+func SDFlagByName(name string) (SDFlag, bool) {
+	for _, e := range sdFlagNames {
+		for _, n := range e.names {
+			if n == name {
+				return e.f, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// SDFlagNames lists the canonical flag names, in bit order.
+func SDFlagNames() []string {
+	out := make([]string, len(sdFlagNames))
+	for i, e := range sdFlagNames {
+		out[i] = e.names[0]
+	}
+	return out
+}
+
+func (f SDFlag) String() string {
+	var parts []string
+	for _, e := range sdFlagNames {
+		if f&e.f != 0 {
+			parts = append(parts, e.names[0])
+		}
+	}
+	return strings.Join(parts, "|")
+}
+
+// SchedGroup is a sched_group: one child-domain span inside a domain. Groups
+// are shared by every CPU whose domain at that level has the same span, like
+// the kernel's sched_group and sched_group_capacity.
+type SchedGroup struct {
+	ID       int // index into Sim.groups
+	Level    Level
+	Span     CPUMask
+	First    int   // cpumask_first(span): group_balance_cpu() for non-overlapping groups
+	Weight   int   // group_weight
+	Capacity int64 // sgc->capacity (v6.17: 1024 per CPU) or sgp->power (v3.8: 589 per SMT thread)
+	// Imbalance is sgc->imbalance (v6.17) / sgp->imbalance-ish group_imb hint:
+	// set when a balance pass could not move pinned tasks (LBF_SOME_PINNED).
+	Imbalance bool
+}
+
+// SchedDomain is one CPU's sched_domain at one level. Each CPU has its own
+// chain (Parent/Child) with its own balancing state, as in the kernel.
+type SchedDomain struct {
+	CPU    int
+	Level  Level
+	Span   CPUMask
+	Weight int // span_weight
+	Flags  SDFlag
+	Parent *SchedDomain
+	Child  *SchedDomain
+	// Groups in the order the kernel's circular sd->groups list visits them
+	// from this CPU: the group holding CPU first, then onwards in order of
+	// first CPU, wrapping around.
+	Groups []*SchedGroup
+
+	// Tunables (topology.h SD_*_INIT for v3.8, sd_init() for v6.17).
+	MinInterval    int64 // ms
+	MaxInterval    int64 // ms
+	BusyFactor     int
+	ImbalancePct   int
+	CacheNiceTries int
+	BusyIdx        int // v3.8 cpu_load[] index per idle type
+	IdleIdx        int
+	NewidleIdx     int
+	WakeIdx        int
+	ForkexecIdx    int
+
+	// Balancing state.
+	LastBalance        int64 // jiffies
+	BalanceInterval    int64 // ms
+	NrBalanceFailed    int
+	MaxNewidleLBCost   int64 // ns
+	LastDecayMaxLBCost int64 // ns (sim time)
+
+	// IdleBuddy is the CPU-buddies hint (v3.5 update_top_cache_domain()),
+	// -1 above sd_llc.
+	IdleBuddy int
+
+	Stats DomainStats // schedstat counters
+}
+
+// HasFlag reports sd->flags & f.
+func (sd *SchedDomain) HasFlag(f SDFlag) bool { return sd.Flags&f != 0 }
+
+// levelSpan returns the span of a level for cpu, before degeneration.
+func (t *Topology) levelSpan(l Level, cpu int) CPUMask {
+	switch l {
+	case LevelSMT:
+		return t.SMT[cpu]
+	case LevelCLS:
+		return t.Cluster[cpu]
+	case LevelMC:
+		return t.LLC[cpu]
+	case LevelPKG:
+		return t.Node[cpu]
+	}
+	return t.All
+}
+
+// levelTopoFlags are the topology-describing flags of each level
+// (cpu_smt_flags, cpu_cluster_flags, cpu_core_flags, SD_NUMA).
+var levelTopoFlags = [NumLevels]SDFlag{
+	LevelSMT:  SDShareCPUCapacity | SDShareLLC,
+	LevelCLS:  SDCluster | SDShareLLC,
+	LevelMC:   SDShareLLC,
+	LevelPKG:  0,
+	LevelNUMA: SDNuma,
+}
+
+// sdInit fills a domain's flags and tunables for the base era.
+//
+// v6.17 mirrors kernel/sched/topology.c sd_init(): every level starts from
+// NEWIDLE|EXEC|FORK|WAKE_AFFINE|PREFER_SIBLING (no BALANCE_WAKE), intervals
+// sd_weight..2*sd_weight ms, busy_factor 16, imbalance_pct 117; SMT 110; LLC
+// cache_nice_tries 1; NUMA cache_nice_tries 2, SERIALIZE, no PREFER_SIBLING
+// (all simulated nodes are at distance 21 < RECLAIM_DISTANCE, so NUMA keeps
+// EXEC|FORK|WAKE_AFFINE).
+//
+// v3.8 mirrors include/linux/topology.h SD_SIBLING_INIT, SD_MC_INIT,
+// SD_CPU_INIT and kernel/sched/core.c sd_numa_init(). 3.8 had no cluster
+// level: CLS takes SD_MC_INIT's values (a simplification).
+func sdInit(sd *SchedDomain, base Base) {
+	w := int64(sd.Weight)
+	topo := levelTopoFlags[sd.Level]
+	if base == BaseV617 {
+		sd.Flags = SDLoadBalance | SDBalanceNewidle | SDBalanceExec | SDBalanceFork | SDWakeAffine | SDPreferSibling | topo
+		sd.MinInterval, sd.MaxInterval = w, 2*w
+		sd.BusyFactor = 16
+		sd.ImbalancePct = 117
+		sd.CacheNiceTries = 0
+		sd.BalanceInterval = w
+		switch {
+		case sd.Flags&SDShareCPUCapacity != 0:
+			sd.ImbalancePct = 110
+		case sd.Flags&SDShareLLC != 0:
+			sd.ImbalancePct = 117
+			sd.CacheNiceTries = 1
+		case sd.Flags&SDNuma != 0:
+			sd.CacheNiceTries = 2
+			sd.Flags &^= SDPreferSibling
+			sd.Flags |= SDSerialize
+		default:
+			sd.CacheNiceTries = 1
+		}
+		return
+	}
+	common := SDLoadBalance | SDBalanceNewidle | SDBalanceExec | SDBalanceFork | SDWakeAffine
+	sd.BalanceInterval = 1
+	switch sd.Level {
+	case LevelSMT: // SD_SIBLING_INIT
+		sd.MinInterval, sd.MaxInterval = 1, 2
+		sd.BusyFactor = 64
+		sd.ImbalancePct = 110
+		sd.Flags = common | SDShareCPUCapacity | SDShareLLC
+	case LevelCLS, LevelMC: // SD_MC_INIT
+		sd.MinInterval, sd.MaxInterval = 1, 4
+		sd.BusyFactor = 64
+		sd.ImbalancePct = 125
+		sd.CacheNiceTries = 1
+		sd.BusyIdx = 2
+		sd.Flags = common | SDShareLLC
+		if sd.Level == LevelCLS {
+			sd.Flags |= SDCluster
+		}
+	case LevelPKG: // SD_CPU_INIT
+		sd.MinInterval, sd.MaxInterval = 1, 4
+		sd.BusyFactor = 64
+		sd.ImbalancePct = 125
+		sd.CacheNiceTries = 1
+		sd.BusyIdx, sd.IdleIdx = 2, 1
+		sd.Flags = common | SDPreferSibling
+	case LevelNUMA: // sd_numa_init(), distance 21 < RECLAIM_DISTANCE (30): + EXEC|FORK|WAKE_AFFINE
+		sd.MinInterval, sd.MaxInterval = w, 2*w
+		sd.BusyFactor = 32
+		sd.ImbalancePct = 125
+		sd.CacheNiceTries = 2
+		sd.BusyIdx, sd.IdleIdx = 3, 2
+		sd.BalanceInterval = w
+		sd.Flags = SDLoadBalance | SDBalanceNewidle | SDSerialize | SDNuma | SDBalanceExec | SDBalanceFork | SDWakeAffine
+	}
+}
+
+// applyOverrides applies the scenario's sd_flags and tunables to one domain.
+func applyOverrides(sd *SchedDomain, p *Policy) {
+	o := p.SDFlags[sd.Level]
+	sd.Flags = (sd.Flags | o.Set) &^ o.Clear
+	t := p.Tunables[sd.Level]
+	if t.ImbalancePct > 0 {
+		sd.ImbalancePct = t.ImbalancePct
+	}
+	if t.BusyFactor > 0 {
+		sd.BusyFactor = t.BusyFactor
+	}
+	if t.MinInterval > 0 {
+		sd.MinInterval = t.MinInterval
+		if sd.BalanceInterval < sd.MinInterval {
+			sd.BalanceInterval = sd.MinInterval
+		}
+	}
+	if t.MaxInterval > 0 {
+		sd.MaxInterval = t.MaxInterval
+	}
+	if sd.MaxInterval < sd.MinInterval {
+		sd.MaxInterval = sd.MinInterval
+	}
+	if sd.BalanceInterval > sd.MaxInterval {
+		sd.BalanceInterval = sd.MaxInterval
+	}
+	if t.CacheNiceTries > 0 {
+		sd.CacheNiceTries = t.CacheNiceTries
+	} else if t.CacheNiceTries < 0 {
+		sd.CacheNiceTries = 0
+	}
+}
+
+// buildDomains builds every CPU's domain chain, as build_sched_domains()
+// followed by cpu_attach_domain()'s degeneration: a level whose span is a
+// single CPU is dropped (sd_degenerate), and a parent with the same span as
+// its child is dropped (sd_parent_degenerate; the kernel also compares flags,
+// but with our fixed level set an equal span always means the parent adds
+// nothing a balancer could use). Groups of a level are the spans of the next
+// lower surviving level (single CPUs at the bottom), as build_sched_groups().
+//
+// NUMA: one NUMA level spanning every node (all nodes equidistant); its groups
+// are the nodes. Multi-hop NUMA distance tables are not modelled.
+func buildDomains(t *Topology, nodes int, base Base, p *Policy, capacity []int64) (perCPU [][]*SchedDomain, groups []*SchedGroup) {
+	n := t.NCPU
+	perCPU = make([][]*SchedDomain, n)
+	type gkey struct {
+		level Level
+		first int
+	}
+	shared := map[gkey]*SchedGroup{} // build-time only; never iterated
+	for cpu := 0; cpu < n; cpu++ {
+		var chain []*SchedDomain
+		for l := LevelSMT; l < NumLevels; l++ {
+			if l == LevelNUMA && nodes <= 1 {
+				break
+			}
+			span := t.levelSpan(l, cpu)
+			w := span.Weight()
+			if w <= 1 {
+				continue
+			}
+			if len(chain) > 0 && chain[len(chain)-1].Span == span {
+				continue
+			}
+			chain = append(chain, &SchedDomain{CPU: cpu, Level: l, Span: span, Weight: w, IdleBuddy: -1})
+		}
+		for i, sd := range chain {
+			if i > 0 {
+				sd.Child = chain[i-1]
+			}
+			if i+1 < len(chain) {
+				sd.Parent = chain[i+1]
+			}
+			sdInit(sd, base)
+			applyOverrides(sd, p)
+			// Groups: walk the span from cpu with wrap-around, one group per
+			// child span (or per CPU at the bottom).
+			var covered CPUMask
+			for c := cpu; ; {
+				if !covered.Has(c) {
+					var gspan CPUMask
+					if sd.Child != nil {
+						gspan = t.levelSpan(sd.Child.Level, c)
+					} else {
+						gspan = MaskOf(c)
+					}
+					k := gkey{sd.Level, gspan.First()}
+					g := shared[k]
+					if g == nil {
+						g = &SchedGroup{ID: len(groups), Level: sd.Level, Span: gspan, First: gspan.First(), Weight: gspan.Weight()}
+						for c2 := gspan.First(); c2 >= 0; c2 = gspan.Next(c2) {
+							g.Capacity += capacity[c2]
+						}
+						groups = append(groups, g)
+						shared[k] = g
+					}
+					sd.Groups = append(sd.Groups, g)
+					covered = covered.Or(&gspan)
+				}
+				c = sd.Span.NextWrap(c)
+				if c == cpu {
+					break
+				}
+			}
+		}
+		perCPU[cpu] = chain
+	}
+	return perCPU, groups
+}
+
+// highestFlagDomain mirrors highest_flag_domain(): the highest domain of the
+// chain, walking up from the bottom, that has flag f, stopping at the first
+// domain without it.
+func highestFlagDomain(chain []*SchedDomain, f SDFlag) *SchedDomain {
+	var hsd *SchedDomain
+	for _, sd := range chain {
+		if sd.Flags&f == 0 {
+			break
+		}
+		hsd = sd
+	}
+	return hsd
+}
+
+// setIdleBuddies mirrors the CPU-buddies code of update_top_cache_domain()
+// (commit 970e178985ca, v3.5): for every level at and below sd_llc, walk the
+// level's groups from the one starting at the domain's first CPU, counting hops
+// to this CPU's group and switching direction on every hop, never pointing the
+// last group rightward (back to the start). The buddy is the first CPU of the
+// group pointed at: groups pair up 1st<->2nd, 3rd<->4th, ...; an odd last
+// group points left. Siblings are cross-wired the same way at the SMT level.
+func setIdleBuddies(llc *SchedDomain) {
+	for sd := llc; sd != nil; sd = sd.Child {
+		// Canonical circular order: by first CPU, as the kernel links groups.
+		ng := len(sd.Groups)
+		order := make([]*SchedGroup, ng)
+		copy(order, sd.Groups)
+		// sd.Groups starts at this CPU's group and continues in wrap order;
+		// rotate it so it starts at the group holding the domain's first CPU.
+		start := 0
+		first := sd.Span.First()
+		for i, g := range order {
+			if g.Span.Has(first) {
+				start = i
+				break
+			}
+		}
+		rot := append(order[start:], order[:start]...)
+		k := 0
+		for i, g := range rot {
+			if g.Span.Has(sd.CPU) {
+				k = i
+				break
+			}
+		}
+		right := k%2 == 0
+		if right && k == ng-1 {
+			right = false
+		}
+		var b *SchedGroup
+		if right {
+			b = rot[(k+1)%ng]
+		} else {
+			b = rot[(k-1+ng)%ng]
+		}
+		sd.IdleBuddy = b.First
+	}
+}
+
+// DomainStats are the /proc/schedstat counters of one domain (filled by the
+// wake-up and balancing code).
+type DomainStats struct {
+	TTWUWakeRemote  int64
+	TTWUMoveAffine  int64
+	TTWUMoveBalance int64
+}
