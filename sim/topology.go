@@ -26,6 +26,10 @@ type Topology struct {
 	All     CPUMask
 	// Counts, for front ends laying the machine out.
 	Nodes, Sockets, LLCs, Clusters, Cores int
+	// HasClusters is false when clusters_per_llc is 1: then cores have private
+	// L2s, there is no CLS level, and each core counts as its own cluster in
+	// CPUTopo.Cluster (so two cores of one LLC are DistLLC apart).
+	HasClusters bool
 }
 
 // NewTopology lays out the machine m.
@@ -45,6 +49,7 @@ func NewTopology(m *Machine) (*Topology, error) {
 	t.LLCs = t.Sockets * m.LLCsPerSocket
 	t.Clusters = t.LLCs * m.ClustersPerLLC
 	t.Cores = t.Clusters * m.CoresPerCluster
+	t.HasClusters = m.ClustersPerLLC > 1
 	T := m.ThreadsPerCore
 	// Walk the hierarchy depth-first; hierarchical index h = core*T + thread.
 	h := 0
@@ -58,7 +63,11 @@ func NewTopology(m *Machine) (*Topology, error) {
 			if m.Numbering == NumberX86 {
 				id = th*t.Cores + core
 			}
-			t.CPU[id] = CPUTopo{Node: node, Socket: socket, LLC: llc, Cluster: cluster, Core: core, Thread: th}
+			cl := cluster
+			if !t.HasClusters {
+				cl = core
+			}
+			t.CPU[id] = CPUTopo{Node: node, Socket: socket, LLC: llc, Cluster: cl, Core: core, Thread: th}
 			h++
 		}
 	}
