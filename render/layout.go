@@ -1,0 +1,425 @@
+package render
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"schedplay/sim"
+)
+
+// Kind is a topology level drawn as a box. The order is top-down.
+type Kind uint8
+
+const (
+	KindNode    Kind = iota // NUMA node
+	KindSocket              // package
+	KindLLC                 // last-level cache, labelled "L3"
+	KindCluster             // L2 cluster (only when Topology.HasClusters)
+	KindCore                // a core with SMT threads (only when threads_per_core > 1)
+	numKinds
+)
+
+var kindNames = [numKinds]string{"node", "socket", "L3", "L2", "core"}
+
+func (k Kind) String() string {
+	if k < numKinds {
+		return kindNames[k]
+	}
+	return "?"
+}
+
+// Box is one drawn container. When a topology level has a single child per
+// parent (one socket per node, one L3 per socket) the child is merged into
+// the parent's box: Kinds then has several bits set, and the item indices of
+// merged levels are equal.
+type Box struct {
+	Rect
+	Kinds uint8  // bit k set: this box is (also) a Kind(k)
+	Index int    // global index of the item (node, socket, LLC, cluster or core number)
+	Depth int    // nesting depth among drawn boxes, 0 = outermost
+	Label string // fitted to the box; "" for core boxes
+	// LabelX, LabelY: left end and vertical middle of the label line.
+	LabelX, LabelY float64
+	Parent         int // index into Layout.Boxes, -1 at the top
+}
+
+// Is reports whether the box stands for topology level k.
+func (b *Box) Is(k Kind) bool { return b.Kinds&(1<<k) != 0 }
+
+// Cell is one logical CPU.
+type Cell struct {
+	Rect
+	CPU   int
+	Label string // "cpu12" (or "12" where that does not fit)
+	Band  Rect   // the label band at the top
+	Run   Rect   // the running task's block
+	Queue Rect   // queued tasks, as smaller blocks, row-major
+	Util  Rect   // util_avg bar along the bottom
+	Box   int    // innermost enclosing box, index into Layout.Boxes
+}
+
+// Layout is the static geometry of one topology in one stage rectangle.
+type Layout struct {
+	Stage Rect
+	Boxes []Box  // parents before children
+	Cells []Cell // indexed by CPU id
+	// Font sizes in px.
+	BoxFont, CellFont, TaskFont, QueueFont float64
+	// Queued task blocks: side length, gap, and how many fit in a cell.
+	QueueBlock, QueueGap float64
+	QueueCols, QueueRows int
+}
+
+// QueueSlot is the rectangle of the i-th queued task in cell c (i <
+// QueueCols*QueueRows).
+func (l *Layout) QueueSlot(c *Cell, i int) Rect {
+	col, row := i%l.QueueCols, i/l.QueueCols
+	return Rect{
+		X: c.Queue.X + float64(col)*(l.QueueBlock+l.QueueGap),
+		Y: c.Queue.Y + float64(row)*(l.QueueBlock+l.QueueGap),
+		W: l.QueueBlock,
+		H: l.QueueBlock,
+	}
+}
+
+// Ancestors returns the boxes enclosing cpu's cell, innermost first.
+func (l *Layout) Ancestors(cpu int) []int {
+	var out []int
+	for b := l.Cells[cpu].Box; b >= 0; b = l.Boxes[b].Parent {
+		out = append(out, b)
+	}
+	return out
+}
+
+// Cell sizes: the aspect (height/width) a cell may take, and the largest cell
+// (a 2-CPU machine should not become two wall-sized blocks).
+const (
+	minAspect = 0.7
+	maxAspect = 1.5
+	maxCellW  = 300
+	maxCellH  = 340
+)
+
+// level is one level of the drawn grid: the children of one box (or of the
+// stage, for level 0) laid out in rows and columns.
+type level struct {
+	kinds  uint8  // the topology levels this box level stands for
+	parts  []Kind // label parts, top-down
+	fan    int    // children per parent
+	core   bool   // core boxes: thin frame, no label
+	isCell bool   // the CPU cell level
+}
+
+// decor is the spacing for one cell size.
+type decor struct {
+	pad, labelBand, gapBox, gapCell, gapCore, corePad float64
+	boxFont, cellFont                                 float64
+}
+
+func decorFor(cell float64) decor {
+	var d decor
+	d.boxFont = clamp(cell*0.2, 12, 20)
+	d.cellFont = clamp(cell*0.2, 10, 18)
+	d.pad = clamp(cell*0.07, 3, 8)
+	d.labelBand = math.Ceil(d.boxFont * 1.45)
+	d.gapBox = d.pad
+	d.gapCell = clamp(d.pad*0.6, 2, 5)
+	d.gapCore = 1
+	d.corePad = clamp(d.pad*0.4, 1, 3)
+	return d
+}
+
+// levels derives the drawn grid levels of t, top-down, ending with the cell level.
+func levels(t *sim.Topology) []level {
+	threads := t.NCPU / t.Cores
+	type tl struct {
+		kind Kind
+		fan  int
+	}
+	tls := []tl{{KindNode, t.Nodes}, {KindSocket, t.Sockets / t.Nodes}, {KindLLC, t.LLCs / t.Sockets}}
+	coreParent := t.LLCs
+	if t.HasClusters {
+		tls = append(tls, tl{KindCluster, t.Clusters / t.LLCs})
+		coreParent = t.Clusters
+	}
+	coreFan := t.Cores / coreParent
+	if threads > 1 {
+		tls = append(tls, tl{KindCore, coreFan})
+	}
+	var out []level
+	for i, x := range tls {
+		if i == 0 || x.fan > 1 {
+			out = append(out, level{kinds: 1 << x.kind, fan: x.fan, core: x.kind == KindCore})
+			if x.kind != KindCore {
+				out[len(out)-1].parts = []Kind{x.kind}
+			}
+			continue
+		}
+		last := &out[len(out)-1]
+		last.kinds |= 1 << x.kind
+		if x.kind != KindCore {
+			last.parts = append(last.parts, x.kind)
+		}
+	}
+	cellFan := threads
+	if threads == 1 {
+		cellFan = coreFan
+	}
+	out = append(out, level{fan: cellFan, isCell: true})
+	return out
+}
+
+// solution is one arrangement: columns per level and the resulting cell size.
+type solution struct {
+	cols       []int
+	cellW      float64
+	cellH      float64
+	totalW     float64
+	totalH     float64
+	boxW, boxH []float64 // per level: size of one child item at that level
+}
+
+func (lv *level) pad(d *decor) (pad, band float64) {
+	switch {
+	case lv.isCell:
+		return 0, 0
+	case lv.core:
+		return d.corePad, 0
+	}
+	return d.pad, d.labelBand
+}
+
+// gap between the children of one parent at level j.
+func gapOf(lvs []level, j int, d *decor) float64 {
+	switch {
+	case j == 0:
+		return d.gapBox * 1.5
+	case lvs[j].isCell && lvs[j-1].core:
+		return d.gapCore
+	case lvs[j].isCell:
+		return d.gapCell
+	}
+	return d.gapBox
+}
+
+// solve picks the columns of every level that give the largest cells in a
+// stage of w x h. Every level has at most fan choices and the product of the
+// fans is the CPU count, so trying all combinations is at most NCPU tries.
+func solve(lvs []level, d *decor, w, h float64) (solution, bool) {
+	n := len(lvs)
+	cols := make([]int, n)
+	var best solution
+	found := false
+	var try func(j int)
+	try = func(j int) {
+		if j < n {
+			for c := 1; c <= lvs[j].fan; c++ {
+				// A column count whose row count equals that of c-1 only widens.
+				if c > 1 && ceilDiv(lvs[j].fan, c) == ceilDiv(lvs[j].fan, c-1) {
+					continue
+				}
+				cols[j] = c
+				try(j + 1)
+			}
+			return
+		}
+		// Sizes are affine in the cell size: W = ax + bx*cellW.
+		ax, bx, ay, by := 0.0, 1.0, 0.0, 1.0
+		for k := n - 1; k >= 0; k-- {
+			c := float64(cols[k])
+			r := float64(ceilDiv(lvs[k].fan, cols[k]))
+			g := gapOf(lvs, k, d)
+			ax, bx = c*ax+(c-1)*g, c*bx
+			ay, by = r*ay+(r-1)*g, r*by
+			if k > 0 {
+				p, band := lvs[k-1].pad(d)
+				ax += 2 * p
+				ay += 2*p + band
+			}
+		}
+		cw, ch := (w-ax)/bx, (h-ay)/by
+		if cw <= 0 || ch <= 0 {
+			return
+		}
+		cw, ch = min(cw, maxCellW), min(ch, maxCellH)
+		if ch > cw*maxAspect {
+			ch = cw * maxAspect
+		}
+		if ch < cw*minAspect {
+			cw = ch / minAspect
+		}
+		better := !found || cw*ch > best.cellW*best.cellH*(1+1e-9)
+		if better {
+			found = true
+			best = solution{cols: append([]int(nil), cols...), cellW: cw, cellH: ch,
+				totalW: ax + bx*cw, totalH: ay + by*ch}
+		}
+	}
+	try(0)
+	if !found {
+		return best, false
+	}
+	// Child sizes per level, from the cells up.
+	best.boxW = make([]float64, n)
+	best.boxH = make([]float64, n)
+	best.boxW[n-1], best.boxH[n-1] = best.cellW, best.cellH
+	for k := n - 2; k >= 0; k-- {
+		c := float64(best.cols[k+1])
+		r := float64(ceilDiv(lvs[k+1].fan, best.cols[k+1]))
+		g := gapOf(lvs, k+1, d)
+		p, band := lvs[k].pad(d)
+		best.boxW[k] = c*best.boxW[k+1] + (c-1)*g + 2*p
+		best.boxH[k] = r*best.boxH[k+1] + (r-1)*g + 2*p + band
+	}
+	return best, true
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+// NewLayout lays topology t out in stage. measure may be nil (ApproxMeasure).
+// It fails only when the stage is too small to hold the machine at all.
+func NewLayout(t *sim.Topology, stage Rect, measure Measure) (*Layout, error) {
+	if measure == nil {
+		measure = ApproxMeasure
+	}
+	if t == nil || t.NCPU <= 0 || t.Cores <= 0 || t.Nodes <= 0 {
+		return nil, fmt.Errorf("render: empty topology")
+	}
+	lvs := levels(t)
+	// The spacing depends on the cell size and the cell size on the spacing:
+	// start from a guess and settle in a few rounds.
+	guess := math.Sqrt(stage.W*stage.H/float64(t.NCPU)) * 0.6
+	d := decorFor(guess)
+	var sol solution
+	ok := false
+	for range 4 {
+		s, good := solve(lvs, &d, stage.W, stage.H)
+		if !good {
+			break
+		}
+		sol, ok = s, true
+		nd := decorFor(min(s.cellW, s.cellH))
+		if nd == d {
+			break
+		}
+		// Only accept a decor that still fits; otherwise keep the last one.
+		if s2, good := solve(lvs, &nd, stage.W, stage.H); good {
+			d, sol = nd, s2
+		} else {
+			break
+		}
+	}
+	if !ok {
+		return nil, fmt.Errorf("render: a %d-CPU machine does not fit in %.0fx%.0f px", t.NCPU, stage.W, stage.H)
+	}
+
+	l := &Layout{Stage: stage, Cells: make([]Cell, t.NCPU), BoxFont: d.boxFont, CellFont: d.cellFont}
+	// Hierarchical CPU index (core*threads + thread) -> CPU id.
+	threads := t.NCPU / t.Cores
+	byHier := make([]int, t.NCPU)
+	for cpu, c := range t.CPU {
+		byHier[c.Core*threads+c.Thread] = cpu
+	}
+	llcsPerSocket := t.LLCs / t.Sockets
+
+	b := &builder{l: l, lvs: lvs, sol: &sol, d: &d, measure: measure, byHier: byHier,
+		llcLabelIndex: llcsPerSocket > 1 || t.Sockets > 1}
+	ox := stage.X + (stage.W-sol.totalW)/2
+	oy := stage.Y + (stage.H-sol.totalH)/2
+	b.place(0, ox, oy, 0, -1)
+	b.cellInteriors()
+	return l, nil
+}
+
+type builder struct {
+	l             *Layout
+	lvs           []level
+	sol           *solution
+	d             *decor
+	measure       Measure
+	byHier        []int
+	llcLabelIndex bool
+}
+
+// place lays out the children of item parentItem (at level j-1) starting at
+// (x, y), the top-left of the content area.
+func (b *builder) place(j int, x, y float64, parentItem, parentBox int) {
+	lv := &b.lvs[j]
+	cols := b.sol.cols[j]
+	g := gapOf(b.lvs, j, b.d)
+	w, h := b.sol.boxW[j], b.sol.boxH[j]
+	for i := 0; i < lv.fan; i++ {
+		item := parentItem*lv.fan + i
+		r := Rect{X: x + float64(i%cols)*(w+g), Y: y + float64(i/cols)*(h+g), W: w, H: h}
+		if lv.isCell {
+			cpu := b.byHier[item]
+			b.l.Cells[cpu] = Cell{Rect: r, CPU: cpu, Box: parentBox}
+			continue
+		}
+		pad, band := lv.pad(b.d)
+		box := Box{Rect: r, Kinds: lv.kinds, Index: item, Parent: parentBox}
+		if parentBox >= 0 {
+			box.Depth = b.l.Boxes[parentBox].Depth + 1
+		}
+		if band > 0 {
+			parts := make([]string, len(lv.parts))
+			for k, kind := range lv.parts {
+				parts[k] = b.itemLabel(kind, item)
+			}
+			box.Label = fitParts(b.measure, b.d.boxFont, w-2*pad, parts)
+			box.LabelX = r.X + pad
+			box.LabelY = r.Y + pad + band/2
+		}
+		b.l.Boxes = append(b.l.Boxes, box)
+		b.place(j+1, r.X+pad, r.Y+pad+band, item, len(b.l.Boxes)-1)
+	}
+}
+
+func (b *builder) itemLabel(k Kind, i int) string {
+	switch k {
+	case KindNode:
+		return "node " + strconv.Itoa(i)
+	case KindSocket:
+		return "socket " + strconv.Itoa(i)
+	case KindLLC:
+		if b.llcLabelIndex {
+			return "L3 " + strconv.Itoa(i)
+		}
+		return "L3"
+	case KindCluster:
+		return "L2 " + strconv.Itoa(i)
+	}
+	return ""
+}
+
+// cellInteriors splits every cell into band, run block, queue and util bar.
+// All cells have the same size, so the split is computed once.
+func (b *builder) cellInteriors() {
+	l := b.l
+	w, h := b.sol.cellW, b.sol.cellH
+	// Tiny cells (256 CPUs in a small window) shrink the label band and the
+	// spacing rather than spill out of the cell.
+	band := min(math.Ceil(l.CellFont*1.35), math.Floor(h*0.38))
+	l.CellFont = min(l.CellFont, band/1.35)
+	util := min(clamp(h*0.05, 3, 6), h*0.08)
+	ip := min(clamp(w*0.05, 2, 6), h*0.05)
+	rest := max(0, h-band-util-2*ip)
+	runH := rest * 0.58
+	queueH := max(0, rest-runH-ip)
+	l.TaskFont = clamp(runH*0.42, 10, 28)
+	l.QueueGap = clamp(ip*0.6, 1, 3)
+	innerW := w - 2*ip
+	l.QueueBlock = min(queueH, max(innerW/4-l.QueueGap, 6))
+	l.QueueCols = max(1, int((innerW+l.QueueGap)/(l.QueueBlock+l.QueueGap)))
+	l.QueueRows = max(1, int((queueH+l.QueueGap)/(l.QueueBlock+l.QueueGap)))
+	l.QueueFont = clamp(l.QueueBlock*0.45, 9, 18)
+	for i := range l.Cells {
+		c := &l.Cells[i]
+		c.Band = Rect{X: c.X, Y: c.Y, W: w, H: band}
+		c.Run = Rect{X: c.X + ip, Y: c.Y + band, W: innerW, H: runH}
+		c.Queue = Rect{X: c.X + ip, Y: c.Run.Bottom() + ip, W: innerW, H: queueH}
+		c.Util = Rect{X: c.X, Y: c.Bottom() - util, W: w, H: util}
+		c.Label = fit(b.measure, l.CellFont, w-2*ip, "cpu"+strconv.Itoa(c.CPU), strconv.Itoa(c.CPU))
+	}
+}
