@@ -1,0 +1,126 @@
+package scenarios
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// DefaultPreset is the scenario the page shows when it has no link (or a
+// bad one): Mike Galbraith's tbench pair on the 4x10x2 Westmere.
+const DefaultPreset = "tbench-pairs"
+
+//go:embed *.json
+var presetFS embed.FS
+
+// PresetInfo describes one preset for a menu.
+type PresetInfo struct {
+	Name        string // the file name without .json: what Load and Preset take
+	Title       string
+	Description string
+}
+
+type preset struct {
+	info PresetInfo
+	s    *Scenario
+	err  error
+}
+
+var presets = sync.OnceValue(func() map[string]*preset {
+	m := map[string]*preset{}
+	entries, _ := fs.ReadDir(presetFS, ".")
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".json")
+		if !ok {
+			continue
+		}
+		p := &preset{info: PresetInfo{Name: name}}
+		data, err := presetFS.ReadFile(e.Name())
+		if err == nil {
+			p.s, err = Decode(data)
+		}
+		if err != nil {
+			p.err = &FileError{File: "preset " + name, Err: err}
+		} else {
+			p.info.Title, p.info.Description = p.s.Title, p.s.Description
+		}
+		m[name] = p
+	}
+	return m
+})
+
+// Presets lists the embedded presets, sorted by name.
+func Presets() []PresetInfo {
+	var out []PresetInfo
+	for _, p := range presets() {
+		out = append(out, p.info)
+	}
+	slices.SortFunc(out, func(a, b PresetInfo) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// Preset returns a fresh copy of the named preset.
+func Preset(name string) (*Scenario, error) {
+	p, ok := presets()[name]
+	if !ok {
+		var names []string
+		for _, pi := range Presets() {
+			names = append(names, pi.Name)
+		}
+		return nil, &Error{Problem: fmt.Sprintf("no preset named %s (presets: %s)", quote(name), strings.Join(names, ", "))}
+	}
+	if p.err != nil {
+		return nil, p.err
+	}
+	return p.s.Clone(), nil
+}
+
+// Load reads a scenario: the name of a preset ("tbench-pairs"), or else a
+// file path. A path that happens to equal a preset name can be written as
+// "./tbench-pairs". Files larger than MaxScenarioBytes are refused before
+// they are read whole. Every error line starts with the file's name.
+func Load(nameOrPath string) (*Scenario, error) {
+	if _, ok := presets()[nameOrPath]; ok {
+		return Preset(nameOrPath)
+	}
+	f, err := os.Open(nameOrPath)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(nameOrPath, `/\`) && !strings.HasSuffix(nameOrPath, ".json") {
+			var names []string
+			for _, pi := range Presets() {
+				names = append(names, pi.Name)
+			}
+			return nil, &FileError{File: nameOrPath, Err: &Error{Problem: "no such file, and no such preset (presets: " + strings.Join(names, ", ") + ")"}}
+		}
+		return nil, &FileError{File: nameOrPath, Err: &Error{Problem: unwrapPathError(err)}}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxScenarioBytes+1))
+	if err != nil {
+		return nil, &FileError{File: nameOrPath, Err: &Error{Problem: unwrapPathError(err)}}
+	}
+	if len(data) > MaxScenarioBytes {
+		return nil, &FileError{File: nameOrPath, Err: &Error{Problem: fmt.Sprintf("larger than %d bytes (256 KiB)", MaxScenarioBytes)}}
+	}
+	s, err := Decode(data)
+	if err != nil {
+		return nil, &FileError{File: nameOrPath, Err: err}
+	}
+	return s, nil
+}
+
+// unwrapPathError drops the "open FILE: " of an *fs.PathError, since the
+// FileError names the file already.
+func unwrapPathError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}

@@ -1,0 +1,569 @@
+package scenarios
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"schedplay/sim"
+)
+
+// Validate checks the scenario and returns every problem (up to 25, then a
+// count), each as an *Error "path: problem", joined with errors.Join. It is
+// the same code as Config, minus the result, so the two cannot disagree.
+func (s *Scenario) Validate() error {
+	var p problems
+	s.resolve(&p)
+	return p.err()
+}
+
+// Config resolves the scenario for the simulator: durations to nanoseconds,
+// task names to indices, CPU lists to masks, kernel names to the simulator's
+// enums, and cost overrides applied to sim.DefaultCosts(). It fails exactly
+// when Validate does.
+func (s *Scenario) Config() (*sim.Config, error) {
+	var p problems
+	cfg := s.resolve(&p)
+	if err := p.err(); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// Names of enum values, in the scenario's spelling. The first entry of each
+// table is listed first in error messages.
+type named[T any] struct {
+	name string
+	val  T
+}
+
+var (
+	numberings = []named[sim.Numbering]{{"linear", sim.NumberLinear}, {"x86", sim.NumberX86}}
+	bases      = []named[sim.Base]{{"v3.8", sim.BaseV38}, {"v6.17", sim.BaseV617}}
+	loadNames  = []named[sim.LoadMetric]{
+		{"load_weight", sim.LoadWeight}, {"runnable_load_avg", sim.LoadRunnableAvg},
+		{"runnable_plus_blocked", sim.LoadRunnablePlusBlocked}, {"load_avg", sim.LoadAvg},
+	}
+	sisNames = []named[sim.SIS]{
+		{"v3.6", sim.SISV36}, {"cpu_buddies", sim.SISBuddies}, {"bottom_up", sim.SISBottomUp},
+		{"sis_util", sim.SISUtil}, {"off", sim.SISOff},
+	}
+	newTaskLoads = []named[sim.NewTaskLoad]{{"zero", sim.NewTaskLoadZero}, {"full", sim.NewTaskLoadFull}}
+	fanouts      = []named[sim.Fanout]{{"index", sim.FanoutIndex}, {"all", sim.FanoutAll}, {"one", sim.FanoutOne}, {"waker", sim.FanoutWaker}}
+	hzValues     = []int{100, 250, 300, 1000}
+	levelList    = "SMT, CLS, MC, PKG (or DIE), NUMA"
+)
+
+// lookup resolves name in table; "" gives def (the "absent" value).
+func lookup[T any](p *problems, path, name string, table []named[T], def T) T {
+	if name == "" {
+		return def
+	}
+	for _, e := range table {
+		if e.name == name {
+			return e.val
+		}
+	}
+	names := make([]string, len(table))
+	for i, e := range table {
+		names[i] = e.name
+	}
+	p.add(path, fmt.Sprintf("%s is not one of %s", quote(name), strings.Join(names, ", ")))
+	return def
+}
+
+// quote quotes a user-supplied value for a message, shortened if long.
+func quote(v string) string {
+	if len(v) > 64 {
+		v = strings.ToValidUTF8(v[:64], "") + "..."
+	}
+	return fmt.Sprintf("%q", v)
+}
+
+var (
+	maxDuration = mustDuration(MaxDuration)
+	maxCost     = mustDuration(MaxCost)
+	minTimer    = mustDuration(MinTimer)
+)
+
+func mustDuration(s string) time.Duration {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
+
+// dur parses a duration string: not negative, at least min (min 0 allows
+// "0s", min 1 means "more than 0"), at most max.
+func dur(p *problems, path, v string, min, max time.Duration) int64 {
+	d, err := time.ParseDuration(v)
+	switch {
+	case err != nil:
+		p.add(path, quote(v)+" is not a duration")
+	case d < 0:
+		p.add(path, quote(v)+" is negative")
+	case d < min && min == 1:
+		p.add(path, "must be more than 0")
+	case d < min:
+		p.add(path, fmt.Sprintf("%s is shorter than the minimum %s", quote(v), fmtDur(min)))
+	case d > max:
+		p.add(path, fmt.Sprintf("%s is longer than the limit %s", quote(v), fmtDur(max)))
+	default:
+		return int64(d)
+	}
+	return 0
+}
+
+// fmtDur prints a duration the way scenario files write them ("10us", not "10µs").
+func fmtDur(d time.Duration) string { return strings.ReplaceAll(d.String(), "µ", "u") }
+
+// optDur is dur for an optional field: "" leaves *dst alone.
+func optDur(p *problems, path, v string, min, max time.Duration, dst *int64) {
+	if v != "" {
+		*dst = dur(p, path, v, min, max)
+	}
+}
+
+func intRange(p *problems, path string, v, lo, hi int) bool {
+	if v < lo || v > hi {
+		p.add(path, fmt.Sprintf("%d is out of range %d..%d", v, lo, hi))
+		return false
+	}
+	return true
+}
+
+// text checks a free-text field's length in characters and its characters:
+// no control characters (multiLine allows newlines and tabs).
+func text(p *problems, path, v string, max int, multiLine bool) {
+	if !utf8.ValidString(v) {
+		p.add(path, "is not valid UTF-8")
+		return
+	}
+	if n := utf8.RuneCountInString(v); n > max {
+		p.add(path, fmt.Sprintf("is %d characters; the limit is %d", n, max))
+		return
+	}
+	for _, r := range v {
+		if unicode.IsControl(r) && !(multiLine && (r == '\n' || r == '\t' || r == '\r')) {
+			p.add(path, fmt.Sprintf("contains the control character %U", r))
+			return
+		}
+	}
+}
+
+func (s *Scenario) resolve(p *problems) *sim.Config {
+	cfg := &sim.Config{Title: s.Title, Seed: s.Seed}
+	if s.Version != Version {
+		p.add("version", fmt.Sprintf("%d is not supported; this reader understands version %d", s.Version, Version))
+	}
+	text(p, "title", s.Title, MaxTitle, false)
+	text(p, "description", s.Description, MaxDescription, true)
+	if s.Seed > MaxSeed {
+		p.add("seed", fmt.Sprintf("%d is more than 2^53-1 (seeds must survive JavaScript)", s.Seed))
+	}
+	if s.Duration == "" {
+		p.add("duration", "missing (for example \"5s\")")
+	} else {
+		cfg.Duration = dur(p, "duration", s.Duration, 1, maxDuration)
+	}
+	ncpu := s.Machine.resolve(p, "machine", &cfg.Machine)
+	s.Policy.resolve(p, "policy", &cfg.Policy)
+	cfg.Tasks = resolveTasks(p, "tasks", s.Tasks, ncpu)
+	return cfg
+}
+
+// resolve checks the machine and returns its CPU count, or 0 if the shape
+// is invalid (then CPU lists are not checked against it).
+func (m *Machine) resolve(p *problems, path string, out *sim.Machine) int {
+	dims := []struct {
+		key string
+		v   int
+		dst *int
+	}{
+		{"nodes", m.Nodes, &out.Nodes},
+		{"sockets_per_node", m.SocketsPerNode, &out.SocketsPerNode},
+		{"llcs_per_socket", m.LLCsPerSocket, &out.LLCsPerSocket},
+		{"clusters_per_llc", m.ClustersPerLLC, &out.ClustersPerLLC},
+		{"cores_per_cluster", m.CoresPerCluster, &out.CoresPerCluster},
+		{"threads_per_core", m.ThreadsPerCore, &out.ThreadsPerCore},
+	}
+	// Each dimension is bounded first, so the product below cannot overflow
+	// (256^6 < 2^63) and no machine is ever built to find out it is too big.
+	ncpu, shapeOK := 1, true
+	for _, d := range dims {
+		if !intRange(p, join(path, d.key), d.v, 1, MaxCPUs) {
+			shapeOK = false
+			continue
+		}
+		*d.dst = d.v
+		ncpu *= d.v
+	}
+	if shapeOK && ncpu > MaxCPUs {
+		p.add(path, fmt.Sprintf("%d CPUs (%d×%d×%d×%d×%d×%d); the limit is %d", ncpu,
+			m.Nodes, m.SocketsPerNode, m.LLCsPerSocket, m.ClustersPerLLC, m.CoresPerCluster, m.ThreadsPerCore, MaxCPUs))
+		shapeOK = false
+	}
+	if !slices.Contains(hzValues, m.HZ) {
+		p.add(join(path, "hz"), fmt.Sprintf("%d is not one of 100, 250, 300, 1000", m.HZ))
+	}
+	out.HZ = m.HZ
+	out.Numbering = lookup(p, join(path, "numbering"), m.Numbering, numberings, sim.NumberLinear)
+	out.Costs = m.Costs.resolve(p, join(path, "costs"))
+	if !shapeOK {
+		return 0
+	}
+	return ncpu
+}
+
+func (c *Costs) resolve(p *problems, path string) sim.Costs {
+	out := sim.DefaultCosts()
+	optDur(p, join(path, "context_switch"), c.ContextSwitch, 0, maxCost, &out.ContextSwitch)
+	optDur(p, join(path, "wakeup_ipi"), c.WakeupIPI, 0, maxCost, &out.WakeupIPI)
+	if c.IdleStates != nil {
+		ipath := join(path, "idle_states")
+		if len(c.IdleStates) > MaxIdleStates {
+			p.add(ipath, fmt.Sprintf("more than %d idle states", MaxIdleStates))
+		} else {
+			out.IdleStates = make([]sim.IdleState, len(c.IdleStates))
+			for i, st := range c.IdleStates {
+				sp := index(ipath, i)
+				if st.Name == "" {
+					p.add(join(sp, "name"), "missing")
+				} else {
+					text(p, join(sp, "name"), st.Name, 16, false)
+				}
+				o := &out.IdleStates[i]
+				o.Name = st.Name
+				if st.After == "" {
+					p.add(join(sp, "after"), "missing")
+				} else {
+					o.After = dur(p, join(sp, "after"), st.After, 0, maxCost)
+				}
+				if st.ExitLatency == "" {
+					p.add(join(sp, "exit_latency"), "missing")
+				} else {
+					o.ExitLatency = dur(p, join(sp, "exit_latency"), st.ExitLatency, 0, maxCost)
+				}
+				if i > 0 && st.After != "" && o.After <= out.IdleStates[i-1].After {
+					p.add(join(sp, "after"), "must be longer than the previous state's (states go shallowest first)")
+				}
+			}
+		}
+	}
+	cold := []struct {
+		key string
+		v   string
+		d   sim.Distance
+	}{{"smt", c.CacheCold.SMT, sim.DistSMT}, {"cluster", c.CacheCold.Cluster, sim.DistCluster},
+		{"llc", c.CacheCold.LLC, sim.DistLLC}, {"package", c.CacheCold.Package, sim.DistPackage},
+		{"numa", c.CacheCold.NUMA, sim.DistNUMA}}
+	for _, e := range cold {
+		optDur(p, join(join(path, "cache_cold"), e.key), e.v, 0, maxCost, &out.CacheCold[e.d])
+	}
+	comm := []struct {
+		key string
+		v   string
+		d   sim.Distance
+	}{{"same", c.Comm.Same, sim.DistSame}, {"smt", c.Comm.SMT, sim.DistSMT},
+		{"cluster", c.Comm.Cluster, sim.DistCluster}, {"llc", c.Comm.LLC, sim.DistLLC},
+		{"package", c.Comm.Package, sim.DistPackage}, {"numa", c.Comm.NUMA, sim.DistNUMA}}
+	for _, e := range comm {
+		optDur(p, join(join(path, "comm"), e.key), e.v, 0, maxCost, &out.Comm[e.d])
+	}
+	optDur(p, join(path, "search_cpu"), c.SearchCPU, 0, maxCost, &out.SearchCPU)
+	optDur(p, join(path, "search_group"), c.SearchGroup, 0, maxCost, &out.SearchGroup)
+	optDur(p, join(path, "search_domain"), c.SearchDomain, 0, maxCost, &out.SearchDomain)
+	optDur(p, join(path, "balance_cpu"), c.BalanceCPU, 0, maxCost, &out.BalanceCPU)
+	if c.JitterPct != nil && intRange(p, join(path, "jitter_pct"), *c.JitterPct, 0, 50) {
+		out.JitterPct = *c.JitterPct
+	}
+	return out
+}
+
+// Ranges of the per-level tunables. The kernel's defaults sit well inside
+// them: imbalance_pct 110..125, busy_factor 16..64, intervals of a few ms.
+const (
+	minImbalancePct, maxImbalancePct = 100, 1000
+	minBusyFactor, maxBusyFactor     = 1, 1024
+	maxCacheNiceTries                = 100
+)
+
+var (
+	maxInterval  = 10 * time.Second
+	minBaseSlice = 100 * time.Microsecond
+	maxBaseSlice = time.Second
+)
+
+func (pol *Policy) resolve(p *problems, path string, out *sim.Policy) {
+	out.Base = lookup(p, join(path, "base"), pol.Base, bases, sim.BaseV617)
+	out.LoadMetric = lookup(p, join(path, "load_metric"), pol.LoadMetric, loadNames, sim.LoadDefault)
+	out.SIS = lookup(p, join(path, "select_idle_sibling"), pol.SelectIdleSibling, sisNames, sim.SISDefault)
+	out.NewTaskLoad = lookup(p, join(path, "new_task_load"), pol.NewTaskLoad, newTaskLoads, sim.NewTaskLoadDefault)
+
+	// sd_flags: DIE and PKG, and a flag's old and new names, may not both
+	// be given for one switch: the file would not say which one wins.
+	fpath := join(path, "sd_flags")
+	seenFlag := map[[2]uint32]string{}
+	for _, lname := range sortedKeys(pol.SDFlags) {
+		lpath := join(fpath, lname)
+		level, ok := sim.LevelByName(lname)
+		if !ok {
+			p.add(lpath, "unknown domain level (levels: "+levelList+")")
+			continue
+		}
+		flags := pol.SDFlags[lname]
+		for _, fname := range sortedKeys(flags) {
+			fp := join(lpath, fname)
+			f, ok := sim.SDFlagByName(fname)
+			if !ok {
+				p.add(fp, "unknown flag (flags: "+strings.Join(sim.SDFlagNames(), ", ")+")")
+				continue
+			}
+			key := [2]uint32{uint32(level), uint32(f)}
+			if other, dup := seenFlag[key]; dup {
+				p.add(fp, "the same switch as "+other)
+				continue
+			}
+			seenFlag[key] = fp
+			if flags[fname] {
+				out.SDFlags[level].Set |= f
+			} else {
+				out.SDFlags[level].Clear |= f
+			}
+		}
+	}
+
+	tpath := join(path, "tunables")
+	seenLevel := map[sim.Level]string{}
+	for _, lname := range sortedKeys(pol.Tunables) {
+		lpath := join(tpath, lname)
+		level, ok := sim.LevelByName(lname)
+		if !ok {
+			p.add(lpath, "unknown domain level (levels: "+levelList+")")
+			continue
+		}
+		if other, dup := seenLevel[level]; dup {
+			p.add(lpath, "the same level as "+other)
+			continue
+		}
+		seenLevel[level] = lpath
+		t := pol.Tunables[lname]
+		o := &out.Tunables[level]
+		if t.ImbalancePct != nil && intRange(p, join(lpath, "imbalance_pct"), *t.ImbalancePct, minImbalancePct, maxImbalancePct) {
+			o.ImbalancePct = *t.ImbalancePct
+		}
+		if t.BusyFactor != nil && intRange(p, join(lpath, "busy_factor"), *t.BusyFactor, minBusyFactor, maxBusyFactor) {
+			o.BusyFactor = *t.BusyFactor
+		}
+		o.MinInterval = intervalMS(p, join(lpath, "min_interval"), t.MinInterval)
+		o.MaxInterval = intervalMS(p, join(lpath, "max_interval"), t.MaxInterval)
+		if o.MinInterval > 0 && o.MaxInterval > 0 && o.MinInterval > o.MaxInterval {
+			p.add(join(lpath, "max_interval"), "is shorter than min_interval")
+		}
+		if t.CacheNiceTries != nil && intRange(p, join(lpath, "cache_nice_tries"), *t.CacheNiceTries, 0, maxCacheNiceTries) {
+			o.CacheNiceTries = *t.CacheNiceTries
+			if o.CacheNiceTries == 0 {
+				o.CacheNiceTries = -1 // sim.Tunables: 0 is "the base's default", -1 is an explicit 0
+			}
+		}
+	}
+
+	optDur(p, join(path, "migration_cost"), pol.MigrationCost, 1, maxDuration, &out.MigrationCost)
+	optDur(p, join(path, "base_slice"), pol.BaseSlice, minBaseSlice, maxBaseSlice, &out.BaseSlice)
+
+	featPath := join(path, "features")
+	for _, name := range sortedKeys(pol.Features) {
+		f, ok := sim.FeatureByName(name)
+		if !ok {
+			names := make([]string, sim.NumFeatures)
+			for i := range names {
+				names[i] = sim.Feature(i).String()
+			}
+			p.add(join(featPath, name), "unknown feature (features: "+strings.Join(names, ", ")+")")
+			continue
+		}
+		if pol.Features[name] {
+			out.FeatSet |= 1 << f
+		} else {
+			out.FeatClear |= 1 << f
+		}
+	}
+}
+
+// intervalMS parses a balance interval: the kernel keeps them in whole
+// milliseconds (jiffies at HZ=1000), so "1.5ms" is refused, not rounded.
+func intervalMS(p *problems, path, v string) int64 {
+	if v == "" {
+		return 0
+	}
+	ns := dur(p, path, v, time.Millisecond, maxInterval)
+	if ns == 0 {
+		return 0
+	}
+	if ns%int64(time.Millisecond) != 0 {
+		p.add(path, quote(v)+" is not a whole number of milliseconds")
+		return 0
+	}
+	return ns / int64(time.Millisecond)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// validName reports whether a task name matches [A-Za-z0-9_.-]{1,32}.
+func validName(n string) bool {
+	if len(n) == 0 || len(n) > 32 {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		c := n[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+const maxLoop = 1_000_000_000
+
+func resolveTasks(p *problems, path string, tasks []Task, ncpu int) []sim.TaskGroup {
+	if len(tasks) == 0 {
+		p.add(path, "at least one task is needed")
+		return nil
+	}
+	if len(tasks) > MaxTaskGroups {
+		p.add(path, fmt.Sprintf("%d task groups; the limit is %d", len(tasks), MaxTaskGroups))
+		return nil
+	}
+	byName := make(map[string]int, len(tasks))
+	for i, t := range tasks {
+		if _, dup := byName[t.Name]; !dup {
+			byName[t.Name] = i
+		}
+	}
+	out := make([]sim.TaskGroup, len(tasks))
+	total := 0
+	for i := range tasks {
+		t := &tasks[i]
+		tp := index(path, i)
+		o := &out[i]
+		o.Name = t.Name
+		switch {
+		case t.Name == "":
+			p.add(join(tp, "name"), "missing")
+		case !validName(t.Name):
+			p.add(join(tp, "name"), quote(t.Name)+" is not a task name (1 to 32 of A-Z a-z 0-9 _ . -)")
+		case byName[t.Name] != i:
+			p.add(join(tp, "name"), fmt.Sprintf("%s is also the name of tasks[%d]", quote(t.Name), byName[t.Name]))
+		}
+		if intRange(p, join(tp, "count"), t.Count, 1, MaxInstances) {
+			o.Count = t.Count
+			total += t.Count // at most 64 × 4096: no overflow
+		}
+		if intRange(p, join(tp, "nice"), t.Nice, -20, 19) {
+			o.Nice = t.Nice
+		}
+		if t.CPUs != "" && ncpu > 0 {
+			m, err := sim.ParseCPUList(t.CPUs, ncpu)
+			if err != nil {
+				p.add(join(tp, "cpus"), err.Error())
+			} else {
+				o.CPUs = m
+			}
+		}
+		optDur(p, join(tp, "start"), t.Start, 0, maxDuration, &o.Start)
+		if intRange(p, join(tp, "loop"), t.Loop, 0, maxLoop) {
+			o.Loop = t.Loop
+		}
+		o.Program = resolveProgram(p, join(tp, "program"), t.Program, byName)
+	}
+	if total > MaxInstances {
+		p.add(path, fmt.Sprintf("%d task instances in all (the sum of the counts); the limit is %d", total, MaxInstances))
+	}
+	return out
+}
+
+func resolveProgram(p *problems, path string, steps []Step, byName map[string]int) []sim.Step {
+	if len(steps) == 0 {
+		p.add(path, "must have at least one step")
+		return nil
+	}
+	if len(steps) > MaxSteps {
+		p.add(path, fmt.Sprintf("%d steps; the limit is %d", len(steps), MaxSteps))
+		return nil
+	}
+	out := make([]sim.Step, len(steps))
+	takesTime, waits, replies := false, false, -1
+	for i := range steps {
+		st := &steps[i]
+		sp := index(path, i)
+		o := &out[i]
+		var kinds []string
+		for _, k := range []struct {
+			name string
+			set  bool
+		}{{"run", st.Run != ""}, {"sleep", st.Sleep != ""}, {"timer", st.Timer != ""}, {"wake", st.Wake != ""}, {"wait", st.Wait}} {
+			if k.set {
+				kinds = append(kinds, k.name)
+			}
+		}
+		if len(kinds) != 1 {
+			msg := "a step needs exactly one of run, sleep, timer, wake, wait"
+			if len(kinds) > 1 {
+				msg = "has " + strings.Join(kinds, " and ") + "; " + msg
+			}
+			p.add(sp, msg)
+			continue
+		}
+		if st.Wake == "" {
+			if st.Sync {
+				p.add(join(sp, "sync"), "only a wake step has sync")
+			}
+			if st.Fanout != "" {
+				p.add(join(sp, "fanout"), "only a wake step has fanout")
+			}
+		}
+		switch kinds[0] {
+		case "run":
+			o.Op, o.Dur = sim.OpRun, dur(p, join(sp, "run"), st.Run, 1, maxDuration)
+			takesTime = true
+		case "sleep":
+			o.Op, o.Dur = sim.OpSleep, dur(p, join(sp, "sleep"), st.Sleep, 1, maxDuration)
+			takesTime = true
+		case "timer":
+			o.Op, o.Dur = sim.OpTimer, dur(p, join(sp, "timer"), st.Timer, minTimer, maxDuration)
+			takesTime = true
+		case "wait":
+			o.Op = sim.OpWait
+			waits = true
+		case "wake":
+			o.Op, o.Sync = sim.OpWake, st.Sync
+			target, ok := byName[st.Wake]
+			if !ok {
+				p.add(join(sp, "wake"), quote(st.Wake)+" is not the name of a task")
+			}
+			o.Target = target
+			o.Fanout = lookup(p, join(sp, "fanout"), st.Fanout, fanouts, sim.FanoutIndex)
+			if st.Fanout == "waker" && replies < 0 {
+				replies = i
+			}
+		}
+	}
+	if !takesTime {
+		p.add(path, "needs a run, sleep or timer step, so that every iteration takes time")
+	}
+	if replies >= 0 && !waits {
+		p.add(join(index(path, replies), "fanout"), `"waker" replies to whoever ended a wait, and this program has no wait step`)
+	}
+	return out
+}

@@ -1,0 +1,259 @@
+package scenarios
+
+import "schedplay/sim"
+
+// Limits. Every one is checked before anything proportional to it is
+// allocated: the raw size first, then counts while arrays are streamed, then
+// the products (CPUs, instances) before a Config is built. Together they
+// bound what a share link can make a browser tab do.
+const (
+	// MaxScenarioBytes bounds a scenario file, and what a link may inflate to.
+	MaxScenarioBytes = 256 << 10
+	// MaxLinkBytes bounds a share link (the whole URL or fragment as given).
+	MaxLinkBytes = 64 << 10
+	// MaxCPUs is the largest machine: the product of the six machine
+	// dimensions. It is the simulator's own limit (its CPU masks are fixed-size).
+	MaxCPUs = sim.MaxCPUs
+	// MaxTaskGroups bounds len(tasks).
+	MaxTaskGroups = 64
+	// MaxInstances bounds the sum of all counts: the tasks the machine runs.
+	MaxInstances = 4096
+	// MaxSteps bounds the steps of one task's program.
+	MaxSteps = 64
+	// MaxIdleStates bounds machine.costs.idle_states.
+	MaxIdleStates = 8
+	// MaxDuration bounds the simulated time of a run, and every duration in a
+	// scenario except the cost model's (see MaxCost).
+	MaxDuration = "600s"
+	// MaxCost bounds each duration of machine.costs: a cost above a second
+	// models no machine, it only stalls the simulation.
+	MaxCost = "1s"
+	// MaxTitle and MaxDescription bound those texts, in characters (runes).
+	MaxTitle       = 200
+	MaxDescription = 4000
+	// MaxSeed is 2^53-1, so that a seed survives a trip through JavaScript.
+	MaxSeed = 1<<53 - 1
+	// MinTimer is the shortest timer period: shorter periods model nothing a
+	// tick-driven kernel can do and only multiply events.
+	MinTimer = "10us"
+)
+
+// Version is the scenario format this package reads and writes.
+const Version = 1
+
+// Scenario is a scenario file, version 1, as written: durations are strings
+// ("20us"), tasks refer to each other by name, policy switches by the
+// kernel's names. Config resolves it for the simulator. The zero value is not
+// valid; Decode fills the defaults (see doc.go and FORMAT.md for every field).
+type Scenario struct {
+	Version     int     `json:"version"`
+	Title       string  `json:"title"`
+	Description string  `json:"description,omitempty"`
+	Seed        uint64  `json:"seed"`
+	Duration    string  `json:"duration"`
+	Machine     Machine `json:"machine"`
+	Policy      Policy  `json:"policy"`
+	Tasks       []Task  `json:"tasks"`
+}
+
+// Machine is the simulated hardware: a tree of nodes, sockets, last-level
+// caches, clusters, cores and SMT threads; CPUs = the product of the six.
+type Machine struct {
+	Nodes           int    `json:"nodes"`
+	SocketsPerNode  int    `json:"sockets_per_node"`
+	LLCsPerSocket   int    `json:"llcs_per_socket"`
+	ClustersPerLLC  int    `json:"clusters_per_llc"`
+	CoresPerCluster int    `json:"cores_per_cluster"`
+	ThreadsPerCore  int    `json:"threads_per_core"`
+	HZ              int    `json:"hz"`
+	Numbering       string `json:"numbering"` // "linear" | "x86"
+	Costs           Costs  `json:"costs,omitzero"`
+}
+
+// Costs overrides parts of the simulator's cost model (sim.DefaultCosts).
+// An empty string or nil pointer keeps the default; "0s" is an explicit zero.
+type Costs struct {
+	ContextSwitch string `json:"context_switch,omitempty"`
+	WakeupIPI     string `json:"wakeup_ipi,omitempty"`
+	// IdleStates: nil keeps the default C-states; a non-nil empty list means
+	// the CPUs have no idle states at all.
+	IdleStates   []IdleState `json:"idle_states,omitzero"`
+	CacheCold    CacheCold   `json:"cache_cold,omitzero"`
+	Comm         Comm        `json:"comm,omitzero"`
+	SearchCPU    string      `json:"search_cpu,omitempty"`
+	SearchGroup  string      `json:"search_group,omitempty"`
+	SearchDomain string      `json:"search_domain,omitempty"`
+	BalanceCPU   string      `json:"balance_cpu,omitempty"`
+	JitterPct    *int        `json:"jitter_pct,omitzero"`
+}
+
+// IdleState is one C-state: entered after After of idle time, left in ExitLatency.
+type IdleState struct {
+	Name        string `json:"name"`
+	After       string `json:"after"`
+	ExitLatency string `json:"exit_latency"`
+}
+
+// CacheCold is the cache refill penalty of a migration, by distance.
+type CacheCold struct {
+	SMT     string `json:"smt,omitempty"`
+	Cluster string `json:"cluster,omitempty"`
+	LLC     string `json:"llc,omitempty"`
+	Package string `json:"package,omitempty"`
+	NUMA    string `json:"numa,omitempty"`
+}
+
+// Comm is the cost of a woken task reading its waker's data, by distance.
+type Comm struct {
+	Same    string `json:"same,omitempty"`
+	SMT     string `json:"smt,omitempty"`
+	Cluster string `json:"cluster,omitempty"`
+	LLC     string `json:"llc,omitempty"`
+	Package string `json:"package,omitempty"`
+	NUMA    string `json:"numa,omitempty"`
+}
+
+// Policy selects the kernel behaviour. Base fills every default; the other
+// fields override single switches. Empty strings and absent map entries mean
+// "the base's own".
+type Policy struct {
+	Base              string                     `json:"base"` // "v3.8" | "v6.17"
+	LoadMetric        string                     `json:"load_metric,omitempty"`
+	SelectIdleSibling string                     `json:"select_idle_sibling,omitempty"`
+	NewTaskLoad       string                     `json:"new_task_load,omitempty"`
+	SDFlags           map[string]map[string]bool `json:"sd_flags,omitzero"` // level -> flag -> on
+	Tunables          map[string]Tunables        `json:"tunables,omitzero"` // level -> tunables
+	MigrationCost     string                     `json:"migration_cost,omitempty"`
+	BaseSlice         string                     `json:"base_slice,omitempty"`
+	Features          map[string]bool            `json:"features,omitzero"`
+}
+
+// Tunables overrides one domain level's tunables; nil/"" keeps the base's.
+type Tunables struct {
+	ImbalancePct   *int   `json:"imbalance_pct,omitzero"`
+	BusyFactor     *int   `json:"busy_factor,omitzero"`
+	MinInterval    string `json:"min_interval,omitempty"`
+	MaxInterval    string `json:"max_interval,omitempty"`
+	CacheNiceTries *int   `json:"cache_nice_tries,omitzero"`
+}
+
+// Task is a group of Count identical tasks named Name/0 ... Name/Count-1.
+type Task struct {
+	Name    string `json:"name"`
+	Count   int    `json:"count"`
+	Nice    int    `json:"nice,omitempty"`
+	CPUs    string `json:"cpus,omitempty"`
+	Start   string `json:"start,omitempty"`
+	Loop    int    `json:"loop,omitempty"`
+	Program []Step `json:"program"`
+}
+
+// Step is one program instruction: exactly one of Run, Sleep, Timer, Wake
+// (with Sync and Fanout) or Wait is set.
+type Step struct {
+	Run    string `json:"run,omitempty"`
+	Sleep  string `json:"sleep,omitempty"`
+	Timer  string `json:"timer,omitempty"`
+	Wake   string `json:"wake,omitempty"`
+	Sync   bool   `json:"sync,omitempty"`
+	Fanout string `json:"fanout,omitempty"` // "index" | "all" | "one" | "waker"
+	Wait   bool   `json:"wait,omitempty"`
+}
+
+// Defaults a decoded scenario gets for absent fields.
+const (
+	DefaultSeed            = 1
+	DefaultCoresPerCluster = 2
+	DefaultHZ              = 1000
+	DefaultNumbering       = "linear"
+	DefaultBase            = "v6.17"
+	DefaultFanout          = "index"
+)
+
+// Clone returns a deep copy.
+func (s *Scenario) Clone() *Scenario {
+	c := *s
+	c.Machine.Costs.IdleStates = cloneSlice(s.Machine.Costs.IdleStates)
+	c.Machine.Costs.JitterPct = cloneInt(s.Machine.Costs.JitterPct)
+	if s.Policy.SDFlags != nil {
+		c.Policy.SDFlags = make(map[string]map[string]bool, len(s.Policy.SDFlags))
+		for l, fl := range s.Policy.SDFlags {
+			c.Policy.SDFlags[l] = cloneMap(fl)
+		}
+	}
+	if s.Policy.Tunables != nil {
+		c.Policy.Tunables = make(map[string]Tunables, len(s.Policy.Tunables))
+		for l, t := range s.Policy.Tunables {
+			t.ImbalancePct = cloneInt(t.ImbalancePct)
+			t.BusyFactor = cloneInt(t.BusyFactor)
+			t.CacheNiceTries = cloneInt(t.CacheNiceTries)
+			c.Policy.Tunables[l] = t
+		}
+	}
+	c.Policy.Features = cloneMap(s.Policy.Features)
+	if s.Tasks != nil {
+		c.Tasks = make([]Task, len(s.Tasks))
+		for i, t := range s.Tasks {
+			t.Program = cloneSlice(t.Program)
+			c.Tasks[i] = t
+		}
+	}
+	return &c
+}
+
+// cloneSlice copies a slice, keeping nil nil and empty empty (the difference
+// is meaningful for idle_states).
+func cloneSlice[T any](s []T) []T {
+	if s == nil {
+		return nil
+	}
+	c := make([]T, len(s))
+	copy(c, s)
+	return c
+}
+
+func cloneMap[K comparable, V any](m map[K]V) map[K]V {
+	if m == nil {
+		return nil
+	}
+	c := make(map[K]V, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+func cloneInt(p *int) *int {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+// normalize fills the defaults that are spelled as empty strings in a
+// hand-built Scenario (Decode never leaves them empty), so that Canonical
+// writes one spelling for one meaning.
+func (s *Scenario) normalize() {
+	if s.Machine.Numbering == "" {
+		s.Machine.Numbering = DefaultNumbering
+	}
+	if s.Policy.Base == "" {
+		s.Policy.Base = DefaultBase
+	}
+	if s.Tasks == nil {
+		s.Tasks = []Task{}
+	}
+	for i := range s.Tasks {
+		t := &s.Tasks[i]
+		if t.Program == nil {
+			t.Program = []Step{}
+		}
+		for j := range t.Program {
+			st := &t.Program[j]
+			if st.Wake != "" && st.Fanout == "" {
+				st.Fanout = DefaultFanout
+			}
+		}
+	}
+}
