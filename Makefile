@@ -1,0 +1,69 @@
+# schedplay: build and test. Fast checks first; `make help` lists targets.
+GO       ?= go
+CHROMIUM ?= /usr/bin/chromium
+ADDR     ?= 127.0.0.1:8080
+GOROOT   := $(shell $(GO) env GOROOT)
+WASMDIR  := $(GOROOT)/lib/wasm
+# Packages that run natively under `go test` (e2e has its own target).
+UNIT_PKGS = $$($(GO) list ./... | grep -v '/e2e$$')
+# Packages that also run as wasm under node: those that do not import ebiten.
+WASM_PKGS = ./sim/... ./scenarios/... ./render ./app
+
+.PHONY: help all wasm serve test test-unit test-wasm test-e2e screenshot bench fmt vet check-fmt need-node need-chromium clean
+
+help:
+	@echo "make wasm       build web/main.wasm (+ .gz) and copy wasm_exec.js"
+	@echo "make serve      build, then serve web/ on http://$(ADDR)/"
+	@echo "make test       test-unit + test-wasm + test-e2e (what CI runs)"
+	@echo "make test-unit  vet (native and js/wasm), gofmt check, go test (native)"
+	@echo "make test-wasm  go test of the non-ebiten packages as wasm under node"
+	@echo "make test-e2e   build the wasm, then drive the page in headless Chromium"
+	@echo "make screenshot test-e2e that also writes docs/screenshot.png"
+	@echo "make bench      benchmarks; make fmt; make vet"
+
+all: test
+
+wasm:
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -o web/main.wasm ./cmd/wasm
+	cp "$(WASMDIR)/wasm_exec.js" web/wasm_exec.js
+	gzip -9 -n -c web/main.wasm > web/main.wasm.gz.tmp && mv web/main.wasm.gz.tmp web/main.wasm.gz
+	@echo "web/main.wasm: $$(wc -c < web/main.wasm) bytes, gzip $$(wc -c < web/main.wasm.gz) bytes"
+
+serve: wasm
+	$(GO) run ./cmd/serve -addr $(ADDR) -dir web
+
+test: test-unit test-wasm test-e2e
+
+test-unit: vet check-fmt
+	$(GO) test $(UNIT_PKGS)
+
+test-wasm: need-node
+	PATH="$$PATH:$(WASMDIR)" GOOS=js GOARCH=wasm $(GO) test $(WASM_PKGS)
+
+test-e2e: need-chromium wasm
+	SCHEDPLAY_CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -v -timeout 15m ./e2e
+
+screenshot: need-chromium wasm
+	SCHEDPLAY_CHROMIUM=$(CHROMIUM) SCHEDPLAY_SCREENSHOT=docs/screenshot.png $(GO) test -count=1 -v -run 'TestPage$$' ./e2e
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./sim/... ./render ./app
+
+fmt:
+	gofmt -w .
+
+check-fmt:
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed (run make fmt):"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+	CGO_ENABLED=0 GOOS=js GOARCH=wasm $(GO) vet ./...
+
+need-node:
+	@command -v node >/dev/null || { echo "node is missing (needed to run wasm tests): apt-get install nodejs"; exit 1; }
+
+need-chromium:
+	@test -x "$(CHROMIUM)" || { echo "$(CHROMIUM) is missing (needed by the browser tests): apt-get install chromium"; exit 1; }
+
+clean:
+	rm -f web/main.wasm web/main.wasm.gz web/wasm_exec.js

@@ -1,0 +1,88 @@
+//go:build js
+
+// Command wasm is the browser entry point: it loads the scenario named by
+// the page URL (#s=...) or the default preset, plays it with Ebiten, and
+// installs the page API window.schedplay.
+//
+// Wiring (one way, top to bottom):
+//
+//	ebiten Update ──Session.Tick──▶ *app.Frame ──Hub.Publish (Broadcast)──┬─▶ canvas (drained in Draw)
+//	                                                                      ├─▶ page panels goroutine
+//	                                                                      └─▶ link updater goroutine
+//	window.schedplay.* and hashchange ──▶ Session methods (mutex)
+//
+// The simulator is only ever called by the Session, synchronously.
+package main
+
+import (
+	"log"
+	"strings"
+	"syscall/js"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"schedplay/app"
+	"schedplay/render/ebitendraw"
+	"schedplay/scenarios"
+)
+
+func main() {
+	sess := app.NewSession()
+	hub := app.NewHub()
+	pg := newPage()
+
+	r, err := ebitendraw.New()
+	if err != nil {
+		pg.fatal("font: " + err.Error())
+		return
+	}
+	g := newGame(sess, hub, pg, r)
+
+	// Consumers. The canvas drains its channel every frame; the panels only
+	// need the latest state; the link updater only acts on revisions.
+	g.frames = hub.Listen(16)
+	go pg.panels(hub.Listen(4))
+	go pg.linkUpdater(hub.Listen(4))
+
+	installAPI(sess, g, pg)
+	pg.fillPresets(scenarios.Presets())
+
+	loadFromURL(sess, pg.hash())
+	js.Global().Call("addEventListener", "hashchange", js.FuncOf(func(this js.Value, args []js.Value) any {
+		h := pg.hash()
+		if strings.Contains(h, "s=") {
+			// Event handlers must not block: load on a goroutine.
+			go loadFromURL(sess, h)
+		}
+		return nil
+	}))
+
+	ebiten.SetWindowTitle("schedplay")
+	ebiten.SetTPS(ebiten.SyncWithFPS)        // one Update per drawn frame
+	ebiten.SetRunnableOnUnfocused(true)      // keep playing on a projector without focus
+	ebiten.SetScreenClearedEveryFrame(false) // Draw covers the whole screen
+	if err := ebiten.RunGame(g); err != nil {
+		pg.fatal(err.Error())
+		log.Print(err)
+	}
+}
+
+// loadFromURL loads the scenario of a "#s=..." fragment, or the default
+// preset. A bad link is reported on the page and the default plays instead.
+func loadFromURL(sess *app.Session, hash string) {
+	if strings.Contains(hash, "s=") {
+		err := sess.LoadLink(hash)
+		if err == nil {
+			return
+		}
+		if derr := sess.LoadPreset(scenarios.DefaultPreset, false); derr != nil {
+			sess.SetError(err.Error() + "\n" + derr.Error())
+			return
+		}
+		sess.SetError(err.Error() + "\nShowing the default scenario instead.")
+		return
+	}
+	if err := sess.LoadPreset(scenarios.DefaultPreset, false); err != nil {
+		sess.SetError(err.Error())
+	}
+}

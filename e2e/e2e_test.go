@@ -1,0 +1,489 @@
+//go:build !js
+
+// Package e2e drives the page in headless Chromium (chromedp): it serves
+// web/ in-process, waits for window.schedplay.ready, and checks what a user
+// sees and what the page API promises. `make test-e2e` builds the wasm first;
+// without web/main.wasm the tests skip.
+//
+// Environment:
+//
+//	SCHEDPLAY_CHROMIUM    browser binary (default /usr/bin/chromium)
+//	SCHEDPLAY_SCREENSHOT  if set, TestPage writes the page screenshot there
+//	                      (make screenshot: docs/screenshot.png)
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/png"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"schedplay/render"
+	"schedplay/scenarios"
+	"schedplay/web"
+)
+
+const (
+	viewportW, viewportH = 1600, 1000
+	readyTimeout         = 90 * time.Second
+)
+
+var (
+	setupOnce  sync.Once
+	setupErr   error
+	skipReason string
+	serverURL  string
+	browserCtx context.Context
+	stopAll    func()
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if stopAll != nil {
+		stopAll()
+	}
+	os.Exit(code)
+}
+
+// setup serves ../web and starts one browser for all tests (each test gets
+// its own tab, or its own browser context where it needs a fresh one).
+func setup(t *testing.T) {
+	t.Helper()
+	setupOnce.Do(func() {
+		dir, err := filepath.Abs(filepath.Join("..", "web"))
+		if err != nil {
+			setupErr = err
+			return
+		}
+		for _, f := range []string{"main.wasm", "wasm_exec.js"} {
+			if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+				skipReason = "web/" + f + " is not built: run `make test-e2e` (it builds the wasm first) or `make wasm`"
+				return
+			}
+		}
+		chromium := os.Getenv("SCHEDPLAY_CHROMIUM")
+		if chromium == "" {
+			chromium = "/usr/bin/chromium"
+		}
+		if _, err := os.Stat(chromium); err != nil {
+			skipReason = chromium + " not found: apt-get install chromium (or set SCHEDPLAY_CHROMIUM)"
+			return
+		}
+		srv := httptest.NewServer(web.Handler(dir))
+		serverURL = srv.URL + "/"
+		profile, err := os.MkdirTemp("", "schedplay-chromium-")
+		if err != nil {
+			setupErr = err
+			return
+		}
+		// Exactly the flags of the toolchain notes: WebGL through SwiftShader
+		// (--use-gl=swiftshader gives no WebGL), no network side traffic.
+		opts := []chromedp.ExecAllocatorOption{
+			chromedp.ExecPath(chromium),
+			chromedp.Flag("use-angle", "swiftshader"),
+			chromedp.Flag("enable-unsafe-swiftshader", true),
+			chromedp.Flag("headless", true),
+			chromedp.Flag("no-sandbox", true),
+			chromedp.Flag("disable-quic", true),
+			chromedp.Flag("no-first-run", true),
+			chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true),
+			chromedp.UserDataDir(profile),
+		}
+		allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, cancelBrowser := chromedp.NewContext(allocCtx)
+		// Start the browser (an empty Run) before anyone listens to it.
+		if err := chromedp.Do(ctx); err != nil {
+			setupErr = fmt.Errorf("starting %s: %w", chromium, err)
+		}
+		browserCtx = ctx
+		stopAll = func() {
+			cancelBrowser()
+			cancelAlloc()
+			srv.Close()
+			os.RemoveAll(profile)
+		}
+	})
+	if skipReason != "" {
+		t.Skip(skipReason)
+	}
+	if setupErr != nil {
+		t.Fatal(setupErr)
+	}
+}
+
+// tab is one page under test, with its console forwarded to the test log.
+type tab struct {
+	t        *testing.T
+	ctx      context.Context
+	mu       sync.Mutex
+	problems []string // uncaught exceptions and Go panics seen on the console
+}
+
+// newTab opens a tab; fresh puts it in a new browser context (no shared
+// storage or history with the other tabs).
+func newTab(t *testing.T, fresh bool) *tab {
+	t.Helper()
+	setup(t)
+	var copts []chromedp.ContextOption
+	if fresh {
+		copts = append(copts, chromedp.WithNewBrowserContext())
+	}
+	ctx, cancel := chromedp.NewContext(browserCtx, copts...)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(viewportW, viewportH)); err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	tb := &tab{t: t, ctx: ctx}
+	msgs := chromedp.Console(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			t.Logf("console %s", m)
+			if m.IsException() || strings.Contains(m.Text, "panic:") || strings.Contains(m.Text, "fatal error:") {
+				tb.mu.Lock()
+				tb.problems = append(tb.problems, m.String())
+				tb.mu.Unlock()
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+		tb.mu.Lock()
+		defer tb.mu.Unlock()
+		for _, p := range tb.problems {
+			t.Errorf("page problem: %s", p)
+		}
+	})
+	return tb
+}
+
+// eval evaluates a JS expression and decodes its value into T.
+func eval[T any](tb *tab, expr string) T {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, 30*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		tb.t.Fatalf("%s: %v", expr, err)
+	}
+	return v
+}
+
+// open navigates to url and waits until the page API says ready.
+func (tb *tab) open(url string) time.Duration {
+	tb.t.Helper()
+	start := time.Now()
+	if err := chromedp.Do(tb.ctx, chromedp.Navigate(url)); err != nil {
+		tb.t.Fatalf("navigate %s: %v", url, err)
+	}
+	tb.waitReady()
+	return time.Since(start)
+}
+
+func (tb *tab) waitReady() {
+	tb.t.Helper()
+	tb.poll(`window.schedplay && window.schedplay.ready === true`, readyTimeout)
+}
+
+// poll waits until expr is truthy.
+func (tb *tab) poll(expr string, timeout time.Duration) {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, timeout+5*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr,
+		chromedp.WithPollingTimeout(timeout), chromedp.WithPollingInterval(100*time.Millisecond))); err != nil {
+		errText, _ := chromedp.Run(tb.ctx, chromedp.Evaluate[string](`String(window.schedplay && window.schedplay.error && window.schedplay.error())`))
+		tb.t.Fatalf("waiting for %s: %v (page error: %q)", expr, err, errText)
+	}
+}
+
+type metrics struct {
+	Title           string  `json:"title"`
+	SimMS           float64 `json:"sim_ms"`
+	Ops             int64   `json:"ops"`
+	OpsPerS         float64 `json:"ops_per_s"`
+	BusyPct         float64 `json:"busy_pct"`
+	WakeupLatencyUS struct {
+		P50, P99 float64
+	} `json:"wakeup_latency_us"`
+	Migrations map[string]int64 `json:"migrations"`
+	TraceHash  string           `json:"trace_hash"`
+}
+
+func (tb *tab) metrics() metrics {
+	tb.t.Helper()
+	raw := eval[[]byte](tb, `window.schedplay.metrics()`)
+	var m metrics
+	if err := json.Unmarshal(raw, &m); err != nil {
+		tb.t.Fatalf("metrics(): %v in %s", err, raw)
+	}
+	return m
+}
+
+// opsGrow waits until metrics().ops exceeds what it is now.
+func (tb *tab) opsGrow(timeout time.Duration) (before, after int64) {
+	tb.t.Helper()
+	before = tb.metrics().Ops
+	tb.poll(fmt.Sprintf(`window.schedplay.metrics().ops > %d`, before), timeout)
+	return before, tb.metrics().Ops
+}
+
+type apiResult struct {
+	OK    bool   `json:"ok"`
+	Error string `json:"error"`
+}
+
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func defaultScenario(t *testing.T) *scenarios.Scenario {
+	t.Helper()
+	sc, err := scenarios.Preset(scenarios.DefaultPreset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+func TestPage(t *testing.T) {
+	tb := newTab(t, false)
+	load := tb.open(serverURL)
+	t.Logf("page ready %.1f s after navigation", load.Seconds())
+
+	if got, want := eval[string](tb, `window.schedplay.scenario()`), string(defaultScenario(t).Canonical()); got != want {
+		t.Errorf("without a link the page plays %s, want the default preset %s", got, want)
+	}
+	if e := eval[string](tb, `window.schedplay.error()`); e != "" {
+		t.Errorf("error() = %q on a clean start", e)
+	}
+	title := defaultScenario(t).Title
+	tb.poll(`document.getElementById("title").textContent === `+jsString(title), 10*time.Second)
+
+	// The simulation runs at the default speed: ops grow by themselves.
+	before, after := tb.opsGrow(20 * time.Second)
+	t.Logf("ops %d -> %d", before, after)
+	m := tb.metrics()
+	for _, k := range []string{"total", "wakeup", "balance", "newidle", "nohz", "active", "fork", "smt", "llc", "numa"} {
+		if _, ok := m.Migrations[k]; !ok {
+			t.Errorf("metrics().migrations has no %q: %v", k, m.Migrations)
+		}
+	}
+	if m.TraceHash == "" || m.Title != title {
+		t.Errorf("metrics() title %q trace_hash %q", m.Title, m.TraceHash)
+	}
+	tb.poll(`document.getElementById("m-ops").textContent !== "–"`, 10*time.Second)
+
+	// Let it run, then measure.
+	time.Sleep(3 * time.Second)
+	var st struct {
+		FPS     float64 `json:"fps"`
+		FrameMS float64 `json:"frame_ms"`
+		SimRTF  float64 `json:"sim_rtf"`
+	}
+	if err := json.Unmarshal(eval[[]byte](tb, `window.schedplay.stats()`), &st); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("headless Chromium (SwiftShader): %.1f fps, %.2f ms of work per frame, sim %.4gx real time", st.FPS, st.FrameMS, st.SimRTF)
+	if st.FPS <= 0 {
+		t.Errorf("stats().fps = %v", st.FPS)
+	}
+
+	// What the user sees: the stage is covered with boxes, cells and tasks.
+	shot, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if path := os.Getenv("SCHEDPLAY_SCREENSHOT"); path != "" {
+		if !filepath.IsAbs(path) {
+			path = filepath.Join("..", path)
+		}
+		if err := os.WriteFile(path, shot, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %s", path)
+	}
+	var stage struct{ X, Y, W, H float64 }
+	if err := json.Unmarshal(eval[[]byte](tb, `(() => { const r = document.getElementById("stage").getBoundingClientRect(); return {X: r.left, Y: r.top, W: r.width, H: r.height}; })()`), &stage); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	frac, colours := coverage(img, image.Rect(int(stage.X), int(stage.Y), int(stage.X+stage.W), int(stage.Y+stage.H)))
+	t.Logf("stage %.0fx%.0f: %.0f%% of pixels are not background, %d distinct colours", stage.W, stage.H, frac*100, colours)
+	if frac < 0.3 {
+		t.Errorf("only %.0f%% of the stage is drawn (want at least 30%%): blank or broken canvas", frac*100)
+	}
+	if colours < 12 {
+		t.Errorf("only %d distinct colours on the stage: boxes, cells and tasks should differ", colours)
+	}
+
+	// pause stops the clock, step advances it by simulated milliseconds.
+	eval[chromedp.Void](tb, `window.schedplay.pause()`)
+	t0 := eval[float64](tb, `window.schedplay.metrics().sim_ms`)
+	time.Sleep(500 * time.Millisecond)
+	if t1 := eval[float64](tb, `window.schedplay.metrics().sim_ms`); t1 != t0 {
+		t.Errorf("paused, yet sim_ms moved %v -> %v", t0, t1)
+	}
+	now := eval[float64](tb, `window.schedplay.step(0.5)`)
+	if now < t0+0.5-1e-6 {
+		t.Errorf("step(0.5) from %v ms returned %v ms", t0, now)
+	}
+	if r := eval[apiResult](tb, `window.schedplay.setSpeed(0.01)`); !r.OK {
+		t.Errorf("setSpeed(0.01): %s", r.Error)
+	}
+	if r := eval[apiResult](tb, `window.schedplay.setSpeed(-1)`); r.OK || r.Error == "" {
+		t.Errorf("setSpeed(-1) accepted")
+	}
+	eval[chromedp.Void](tb, `window.schedplay.play()`)
+	tb.opsGrow(20 * time.Second)
+}
+
+// coverage is the fraction of pixels of r that differ from the background,
+// and the number of distinct colours (quantised) among them.
+func coverage(img image.Image, r image.Rectangle) (float64, int) {
+	r = r.Intersect(img.Bounds())
+	bg := render.Background
+	near := func(a uint32, b uint8) bool {
+		d := int(a>>8) - int(b)
+		return d >= -3 && d <= 3
+	}
+	total, drawn := 0, 0
+	colours := map[uint32]bool{}
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			total++
+			if near(cr, bg.R) && near(cg, bg.G) && near(cb, bg.B) {
+				continue
+			}
+			drawn++
+			colours[(cr>>12)<<8|(cg>>12)<<4|cb>>12] = true
+		}
+	}
+	if total == 0 {
+		return 0, 0
+	}
+	return float64(drawn) / float64(total), len(colours)
+}
+
+func TestShareLinkRoundTrip(t *testing.T) {
+	tb := newTab(t, false)
+	tb.open(serverURL)
+	// A scenario the default is not: another seed and policy.
+	for _, kv := range [][2]string{{"seed", "7"}, {"policy.select_idle_sibling", "cpu_buddies"}} {
+		if r := eval[apiResult](tb, fmt.Sprintf(`window.schedplay.set(%s, %s)`, jsString(kv[0]), jsString(kv[1]))); !r.OK {
+			t.Fatalf("set(%s, %s): %s", kv[0], kv[1], r.Error)
+		}
+	}
+	want := eval[string](tb, `window.schedplay.scenario()`)
+	link := eval[string](tb, `window.schedplay.shareLink()`)
+	if !strings.HasPrefix(link, serverURL+"#s=") {
+		t.Fatalf("shareLink() = %q, want %s#s=...", link, serverURL)
+	}
+	// The address bar follows the user's change.
+	tb.poll(`location.href === `+jsString(link), 10*time.Second)
+
+	fresh := newTab(t, true)
+	fresh.open(link)
+	if got := eval[string](fresh, `window.schedplay.scenario()`); got != want {
+		t.Errorf("the link opened another scenario:\n got %s\nwant %s", got, want)
+	}
+	if e := eval[string](fresh, `window.schedplay.error()`); e != "" {
+		t.Errorf("error() = %q after opening a good link", e)
+	}
+	// The link decodes natively to the same scenario too.
+	sc, err := scenarios.DecodeLink(link)
+	if err != nil || string(sc.Canonical()) != want {
+		t.Errorf("DecodeLink(shareLink()) = %v, %v", sc, err)
+	}
+}
+
+func TestBadLinks(t *testing.T) {
+	tb := newTab(t, false)
+	def := string(defaultScenario(t).Canonical())
+
+	// A corrupted link: readable error, default scenario, page keeps working.
+	tb.open(serverURL + "#s=AAAA!!!corrupted~~~")
+	errText := eval[string](tb, `window.schedplay.error()`)
+	if !strings.Contains(errText, "link") {
+		t.Errorf("error() = %q, want a message about the link", errText)
+	}
+	shown := eval[string](tb, `(() => { const e = document.getElementById("error"); return e.hidden ? "" : e.textContent; })()`)
+	if shown != errText {
+		t.Errorf("error area shows %q, want %q", shown, errText)
+	}
+	if got := eval[string](tb, `window.schedplay.scenario()`); got != def {
+		t.Errorf("after a bad link the page plays %s, want the default", got)
+	}
+	tb.opsGrow(20 * time.Second)
+
+	// An oversized link, arriving by hashchange.
+	eval[chromedp.Void](tb, `location.hash = "s=" + "A".repeat(70000)`)
+	tb.poll(`window.schedplay.error().includes("limit")`, 10*time.Second)
+	tb.poll(`document.getElementById("error").textContent.includes("limit")`, 10*time.Second)
+
+	// A good link by hashchange clears the error.
+	good := scenarios.EncodeLink(defaultScenario(t))
+	eval[chromedp.Void](tb, `location.hash = `+jsString(good))
+	tb.poll(`window.schedplay.error() === ""`, 10*time.Second)
+	tb.poll(`document.getElementById("error").hidden === true`, 10*time.Second)
+
+	// A scenario with a mistake: {ok:false, error:"path: problem"}, old one keeps playing.
+	r := eval[apiResult](tb, `window.schedplay.loadScenario('{"version":1,"title":"x","tasks":[{"name":"a","program":[{"run":"8 ms"}]}]}')`)
+	if r.OK || !strings.Contains(r.Error, "tasks[0].program[0].run") {
+		t.Errorf("bad scenario: %+v, want an error naming tasks[0].program[0].run", r)
+	}
+	if got := eval[string](tb, `window.schedplay.scenario()`); got != def {
+		t.Errorf("a rejected scenario replaced the running one")
+	}
+	tb.opsGrow(20 * time.Second)
+}
+
+func TestTitleIsText(t *testing.T) {
+	tb := newTab(t, false)
+	tb.open(serverURL)
+	sc := defaultScenario(t)
+	sc.Title = `<img src=x onerror="window.__pwned=1">Ping & pong`
+	sc.Description = `<script>window.__pwned=2</script><b>bold?</b>`
+	r := eval[apiResult](tb, `window.schedplay.loadScenario(`+jsString(string(sc.Canonical()))+`)`)
+	if !r.OK {
+		t.Fatalf("loadScenario: %s", r.Error)
+	}
+	tb.poll(`document.getElementById("title").textContent === `+jsString(sc.Title), 10*time.Second)
+	tb.poll(`document.getElementById("description").textContent === `+jsString(sc.Description), 10*time.Second)
+	// The page has no images and two scripts of its own; the texts have no child elements.
+	if n := eval[int](tb, `document.getElementById("title").children.length + document.getElementById("description").children.length + document.images.length`); n != 0 {
+		t.Errorf("%d elements were created from the scenario's text", n)
+	}
+	if n := eval[int](tb, `document.scripts.length`); n != 2 {
+		t.Errorf("%d scripts in the page, want 2 (wasm_exec.js, loader.js)", n)
+	}
+	time.Sleep(500 * time.Millisecond) // give a handler the chance to run
+	if v := eval[string](tb, `String(window.__pwned)`); v != "undefined" {
+		t.Errorf("a handler from the title ran: window.__pwned = %s", v)
+	}
+	// The address bar now carries the loaded scenario.
+	tb.poll(`location.hash.startsWith("#s=")`, 10*time.Second)
+}
