@@ -1,0 +1,187 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"schedplay/scenarios"
+)
+
+// Exit statuses (the CLI contract in design.md).
+const (
+	exitOK       = 0
+	exitInternal = 1
+	exitBadInput = 2
+)
+
+const usage = `usage:
+  schedsim run [-json] [-set path=value]... FILE|PRESET
+      run a scenario and print its metrics (a table, or JSON with -json)
+  schedsim sweep -vary path=v1,v2,... [-compare path=a,b,...] [-set path=value]... [-json] FILE|PRESET
+      run one simulation per cell: a row per -vary value, a column per
+      -compare value, ops/s in the cells; cells run in parallel.
+      A path may be several paths joined by '+', set to the same value:
+      -vary tasks.client.count+tasks.server.count=1,5,10
+  schedsim validate FILE|PRESET
+      check a scenario: prints "ok: TITLE", or the problems and exits 2
+  schedsim link [-base URL] [-set path=value]... FILE|PRESET
+      print the share-link fragment (#s=...), or the whole URL with -base
+
+FILE|PRESET is a scenario file or a preset name. -set paths are dotted
+(machine.cores_per_cluster=10, tasks.client.count=40,
+policy.sd_flags.MC.SD_BALANCE_WAKE=true); see scenarios/FORMAT.md.
+Exit status: 0 ok, 2 bad input, 1 internal error.
+`
+
+// exitError carries an exit status with its message.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+
+func badInput(err error) error { return &exitError{exitBadInput, err} }
+func internal(err error) error { return &exitError{exitInternal, err} }
+func badInputf(format string, args ...any) error {
+	return badInput(fmt.Errorf(format, args...))
+}
+
+// run is the whole command: it parses args, writes results to stdout and
+// problems to stderr, and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitBadInput
+	}
+	var err error
+	switch cmd, rest := args[0], args[1:]; cmd {
+	case "run":
+		err = cmdRun(rest, stdout)
+	case "sweep":
+		err = cmdSweep(rest, stdout)
+	case "validate":
+		err = cmdValidate(rest, stdout)
+	case "link":
+		err = cmdLink(rest, stdout)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		fmt.Fprintln(stdout, "\npresets:")
+		for _, p := range scenarios.Presets() {
+			fmt.Fprintf(stdout, "  %-16s %s\n", p.Name, p.Title)
+		}
+		return exitOK
+	default:
+		fmt.Fprintf(stderr, "schedsim: unknown command %q\n\n%s", cmd, usage)
+		return exitBadInput
+	}
+	if err == nil {
+		return exitOK
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	fmt.Fprintln(stderr, err)
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	return exitInternal
+}
+
+// setFlags collects repeated -set path=value flags.
+type setFlags []string
+
+func (s *setFlags) String() string { return strings.Join(*s, " ") }
+func (s *setFlags) Set(v string) error {
+	if _, _, ok := strings.Cut(v, "="); !ok {
+		return fmt.Errorf("%q: want path=value", v)
+	}
+	*s = append(*s, v)
+	return nil
+}
+
+// parse parses flags that may come before or after the positional
+// arguments ("run tbench-pairs -json" works), and wants exactly npos
+// positional arguments.
+func parse(fs *flag.FlagSet, args []string, npos int, what string) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, badInputf("schedsim %s: %v (schedsim help for usage)", fs.Name(), err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+	if len(pos) != npos {
+		return nil, badInputf("schedsim %s: want %s, got %d arguments\n\n%s", fs.Name(), what, len(pos), usage)
+	}
+	return pos, nil
+}
+
+// load reads a scenario and applies -set overrides in order.
+func load(nameOrPath string, sets setFlags) (*scenarios.Scenario, error) {
+	s, err := scenarios.Load(nameOrPath)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	for _, kv := range sets {
+		path, value, _ := strings.Cut(kv, "=")
+		if err := s.Set(path, value); err != nil {
+			return nil, badInputf("-set %v", err)
+		}
+	}
+	return s, nil
+}
+
+func cmdValidate(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	pos, err := parse(fs, args, 1, "one FILE")
+	if err != nil {
+		return err
+	}
+	s, err := load(pos[0], nil)
+	if err != nil {
+		return err
+	}
+	title := s.Title
+	if title == "" {
+		title = pos[0]
+	}
+	fmt.Fprintf(stdout, "ok: %s\n", title)
+	return nil
+}
+
+func cmdLink(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("link", flag.ContinueOnError)
+	base := fs.String("base", "", "page URL to put before the fragment")
+	var sets setFlags
+	fs.Var(&sets, "set", "path=value override (repeatable)")
+	pos, err := parse(fs, args, 1, "one FILE or PRESET")
+	if err != nil {
+		return err
+	}
+	s, err := load(pos[0], sets)
+	if err != nil {
+		return err
+	}
+	u, _, _ := strings.Cut(*base, "#")
+	link := u + "#" + scenarios.EncodeLink(s)
+	if len(link) > scenarios.MaxLinkBytes {
+		return badInputf("the link would be %d bytes; links are limited to %d (the page would refuse it)", len(link), scenarios.MaxLinkBytes)
+	}
+	fmt.Fprintln(stdout, link)
+	return nil
+}

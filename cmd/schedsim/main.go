@@ -1,0 +1,19 @@
+// Command schedsim runs schedplay scenarios headless: the same simulator
+// the browser playground runs, from a terminal or a script.
+//
+//	schedsim run [-json] [-set path=value]... FILE|PRESET
+//	schedsim sweep -vary path=v1,v2,... [-compare path=a,b,...] [-set path=value]... [-json] FILE|PRESET
+//	schedsim validate FILE|PRESET
+//	schedsim link [-base URL] [-set path=value]... FILE|PRESET
+//
+// FILE|PRESET is a scenario file (format: scenarios/FORMAT.md) or the name
+// of a preset (schedsim help lists them). Exit status: 0 ok, 2 bad input
+// (usage, files, -set, invalid scenarios; the message is on stderr as
+// "path: problem" lines), 1 internal error.
+package main
+
+import "os"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}

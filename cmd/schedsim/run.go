@@ -1,0 +1,179 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"schedplay/scenarios"
+	"schedplay/sim"
+)
+
+// newSim is sim.New; a test replaces it to reach the internal-error path.
+var newSim = sim.New
+
+// simulate runs one scenario to its duration. Wall time (New plus Run) is
+// measured here: the CLI may read the clock, the simulator never does.
+func simulate(s *scenarios.Scenario) (sim.Metrics, error) {
+	cfg, err := s.Config()
+	if err != nil {
+		return sim.Metrics{}, badInput(err)
+	}
+	start := time.Now()
+	sm, err := newSim(cfg)
+	if err != nil {
+		// The scenario validated, so the simulator refusing it is our bug.
+		return sim.Metrics{}, internal(fmt.Errorf("internal error: the simulator refused a valid scenario: %v", err))
+	}
+	sm.Run()
+	m := sm.Metrics()
+	m.WallMS = float64(time.Since(start).Microseconds()) / 1000
+	m.Title = s.Title
+	return m, nil
+}
+
+func cmdRun(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print the metrics as JSON")
+	var sets setFlags
+	fs.Var(&sets, "set", "path=value override (repeatable)")
+	pos, err := parse(fs, args, 1, "one FILE or PRESET")
+	if err != nil {
+		return err
+	}
+	s, err := load(pos[0], sets)
+	if err != nil {
+		return err
+	}
+	m, err := simulate(s)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(stdout, m)
+	}
+	writeTable(stdout, &m)
+	return nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return internal(err)
+	}
+	return nil
+}
+
+// maxTaskRows: above this many task instances the table shows one row per
+// task group (sums; util/load are averages) instead of one per task.
+const maxTaskRows = 32
+
+// writeTable prints the metrics for a person.
+func writeTable(w io.Writer, m *sim.Metrics) {
+	title := m.Title
+	if title == "" {
+		title = "(untitled)"
+	}
+	fmt.Fprintln(w, title)
+	rtf := ""
+	if m.WallMS > 0 {
+		rtf = fmt.Sprintf(", %.1fx real time", m.SimMS/m.WallMS)
+	}
+	fmt.Fprintf(w, "seed %d: %.0f ms simulated in %.0f ms%s, %d events, trace %s\n\n", m.Seed, m.SimMS, m.WallMS, rtf, m.Events, m.TraceHash)
+
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	pct := func(p sim.Percentiles) string {
+		return fmt.Sprintf("p50 %.1f  p95 %.1f  p99 %.1f  max %.1f  mean %.1f  (n %d)", p.P50, p.P95, p.P99, p.Max, p.Mean, p.N)
+	}
+	mg := m.Migrations
+	fmt.Fprintf(tw, "ops\t%d (%.2f/s)\n", m.Ops, m.OpsPerS)
+	fmt.Fprintf(tw, "busy\t%.1f%%\n", m.BusyPct)
+	fmt.Fprintf(tw, "idle while overloaded\t%.2f ms\n", m.IdleWhileOverloadedMS)
+	fmt.Fprintf(tw, "wake-up latency us\t%s\n", pct(m.WakeupLatencyUS))
+	fmt.Fprintf(tw, "run-queue wait us\t%s\n", pct(m.RunqWaitUS))
+	fmt.Fprintf(tw, "wake-ups\t%d\n", m.Wakeups)
+	fmt.Fprintf(tw, "context switches\t%d\n", m.CtxSwitches)
+	fmt.Fprintf(tw, "migrations\t%d: wakeup %d, balance %d, newidle %d, nohz %d, active %d, fork %d\n",
+		mg.Total, mg.Wakeup, mg.Balance, mg.Newidle, mg.Nohz, mg.Active, mg.Fork)
+	fmt.Fprintf(tw, "  by distance\tsmt %d, cluster %d, llc %d, package %d, numa %d\n", mg.SMT, mg.Cluster, mg.LLC, mg.Package, mg.NUMA)
+	fmt.Fprintf(tw, "search cost\t%.3f ms, %.2f CPUs examined per wake-up\n", m.SearchCostMS, m.CPUsExaminedPerWakeup)
+	tw.Flush()
+
+	if len(m.Tasks) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	var rows [][]string
+	if len(m.Tasks) <= maxTaskRows {
+		rows = append(rows, []string{"task", "ops", "cpu ms", "wait ms", "migrations", "util_avg", "load_avg"})
+		for _, t := range m.Tasks {
+			rows = append(rows, []string{t.Name, fmt.Sprint(t.Ops), fmt.Sprintf("%.1f", t.CPUMS), fmt.Sprintf("%.1f", t.WaitMS),
+				fmt.Sprint(t.Migrations), fmt.Sprint(t.UtilAvg), fmt.Sprint(t.LoadAvg)})
+		}
+	} else {
+		type group struct {
+			name           string
+			n              int
+			ops, migr      int64
+			cpu, wait      float64
+			utilSum, ldSum int64
+		}
+		var groups []*group
+		byName := map[string]*group{}
+		for _, t := range m.Tasks {
+			name := t.Name
+			if i := strings.LastIndexByte(name, '/'); i >= 0 {
+				name = name[:i]
+			}
+			g := byName[name]
+			if g == nil {
+				g = &group{name: name}
+				byName[name] = g
+				groups = append(groups, g)
+			}
+			g.n++
+			g.ops += t.Ops
+			g.migr += t.Migrations
+			g.cpu += t.CPUMS
+			g.wait += t.WaitMS
+			g.utilSum += t.UtilAvg
+			g.ldSum += t.LoadAvg
+		}
+		rows = append(rows, []string{"group", "tasks", "ops", "cpu ms", "wait ms", "migrations", "avg util_avg", "avg load_avg"})
+		for _, g := range groups {
+			rows = append(rows, []string{g.name, fmt.Sprint(g.n), fmt.Sprint(g.ops), fmt.Sprintf("%.1f", g.cpu), fmt.Sprintf("%.1f", g.wait),
+				fmt.Sprint(g.migr), fmt.Sprint(g.utilSum / int64(g.n)), fmt.Sprint(g.ldSum / int64(g.n))})
+		}
+	}
+	writeColumns(w, rows)
+}
+
+// writeColumns prints a table: the first column left-aligned, the others
+// (numbers) right-aligned, two spaces apart.
+func writeColumns(w io.Writer, rows [][]string) {
+	var widths []int
+	for _, row := range rows {
+		for i, f := range row {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], len(f))
+		}
+	}
+	for _, row := range rows {
+		var b strings.Builder
+		for i, f := range row {
+			if i == 0 {
+				fmt.Fprintf(&b, "%-*s", widths[0], f)
+			} else {
+				fmt.Fprintf(&b, "  %*s", widths[i], f)
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
