@@ -122,12 +122,13 @@ const (
 type SIS uint8
 
 const (
-	SISDefault  SIS = iota // the base's own: v3.6 for v3.8, sis_util for v6.17
+	SISDefault  SIS = iota // the base's own: v3.8 for v3.8, sis_util for v6.17
 	SISV36                 // top-down search for a fully idle group within sd_llc
 	SISBuddies             // CPU buddies (v3.5, commit 970e178985ca)
 	SISBottomUp            // Preeti's / Alex Shi's bottom-up any-idle-CPU search
 	SISUtil                // modern: prev, recent_used_cpu, idle core, SIS_UTIL scan
 	SISOff                 // the target wake_affine chose
+	SISV38                 // v3.8: as v3.6, but prev if idle and cache-affine, and groups holding target skipped
 )
 
 // Domain levels, bottom-up. The order is a contract.

@@ -89,6 +89,8 @@ type SchedGroup struct {
 	// Imbalance is sgc->imbalance (v6.17) / sgp->imbalance-ish group_imb hint:
 	// set when a balance pass could not move pinned tasks (LBF_SOME_PINNED).
 	Imbalance bool
+	// NrBusy counts the group's CPUs that are not idle (3.8 sgp->nr_busy_cpus).
+	NrBusy int
 }
 
 // SchedDomain is one CPU's sched_domain at one level. Each CPU has its own
@@ -403,10 +405,31 @@ func setIdleBuddies(llc *SchedDomain) {
 	}
 }
 
-// DomainStats are the /proc/schedstat counters of one domain (filled by the
-// wake-up and balancing code).
+// Idle types of the balancer, in /proc/schedstat v15 order (enum
+// cpu_idle_type of v3.8); v17 prints NOT_IDLE first (printed, not stored,
+// differently).
+const (
+	cpuIdle      = 0 // CPU_IDLE: balancing an idle CPU (its tick or nohz)
+	cpuNotIdle   = 1 // CPU_NOT_IDLE: a busy CPU's periodic balance
+	cpuNewlyIdle = 2 // CPU_NEWLY_IDLE: about to go idle
+	numIdleTypes = 3
+)
+
+var idleTypeNames = [numIdleTypes]string{"idle", "busy", "newidle"}
+
+// LBStats are one idle type's load-balancing counters (schedstat).
+type LBStats struct {
+	Count, Balanced, Failed                      int64
+	Imbalance                                    int64 // v15 lb_imbalance (sum of imbalances)
+	ImbLoad, ImbUtil, ImbTask, ImbMisfit         int64 // v17 split
+	Gained, HotGained, NoBusyQ, NoBusyG          int64
+}
+
+// DomainStats are the /proc/schedstat counters of one CPU's domain.
 type DomainStats struct {
-	TTWUWakeRemote  int64
-	TTWUMoveAffine  int64
-	TTWUMoveBalance int64
+	LB                                      [numIdleTypes]LBStats
+	ALBCount, ALBFailed, ALBPushed          int64
+	SBECount, SBEBalanced, SBEPushed        int64
+	SBFCount, SBFBalanced, SBFPushed        int64
+	TTWUWakeRemote, TTWUMoveAffine, TTWUMoveBalance int64
 }

@@ -17,11 +17,10 @@ const (
 	EvBlock                    // Task blocked on CPU (sleep, timer or wait)
 	EvExit                     // Task exited
 	EvBalance                  // a load-balance pass on CPU at Level; Arg = tasks moved
-	EvPreempt                  // Task (Arg) was preempted on CPU in favour of Task
 	NumEventKinds
 )
 
-var eventKindNames = [NumEventKinds]string{"fork", "wakeup", "switch", "migrate", "block", "exit", "balance", "preempt"}
+var eventKindNames = [NumEventKinds]string{"fork", "wakeup", "switch", "migrate", "block", "exit", "balance"}
 
 func (k EventKind) String() string {
 	if k < NumEventKinds {

@@ -59,3 +59,174 @@ type TaskMetrics struct {
 	UtilAvg    int64   `json:"util_avg"`
 	LoadAvg    int64   `json:"load_avg"`
 }
+
+// metricsAcc accumulates the run's metrics as events happen.
+type metricsAcc struct {
+	ops          int64
+	ctxSwitches  int64
+	wakeups      int64
+	searchCost   int64
+	balanceCost  int64
+	cpusExamined int64
+	mig          [NumCauses]int64
+	migDist      [NumDistances]int64
+	wakeLat      hist
+	runqWait     hist
+	// idle-while-overloaded: integral of min(idle CPUs, queued tasks) dt.
+	nIdle   int
+	nQueued int
+	iwoArea int64
+}
+
+// integrate accounts the time from s.now to t with the current counts.
+func (m *metricsAcc) integrate(s *Sim, t int64) {
+	if dt := t - s.now; dt > 0 && m.nIdle > 0 && m.nQueued > 0 {
+		m.iwoArea += int64(min(m.nIdle, m.nQueued)) * dt
+	}
+}
+
+// hist is a log-linear latency histogram (ns): exact below 1us, then 64
+// sub-buckets per power of two (~1.6% resolution), deterministic and
+// allocation-free after creation.
+type hist struct {
+	counts []int64
+	n      int64
+	sum    int64
+	max    int64
+}
+
+const histSub = 64
+
+func histBucket(v int64) int {
+	if v < 1024 {
+		return int(v)
+	}
+	e := 63 - leadingZeros64(uint64(v)) // >= 10
+	sub := int((v >> uint(e-6)) & (histSub - 1))
+	return 1024 + (e-10)*histSub + sub
+}
+
+func histValue(b int) int64 {
+	if b < 1024 {
+		return int64(b)
+	}
+	e := (b-1024)/histSub + 10
+	sub := int64((b - 1024) % histSub)
+	lo := int64(1)<<uint(e) + sub<<uint(e-6)
+	return lo + (int64(1)<<uint(e-6))/2 // bucket midpoint
+}
+
+func (h *hist) add(v int64) {
+	if v < 0 {
+		v = 0
+	}
+	b := histBucket(v)
+	if b >= len(h.counts) {
+		n := make([]int64, b+histSub)
+		copy(n, h.counts)
+		h.counts = n
+	}
+	h.counts[b]++
+	h.n++
+	h.sum += v
+	if v > h.max {
+		h.max = v
+	}
+}
+
+// quantile returns the q-quantile (0..1) in ns.
+func (h *hist) quantile(q float64) int64 {
+	if h.n == 0 {
+		return 0
+	}
+	rank := int64(q*float64(h.n-1)) + 1
+	var c int64
+	for b, k := range h.counts {
+		c += k
+		if c >= rank {
+			return min(histValue(b), h.max)
+		}
+	}
+	return h.max
+}
+
+func (h *hist) percentiles() Percentiles {
+	p := Percentiles{N: h.n}
+	if h.n == 0 {
+		return p
+	}
+	us := func(ns int64) float64 { return round3(float64(ns) / 1e3) }
+	p.P50, p.P95, p.P99 = us(h.quantile(0.50)), us(h.quantile(0.95)), us(h.quantile(0.99))
+	p.Max = us(h.max)
+	p.Mean = round3(float64(h.sum) / float64(h.n) / 1e3)
+	return p
+}
+
+func round3(v float64) float64 {
+	if v < 0 {
+		return -float64(int64(-v*1000+0.5)) / 1000
+	}
+	return float64(int64(v*1000+0.5)) / 1000
+}
+
+// Metrics computes the metrics at the current time.
+func (s *Sim) Metrics() Metrics {
+	m := &s.m
+	simNS := s.now
+	out := Metrics{
+		Title:       s.cfg.Title,
+		Seed:        s.cfg.Seed,
+		SimMS:       round3(float64(simNS) / 1e6),
+		Events:      s.nEvents,
+		Ops:         m.ops,
+		CtxSwitches: m.ctxSwitches,
+		Wakeups:     m.wakeups,
+		TraceHash:   s.TraceHash(),
+	}
+	if simNS > 0 {
+		out.OpsPerS = round3(float64(m.ops) / (float64(simNS) / 1e9))
+		var busy int64
+		for _, rq := range s.cpus {
+			busy += rq.busyTime
+			if rq.busySince >= 0 {
+				busy += s.now - rq.busySince
+			}
+		}
+		out.BusyPct = round3(100 * float64(busy) / (float64(simNS) * float64(len(s.cpus))))
+	}
+	out.IdleWhileOverloadedMS = round3(float64(m.iwoArea) / 1e6)
+	out.WakeupLatencyUS = m.wakeLat.percentiles()
+	out.RunqWaitUS = m.runqWait.percentiles()
+	out.SearchCostMS = round3(float64(m.searchCost) / 1e6)
+	if m.wakeups > 0 {
+		out.CPUsExaminedPerWakeup = round3(float64(m.cpusExamined) / float64(m.wakeups))
+	}
+	mg := &out.Migrations
+	mg.Wakeup, mg.Balance, mg.Newidle = m.mig[CauseWakeup], m.mig[CauseBalance], m.mig[CauseNewidle]
+	mg.Nohz, mg.Active, mg.Fork = m.mig[CauseNohz], m.mig[CauseActive], m.mig[CauseFork]
+	for _, v := range m.mig {
+		mg.Total += v
+	}
+	mg.SMT, mg.Cluster, mg.LLC = m.migDist[DistSMT], m.migDist[DistCluster], m.migDist[DistLLC]
+	mg.Package, mg.NUMA = m.migDist[DistPackage], m.migDist[DistNUMA]
+	out.Tasks = make([]TaskMetrics, len(s.tasks))
+	for i, t := range s.tasks {
+		cpu := t.cpuTime
+		if rq := s.cpuOf(t); rq != nil && rq.curr == t {
+			cpu += s.now - rq.execStart
+		}
+		out.Tasks[i] = TaskMetrics{
+			Name: t.info.Name, Ops: t.ops,
+			CPUMS: round3(float64(cpu) / 1e6), WaitMS: round3(float64(t.waitTime) / 1e6),
+			Migrations: t.migrations, UtilAvg: int64(t.avg.UtilAvg), LoadAvg: int64(t.avg.LoadAvg),
+		}
+	}
+	return out
+}
+
+func (s *Sim) cpuOf(t *Task) *RQ {
+	if t.cpu < 0 {
+		return nil
+	}
+	return s.cpus[t.cpu]
+}

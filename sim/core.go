@@ -1,0 +1,432 @@
+package sim
+
+// The per-CPU scheduler core: __schedule(), the program interpreter that
+// plays each task's steps, blocking, exit, idle entry and exit, the tick,
+// fork and the arrival of woken tasks.
+
+// schedule mirrors __schedule() on rq: pick the next entity (curr competes if
+// still runnable), newidle-balance when nothing is runnable, switch, and run
+// the chosen task's program until it needs CPU time.
+func (s *Sim) schedule(rq *RQ) {
+	if rq.exiting {
+		return // still leaving an idle state: evIdleReady reschedules
+	}
+	for guard := 0; ; guard++ {
+		if guard > 1_000_000 {
+			panic("sim: schedule loop does not converge")
+		}
+		rq.needResched = false
+		prev := rq.curr
+		if prev != nil && prev.onRq {
+			s.updateCurr(rq)
+		}
+		next := s.pickNext(rq)
+		if next == nil {
+			if prev != nil {
+				s.putPrev(rq)
+				rq.gen++
+			}
+			if s.newidleBalance(rq) {
+				continue
+			}
+			s.goIdle(rq, prev)
+			return
+		}
+		if next != prev {
+			if prev != nil {
+				s.putPrev(rq)
+				rq.gen++
+			}
+			s.switchTo(rq, prev, next)
+		}
+		if s.runTask(rq, next) && !rq.needResched {
+			return
+		}
+	}
+}
+
+// switchTo makes next the running task (context_switch()) and charges the
+// cost model: the switch itself, a cache-cold refill if next last ran
+// elsewhere, and the communication cost of its waker's message.
+func (s *Sim) switchTo(rq *RQ, prev, next *Task) {
+	c := &s.costs
+	if prev == nil {
+		s.leaveIdleAccounting(rq)
+	}
+	rq.nrSwitches++
+	s.m.ctxSwitches++
+	next.remaining += c.ContextSwitch
+	if next.lastRanCPU >= 0 && next.lastRanCPU != rq.cpu {
+		next.remaining += c.CacheCold[s.topo.Distance(next.lastRanCPU, rq.cpu)]
+	}
+	if next.commFrom >= 0 {
+		next.remaining += c.Comm[s.topo.Distance(next.commFrom, rq.cpu)]
+		next.commFrom = -1
+	}
+	next.lastRanCPU = rq.cpu
+	wait := s.now - next.queuedAt
+	next.waitTime += wait
+	rq.runDelay += wait
+	rq.pcount++
+	s.m.runqWait.add(wait)
+	if next.lastWakeupStart >= 0 {
+		s.m.wakeLat.add(s.now - next.lastWakeupStart)
+		next.lastWakeupStart = -1
+	}
+	s.setNext(rq, next)
+	next.state = TaskRunning
+	arg := int32(-1)
+	if prev != nil {
+		arg = prev.id
+	}
+	s.emit(Event{Kind: EvSwitch, CPU: int16(rq.cpu), From: -1, Task: next.id, Arg: arg, Level: -1, Why: -1})
+	if !rq.tickOn {
+		s.startTick(rq)
+	}
+}
+
+// runTask plays p's program from where it stands until p needs CPU time
+// (evRunDone armed, true) or blocks or exits (false).
+func (s *Sim) runTask(rq *RQ, p *Task) bool {
+	for {
+		if p.remaining > 0 {
+			rq.gen++
+			rq.execStart = s.now
+			s.q.push(qev{t: s.now + p.remaining, kind: evRunDone, cpu: int32(rq.cpu), gen: rq.gen})
+			return true
+		}
+		if p.inStep {
+			p.inStep = false
+			p.pc++
+			if p.pc == len(p.prog) {
+				p.pc = 0
+				p.ops++
+				s.m.ops++
+				p.loops++
+				if p.loop > 0 && p.loops >= p.loop {
+					s.exitTask(rq, p)
+					return false
+				}
+			}
+		}
+		st := &p.prog[p.pc]
+		p.inStep = true
+		switch st.Op {
+		case OpRun:
+			p.remaining += s.jitter(st.Dur)
+		case OpWake:
+			p.remaining += s.wakeStep(rq, p, st)
+		case OpSleep:
+			s.block(rq, p, s.now+st.Dur)
+			return false
+		case OpTimer:
+			s.block(rq, p, p.forkTime+((s.now-p.forkTime)/st.Dur+1)*st.Dur)
+			return false
+		case OpWait:
+			if p.pending > 0 {
+				p.pending--
+				p.replyTo = -1
+				if len(p.wakers) > 0 {
+					p.replyTo = p.wakers[0]
+					p.wakers = p.wakers[1:]
+				}
+				continue
+			}
+			p.waiting = true
+			s.block(rq, p, -1)
+			return false
+		}
+	}
+}
+
+// runDone handles evRunDone: curr consumed its step's CPU work.
+func (s *Sim) runDone(rq *RQ) {
+	s.updateCurr(rq)
+	if !s.runTask(rq, rq.curr) || rq.needResched {
+		s.markResched(rq)
+	}
+}
+
+// jitter spreads a run by ±JitterPct percent with the seeded PRNG.
+func (s *Sim) jitter(d int64) int64 {
+	j := s.costs.JitterPct
+	if j <= 0 {
+		return d
+	}
+	span := d * int64(j) / 100
+	if span <= 0 {
+		return d
+	}
+	return d - span + s.rng.Int64N(2*span+1)
+}
+
+// block dequeues the running task p (DEQUEUE_SLEEP); until >= 0 arms its
+// timer. The caller reschedules.
+func (s *Sim) block(rq *RQ, p *Task, until int64) {
+	s.dequeueEntity(rq, p, deqSleep)
+	p.state = TaskBlocked
+	p.timerGen++
+	if until >= 0 {
+		s.q.push(qev{t: until, kind: evTimer, task: p.id, gen: p.timerGen})
+	}
+	s.emit(Event{Kind: EvBlock, CPU: int16(rq.cpu), From: -1, Task: p.id, Arg: -1, Level: -1, Why: -1})
+}
+
+// exitTask ends p (do_exit): dequeue; its PELT load leaves the runqueue
+// (v6.17 task_dead_fair() -> remove_entity_load_avg(); 3.8 lets it decay as
+// blocked load).
+func (s *Sim) exitTask(rq *RQ, p *Task) {
+	s.dequeueEntity(rq, p, deqSleep)
+	p.state = TaskExited
+	if !s.v38 {
+		s.removeEntityLoadAvg(rq, p)
+	}
+	s.emit(Event{Kind: EvExit, CPU: int16(rq.cpu), From: -1, Task: p.id, Arg: -1, Level: -1, Why: -1})
+}
+
+// goIdle switches rq to its idle task.
+func (s *Sim) goIdle(rq *RQ, prev *Task) {
+	if rq.idle {
+		return
+	}
+	rq.idle = true
+	rq.idleSince = s.now
+	s.m.nIdle++
+	if rq.busySince >= 0 {
+		rq.busyTime += s.now - rq.busySince
+		rq.busySince = -1
+	}
+	rq.sched_goidle++
+	arg := int32(-1)
+	if prev != nil {
+		arg = prev.id
+		rq.nrSwitches++
+		s.m.ctxSwitches++
+	}
+	s.emit(Event{Kind: EvSwitch, CPU: int16(rq.cpu), From: -1, Task: -1, Arg: arg, Level: -1, Why: -1})
+	// nohz: the tick stops at its next expiry; nr_busy_cpus and
+	// has_idle_cores (update_idle_core()) learn about the idle CPU now.
+	rq.llc.nrBusyCPUs--
+	for _, g := range s.cpuGroups[rq.cpu] {
+		g.NrBusy--
+	}
+	if s.topo.NCPU > 1 {
+		idleCore := true
+		smt := &s.topo.SMT[rq.cpu]
+		for c := smt.First(); c >= 0; c = smt.Next(c) {
+			if !s.cpus[c].idle {
+				idleCore = false
+				break
+			}
+		}
+		if idleCore {
+			rq.llc.hasIdleCores = true
+		}
+	}
+}
+
+// wakeIdle starts rq's exit from its idle state because work arrived: the
+// exit latency of the C-state it reached, then evIdleReady schedules.
+func (s *Sim) wakeIdle(rq *RQ) {
+	idleFor := s.now - rq.idleSince
+	rq.idle = false
+	s.m.nIdle--
+	rq.llc.nrBusyCPUs++
+	for _, g := range s.cpuGroups[rq.cpu] {
+		g.NrBusy++
+	}
+	rq.exiting = true
+	// ttwu_do_activate(): avg_idle, capped at 2*max_idle_balance_cost
+	// (3.8: 2*sysctl_sched_migration_cost).
+	if rq.idleStamp > 0 {
+		delta := s.now - rq.idleStamp
+		rq.avgIdle += (delta - rq.avgIdle) / 8
+		limit := 2 * s.migrationCost
+		if !s.v38 {
+			limit = 2 * max(rq.maxIdleBalanceCost, 1)
+		}
+		if rq.avgIdle > limit {
+			rq.avgIdle = limit
+		}
+		rq.idleStamp = 0
+	}
+	s.q.push(qev{t: s.now + s.costs.exitLatency(idleFor), kind: evIdleReady, cpu: int32(rq.cpu)})
+}
+
+// leaveIdleAccounting starts busy-time accounting when rq leaves idle.
+func (s *Sim) leaveIdleAccounting(rq *RQ) {
+	if rq.busySince < 0 {
+		rq.busySince = s.now
+	}
+}
+
+// activate mirrors activate_task() + wakeup_preempt(): p joins rq.
+func (s *Sim) activate(rq *RQ, p *Task, flags int) {
+	p.state = TaskRunnable
+	s.enqueueEntity(rq, p, flags)
+	switch {
+	case rq.idle:
+		s.wakeIdle(rq)
+	case rq.exiting:
+	case rq.curr == nil:
+		s.markResched(rq)
+	case s.checkPreemptWakeup(rq, p):
+		s.markResched(rq)
+	}
+}
+
+// arrive handles evArrive: a woken task reaches its CPU after the IPI.
+func (s *Sim) arrive(p *Task, rq *RQ) {
+	rq.ttwuPending--
+	flags := enqWakeup
+	if p.wakeMigrated {
+		flags |= enqMigrated
+		p.wakeMigrated = false
+	}
+	s.activate(rq, p, flags)
+}
+
+// startTick arms rq's tick at the next jiffy (tick_nohz_idle_exit()), and
+// catches up the 3.8 cpu_load[] for the ticks missed while idle.
+func (s *Sim) startTick(rq *RQ) {
+	rq.tickOn = true
+	j := s.jiffies()
+	if pending := j - rq.lastLoadUpdate; pending > 0 {
+		s.updateCPULoad(rq, 0, pending)
+		rq.lastLoadUpdate = j
+	}
+	s.q.push(qev{t: (j + 1) * s.tickNS, kind: evTick, cpu: int32(rq.cpu)})
+}
+
+// tick mirrors scheduler_tick(): update_curr and the preemption check, PELT
+// of curr, cpu_load[] (3.8), then trigger_load_balance(). Idle CPUs stop
+// ticking (NOHZ) unless nohz idle balancing is off, in which case they keep
+// ticking and balance themselves as CONFIG_NO_HZ=n kernels do.
+func (s *Sim) tick(rq *RQ) {
+	idle := rq.curr == nil
+	if idle && s.feature(FeatNohzIdleBalance) {
+		rq.tickOn = false
+		return
+	}
+	if !idle {
+		if s.checkPreemptTick(rq) {
+			s.markResched(rq)
+		}
+		if s.v38 {
+			s.updateEntityLoadAvg38(rq, rq.curr, true)
+			s.updateBlockedLoad38(rq, true)
+		} else {
+			s.updateLoadAvg(rq, rq.curr, false, false)
+		}
+	}
+	j := s.jiffies()
+	s.updateCPULoad(rq, s.cpuLoad(rq), j-rq.lastLoadUpdate)
+	rq.lastLoadUpdate = j
+	s.triggerLoadBalance(rq, idle)
+	s.q.push(qev{t: s.now + s.tickNS, kind: evTick, cpu: int32(rq.cpu)})
+}
+
+// degrade tables of 3.8 decay_load_missed().
+var degradeZeroTicks = [5]int64{0, 8, 32, 64, 128}
+var degradeFactor = [5][8]uint64{
+	{0, 0, 0, 0, 0, 0, 0, 0},
+	{64, 32, 8, 0, 0, 0, 0, 0},
+	{96, 72, 40, 12, 1, 0, 0},
+	{112, 98, 75, 43, 15, 1, 0},
+	{120, 112, 98, 76, 45, 16, 2},
+}
+
+func decayLoadMissed(load uint64, missed int64, idx int) uint64 {
+	if missed == 0 {
+		return load
+	}
+	if missed >= degradeZeroTicks[idx] {
+		return 0
+	}
+	if idx == 1 {
+		return load >> uint(missed)
+	}
+	for j := 0; missed > 0; j++ {
+		if missed%2 == 1 {
+			load = load * degradeFactor[idx][j] >> 7
+		}
+		missed >>= 1
+	}
+	return load
+}
+
+// updateCPULoad mirrors 3.8 __update_cpu_load(): cpu_load[i] decays towards
+// the current load with factor (2^i-1)/2^i per tick, rounding up when rising.
+func (s *Sim) updateCPULoad(rq *RQ, load uint64, pending int64) {
+	if pending <= 0 {
+		return
+	}
+	rq.cpuLoad[0] = load
+	scale := uint64(2)
+	for i := 1; i < 5; i++ {
+		old := decayLoadMissed(rq.cpuLoad[i], pending-1, i)
+		nl := load
+		if nl > old {
+			nl += scale - 1
+		}
+		rq.cpuLoad[i] = (old*(scale-1) + nl) >> uint(i)
+		scale += scale
+	}
+}
+
+// fork handles evSpawn: sched_fork() + wake_up_new_task() from the spawner
+// CPU (cpu 0), placed by select_task_rq_fair(SD_BALANCE_FORK).
+func (s *Sim) fork(p *Task) {
+	p.forkTime = s.now
+	p.lastWakeupStart = -1
+	parent := s.spawnCPU
+	p.cpu = parent
+	p.slice = s.baseSlice
+	// init_entity_runnable_average() / 3.8 __sched_fork().
+	if s.ntl == NewTaskLoadFull {
+		p.avg.LoadAvg = p.weight
+		if s.v38 {
+			// 3.9+ init_task_runnable_average(): a full slice of history.
+			sl := uint32(s.schedSlice38(s.cpus[parent], p) >> 10)
+			p.avg38.RunnableAvgSum, p.avg38.RunnableAvgPeriod = sl, sl
+			p.avg38.updateContrib(p.weight)
+		}
+	}
+	target, d := s.selectTaskRQ(p, parent, parent, false, nil, true)
+	if !p.allowed.Has(target) {
+		target = p.allowed.First() // select_fallback_rq()
+	}
+	p.cpu = target
+	rq := s.cpus[target]
+	if !s.v38 && s.ntl == NewTaskLoadFull {
+		// post_init_entity_util_avg().
+		cap := (int64(rq.capacity) - int64(rq.cfsAvg.UtilAvg)) / 2
+		if cap > 0 {
+			if rq.cfsAvg.UtilAvg != 0 {
+				u := rq.cfsAvg.UtilAvg * p.weight / (rq.cfsAvg.LoadAvg + 1)
+				p.avg.UtilAvg = min(u, uint64(cap))
+			} else {
+				p.avg.UtilAvg = uint64(cap)
+			}
+		}
+		p.avg.RunnableAvg = p.avg.UtilAvg
+	}
+	if s.v38 {
+		// task_fork_fair(): place relative to the new runqueue.
+		p.vruntime = 0
+		s.placeEntity(rq, p, enqInitial)
+		p.vruntime -= rq.minVruntime
+	}
+	if target != parent {
+		s.countMigration(p, parent, target, CauseFork)
+	}
+	s.emit(Event{Kind: EvFork, CPU: int16(target), From: int16(parent), Task: p.id, Arg: -1, Level: d.Level, Why: d.Seq})
+	s.activate(rq, p, enqInitial)
+}
+
+// countMigration accounts a migration of p from -> to.
+func (s *Sim) countMigration(p *Task, from, to int, cause Cause) {
+	p.migrations++
+	s.m.mig[cause]++
+	s.m.migDist[s.topo.Distance(from, to)]++
+}

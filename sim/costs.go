@@ -1,0 +1,68 @@
+package sim
+
+// DefaultCosts returns the documented cost-model defaults. They describe a
+// server of the Westmere/Skylake class, the kind of machine the seeds' threads
+// measured on; each value is a round figure of the right order, not a fit to
+// any benchmark:
+//
+//   - ContextSwitch 2us: a direct switch (save/restore, TLB and cache
+//     pollution) measured by lmbench lat_ctx on such machines is 1-3us.
+//   - WakeupIPI 2us: an IPI and remote enqueue (TTWU_QUEUE) is ~1-2us.
+//   - IdleStates: intel_idle's Nehalem/Westmere table (POLL, C1 3us/6us,
+//     C1E 10us/20us, C3 20us/80us, C6 200us/800us as exit latency/target
+//     residency). A CPU enters a state once it has been idle for the state's
+//     target residency: the longer it idles, the deeper it sleeps and the
+//     longer it takes to wake (a simplification of the menu governor, which
+//     predicts the idle length instead).
+//   - CacheCold: refilling a small working set (~256 KiB) after moving: free
+//     between SMT siblings (shared L1/L2), 1us within an L2 cluster, 5us from
+//     the shared L3, 20us across LLCs of a node, 40us from a remote node.
+//   - Comm: the wakee pulls its waker's message (a few cache lines to a few
+//     KiB): 0.2us across SMT siblings, 0.5us in a cluster, 1us in the LLC, 3us
+//     across LLCs, 5us across nodes.
+//   - Search costs: reading a remote runqueue's state is a cache miss, ~40ns
+//     (SearchCPU); iterating a sched group ~20ns (SearchGroup); visiting a
+//     sched domain ~15ns (SearchDomain); the balancer's per-CPU statistics
+//     ~50ns (BalanceCPU).
+//   - JitterPct 2: runs vary by ±2%, so symmetric tasks do not stay in
+//     lock-step forever, as real ones do not.
+func DefaultCosts() Costs {
+	return Costs{
+		ContextSwitch: 2000,
+		WakeupIPI:     2000,
+		IdleStates: []IdleState{
+			{Name: "POLL", After: 0, ExitLatency: 0},
+			{Name: "C1", After: 6000, ExitLatency: 3000},
+			{Name: "C1E", After: 20000, ExitLatency: 10000},
+			{Name: "C3", After: 80000, ExitLatency: 20000},
+			{Name: "C6", After: 800000, ExitLatency: 200000},
+		},
+		CacheCold:    [NumDistances]int64{DistSame: 0, DistSMT: 0, DistCluster: 1000, DistLLC: 5000, DistPackage: 20000, DistNUMA: 40000},
+		Comm:         [NumDistances]int64{DistSame: 0, DistSMT: 200, DistCluster: 500, DistLLC: 1000, DistPackage: 3000, DistNUMA: 5000},
+		SearchCPU:    40,
+		SearchGroup:  20,
+		SearchDomain: 15,
+		BalanceCPU:   50,
+		JitterPct:    2,
+	}
+}
+
+// idleState returns the index of the C-state a CPU idle for d ns is in, -1
+// if the machine has none.
+func (c *Costs) idleState(d int64) int {
+	st := -1
+	for i := range c.IdleStates {
+		if d >= c.IdleStates[i].After {
+			st = i
+		}
+	}
+	return st
+}
+
+// exitLatency is the time a CPU idle for d ns needs to start running.
+func (c *Costs) exitLatency(d int64) int64 {
+	if i := c.idleState(d); i >= 0 {
+		return c.IdleStates[i].ExitLatency
+	}
+	return 0
+}

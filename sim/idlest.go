@@ -1,0 +1,432 @@
+package sim
+
+// The slow path of select_task_rq_fair(): find_idlest_group() and
+// find_idlest_cpu() (v6.17: sched_balance_find_dst_group/_cpu), used by fork
+// and exec balancing and by wake-ups on SD_BALANCE_WAKE domains.
+
+// findIdlestDescent38 mirrors the v3.8 descent loop of select_task_rq_fair():
+// at each level with the flag, pick the idlest group and its idlest CPU,
+// then continue on that CPU's lower domains. newCPU is the fallback.
+func (s *Sim) findIdlestDescent38(sd *SchedDomain, p *Task, cpu, newCPU int, flag SDFlag, wake bool, d *Decision) int {
+	for sd != nil {
+		if sd.Flags&flag == 0 {
+			sd = sd.Child
+			continue
+		}
+		idx := sd.ForkexecIdx
+		if wake {
+			idx = sd.WakeIdx
+		}
+		g := s.findIdlestGroup38(sd, p, cpu, idx, d)
+		if g == nil {
+			sd = sd.Child
+			continue
+		}
+		c := s.findIdlestCPU38(g, p, cpu, d)
+		if c >= 0 {
+			newCPU = c
+		}
+		if c == -1 || c == cpu {
+			sd = sd.Child
+			continue
+		}
+		d.Level = int8(sd.Level)
+		cpu = c
+		w := sd.Weight
+		sd = nil
+		for _, tmp := range s.cpus[cpu].domains {
+			s.visitDomain(d)
+			if w <= tmp.Weight {
+				break
+			}
+			if tmp.Flags&flag != 0 {
+				sd = tmp
+			}
+		}
+	}
+	if d.Reason == "" {
+		d.Reason = "idlest CPU"
+	}
+	d.Chosen = int16(newCPU)
+	return newCPU
+}
+
+// findIdlestGroup38 mirrors v3.8 find_idlest_group(): the group with the
+// least power-scaled load (source_load locally, target_load elsewhere),
+// unless the local group is within half the imbalance_pct of it.
+func (s *Sim) findIdlestGroup38(sd *SchedDomain, p *Task, this, idx int, d *Decision) *SchedGroup {
+	var idlest *SchedGroup
+	minLoad := ^uint64(0)
+	var thisLoad uint64
+	imbalance := uint64(100 + (sd.ImbalancePct-100)/2)
+	for _, g := range sd.Groups {
+		s.examineGroup(d)
+		if !g.Span.Intersects(&p.allowed) {
+			continue
+		}
+		local := g.Span.Has(this)
+		var avg uint64
+		for c := g.Span.First(); c >= 0; c = g.Span.Next(c) {
+			s.examine(d, c)
+			if local {
+				avg += s.sourceLoad(c, idx)
+			} else {
+				avg += s.targetLoad(c, idx)
+			}
+		}
+		avg = avg * capacityScale / uint64(g.Capacity)
+		if local {
+			thisLoad = avg
+		} else if avg < minLoad {
+			minLoad = avg
+			idlest = g
+		}
+	}
+	if idlest == nil || 100*thisLoad < imbalance*minLoad {
+		d.Reason = "local group idle enough"
+		return nil
+	}
+	d.add("this_load", int64(thisLoad))
+	d.add("min_load", int64(minLoad))
+	return idlest
+}
+
+// findIdlestCPU38 mirrors v3.8 find_idlest_cpu(): least weighted_cpuload,
+// ties to this CPU.
+func (s *Sim) findIdlestCPU38(g *SchedGroup, p *Task, this int, d *Decision) int {
+	idlest := -1
+	minLoad := ^uint64(0)
+	m := g.Span.And(&p.allowed)
+	for c := m.First(); c >= 0; c = m.Next(c) {
+		s.examine(d, c)
+		load := s.cpuLoad(s.cpus[c])
+		if load < minLoad || (load == minLoad && c == this) {
+			minLoad = load
+			idlest = c
+		}
+	}
+	return idlest
+}
+
+// groupType is enum group_type (v6.17), ordered by pulling priority: a
+// contract of the balancer.
+type groupType uint8
+
+const (
+	groupHasSpare    groupType = iota // the group has spare capacity
+	groupFullyBusy                    // no spare capacity, but no task waits
+	groupMisfitTask                   // a task does not fit (asymmetric capacity: not modelled)
+	groupSMTBalance                   // an SMT core runs >1 task while others idle
+	groupAsymPacking                  // asym packing (not modelled)
+	groupImbalanced                   // affinity kept a previous balance from succeeding
+	groupOverloaded                   // more tasks than CPUs and no spare capacity
+)
+
+var groupTypeNames = []string{"has_spare", "fully_busy", "misfit_task", "smt_balance", "asym_packing", "imbalanced", "overloaded"}
+
+func (t groupType) String() string { return groupTypeNames[t] }
+
+// sgStats is struct sg_lb_stats.
+type sgStats struct {
+	avgLoad      uint64
+	groupLoad    uint64
+	groupUtil    uint64
+	groupRunnable uint64
+	sumNrRunning int
+	sumHNrRunning int
+	idleCPUs     int
+	groupWeight  int
+	groupCapacity uint64
+	groupType    groupType
+	nrNumaRunning int
+}
+
+// groupIsOverloaded mirrors group_is_overloaded().
+func groupIsOverloaded(pct int, sgs *sgStats) bool {
+	if sgs.sumNrRunning <= sgs.groupWeight {
+		return false
+	}
+	if sgs.groupCapacity*100 < sgs.groupUtil*uint64(pct) {
+		return true
+	}
+	return sgs.groupCapacity*uint64(pct) < sgs.groupRunnable*100
+}
+
+// groupHasCapacity mirrors group_has_capacity().
+func groupHasCapacity(pct int, sgs *sgStats) bool {
+	if sgs.sumNrRunning < sgs.groupWeight {
+		return true
+	}
+	if sgs.groupCapacity*uint64(pct) < sgs.groupRunnable*100 {
+		return false
+	}
+	return sgs.groupCapacity*100 > sgs.groupUtil*uint64(pct)
+}
+
+// groupClassify mirrors group_classify() (no asym packing, no misfit).
+func groupClassify(pct int, g *SchedGroup, sgs *sgStats, smtBalance bool) groupType {
+	switch {
+	case groupIsOverloaded(pct, sgs):
+		return groupOverloaded
+	case g.Imbalance:
+		return groupImbalanced
+	case smtBalance:
+		return groupSMTBalance
+	case !groupHasCapacity(pct, sgs):
+		return groupFullyBusy
+	}
+	return groupHasSpare
+}
+
+// cpuLoadWithout mirrors cpu_load_without(): a CPU's load without p's
+// (blocked) contribution when p last ran there.
+func (s *Sim) cpuLoadWithout(rq *RQ, p *Task) uint64 {
+	l := s.cpuLoad(rq)
+	if p.cpu != rq.cpu || p.onRq {
+		return l
+	}
+	if s.lm == LoadAvg && p.avg.LastUpdateTime != 0 {
+		subPositive(&l, p.avg.LoadAvg)
+	} else if s.lm == LoadRunnablePlusBlocked {
+		subPositive(&l, p.avg38.LoadAvgContrib)
+	}
+	return l
+}
+
+// cpuUtilWithout mirrors cpu_util_without().
+func (s *Sim) cpuUtilWithout(rq *RQ, p *Task) uint64 {
+	u := rq.cfsAvg.UtilAvg
+	if p.cpu == rq.cpu && p.avg.LastUpdateTime != 0 && !p.onRq {
+		subPositive(&u, p.avg.UtilAvg)
+	}
+	if rq.cfsAvg.UtilEst > u {
+		u = rq.cfsAvg.UtilEst
+	}
+	return min(u, uint64(rq.capacity))
+}
+
+// updateSgWakeupStats mirrors update_sg_wakeup_stats().
+func (s *Sim) updateSgWakeupStats(sd *SchedDomain, g *SchedGroup, p *Task, d *Decision) sgStats {
+	var sgs sgStats
+	m := g.Span.And(&p.allowed)
+	for c := m.First(); c >= 0; c = m.Next(c) {
+		s.examine(d, c)
+		rq := s.cpus[c]
+		sgs.groupLoad += s.cpuLoadWithout(rq, p)
+		sgs.groupUtil += s.cpuUtilWithout(rq, p)
+		run := rq.cfsAvg.RunnableAvg
+		if p.cpu == c && !p.onRq && p.avg.LastUpdateTime != 0 {
+			subPositive(&run, p.avg.RunnableAvg)
+		}
+		sgs.groupRunnable += run
+		sgs.sumHNrRunning += rq.nrRunning
+		sgs.sumNrRunning += rq.nrRunning
+		if rq.nrRunning == 0 && s.idleCPU(c) {
+			sgs.idleCPUs++
+		}
+	}
+	sgs.groupCapacity = uint64(g.Capacity)
+	sgs.groupWeight = g.Weight
+	sgs.groupType = groupClassify(sd.ImbalancePct, g, &sgs, false)
+	if sgs.groupType == groupFullyBusy || sgs.groupType == groupOverloaded {
+		sgs.avgLoad = sgs.groupLoad * capacityScale / sgs.groupCapacity
+	}
+	return sgs
+}
+
+// updatePickIdlest mirrors update_pick_idlest().
+func updatePickIdlest(idlest *sgStats, sgs *sgStats) bool {
+	if sgs.groupType < idlest.groupType {
+		return true
+	}
+	if sgs.groupType > idlest.groupType {
+		return false
+	}
+	switch sgs.groupType {
+	case groupOverloaded, groupFullyBusy:
+		if idlest.avgLoad <= sgs.avgLoad {
+			return false
+		}
+	case groupImbalanced, groupAsymPacking, groupSMTBalance, groupMisfitTask:
+		return false
+	case groupHasSpare:
+		if idlest.idleCPUs > sgs.idleCPUs {
+			return false
+		}
+		if idlest.idleCPUs == sgs.idleCPUs && idlest.groupUtil <= sgs.groupUtil {
+			return false
+		}
+	}
+	return true
+}
+
+// findIdlestGroup617 mirrors sched_balance_find_dst_group() (v6.17).
+func (s *Sim) findIdlestGroup617(sd *SchedDomain, p *Task, this int, d *Decision) *SchedGroup {
+	var idlest, local *SchedGroup
+	idlestSgs := sgStats{avgLoad: ^uint64(0), groupType: groupOverloaded}
+	var localSgs sgStats
+	for _, g := range sd.Groups {
+		s.examineGroup(d)
+		if !g.Span.Intersects(&p.allowed) {
+			continue
+		}
+		sgs := s.updateSgWakeupStats(sd, g, p, d)
+		if g.Span.Has(this) {
+			local = g
+			localSgs = sgs
+			continue
+		}
+		if updatePickIdlest(&idlestSgs, &sgs) {
+			idlest = g
+			idlestSgs = sgs
+		}
+	}
+	if idlest == nil {
+		return nil
+	}
+	if local == nil {
+		return idlest
+	}
+	d.add("local_type", int64(localSgs.groupType))
+	d.add("idlest_type", int64(idlestSgs.groupType))
+	if localSgs.groupType < idlestSgs.groupType {
+		return nil
+	}
+	if localSgs.groupType > idlestSgs.groupType {
+		return idlest
+	}
+	switch localSgs.groupType {
+	case groupOverloaded, groupFullyBusy:
+		imb := uint64(nice0Load * (sd.ImbalancePct - 100) / 100)
+		if sd.Flags&SDNuma != 0 && idlestSgs.avgLoad+imb >= localSgs.avgLoad {
+			return nil
+		}
+		if idlestSgs.avgLoad >= localSgs.avgLoad+imb {
+			return nil
+		}
+		if 100*localSgs.avgLoad <= uint64(sd.ImbalancePct)*idlestSgs.avgLoad {
+			return nil
+		}
+	case groupImbalanced, groupAsymPacking, groupSMTBalance, groupMisfitTask:
+		return nil
+	case groupHasSpare:
+		if sd.Flags&SDNuma != 0 {
+			// adjust_numa_imbalance(): keep the task near its waker while
+			// the local node runs fewer than imb_numa_nr tasks.
+			imb := absInt(localSgs.idleCPUs - idlestSgs.idleCPUs)
+			if localSgs.sumNrRunning+1 < s.imbNumaNr(sd) && imb <= 2 {
+				return nil
+			}
+		}
+		if localSgs.idleCPUs >= idlestSgs.idleCPUs {
+			return nil
+		}
+	}
+	return idlest
+}
+
+func absInt(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// imbNumaNr approximates sd->imb_numa_nr (build_sched_domains()): the number
+// of LLCs per node, or a node's CPUs / 8 when a node is one LLC.
+func (s *Sim) imbNumaNr(sd *SchedDomain) int {
+	if sd.Child == nil {
+		return 1
+	}
+	llc := s.cpus[sd.CPU].sdLLC
+	if llc == nil {
+		return 1
+	}
+	nrLLCs := sd.Child.Weight / llc.Weight
+	imb := nrLLCs
+	if nrLLCs == 1 {
+		imb = sd.Child.Weight >> 3
+	}
+	return max(imb, 1)
+}
+
+// findIdlestGroupCPU617 mirrors sched_balance_find_dst_group_cpu(): the idle
+// CPU in the shallowest C-state (ties: most recently idled), else the least
+// loaded one.
+func (s *Sim) findIdlestGroupCPU617(g *SchedGroup, p *Task, this int, d *Decision) int {
+	if g.Weight == 1 {
+		return g.First
+	}
+	minExit := int64(1 << 62)
+	var latestIdle int64 = -1 << 62
+	shallowest := -1
+	minLoad := ^uint64(0)
+	least := this
+	m := g.Span.And(&p.allowed)
+	for c := m.First(); c >= 0; c = m.Next(c) {
+		s.examine(d, c)
+		rq := s.cpus[c]
+		if s.idleCPU(c) {
+			exit := s.costs.exitLatency(s.now - rq.idleSince)
+			if exit < minExit {
+				minExit = exit
+				latestIdle = rq.idleSince
+				shallowest = c
+			} else if exit == minExit && rq.idleSince > latestIdle {
+				latestIdle = rq.idleSince
+				shallowest = c
+			}
+		} else if shallowest == -1 {
+			if l := s.cpuLoad(rq); l < minLoad {
+				minLoad = l
+				least = c
+			}
+		}
+	}
+	if shallowest != -1 {
+		return shallowest
+	}
+	return least
+}
+
+// findIdlestCPU617 mirrors sched_balance_find_dst_cpu(): the v6.17 descent.
+func (s *Sim) findIdlestCPU617(sd *SchedDomain, p *Task, cpu, prev int, flag SDFlag, d *Decision) int {
+	if !sd.Span.Intersects(&p.allowed) {
+		d.Reason = "no allowed CPU in the domain: prev"
+		d.Chosen = int16(prev)
+		return prev
+	}
+	newCPU := cpu
+	for sd != nil {
+		if sd.Flags&flag == 0 {
+			sd = sd.Child
+			continue
+		}
+		g := s.findIdlestGroup617(sd, p, cpu, d)
+		if g == nil {
+			sd = sd.Child
+			continue
+		}
+		newCPU = s.findIdlestGroupCPU617(g, p, cpu, d)
+		if newCPU == cpu {
+			sd = sd.Child
+			continue
+		}
+		d.Level = int8(sd.Level)
+		cpu = newCPU
+		w := sd.Weight
+		sd = nil
+		for _, tmp := range s.cpus[cpu].domains {
+			s.visitDomain(d)
+			if w <= tmp.Weight {
+				break
+			}
+			if tmp.Flags&flag != 0 {
+				sd = tmp
+			}
+		}
+	}
+	d.Reason = "idlest group and CPU"
+	d.Chosen = int16(newCPU)
+	return newCPU
+}

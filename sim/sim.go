@@ -1,0 +1,613 @@
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+)
+
+// Task is a task_struct with its sched_entity and the workload program it runs.
+type Task struct {
+	id    int32
+	info  TaskInfo
+	prog  []Step
+	loop  int
+	state TaskState
+
+	weight  uint64
+	invW    uint32
+	allowed CPUMask
+	nrAllow int
+
+	cpu        int // task_cpu(): the runqueue it is on or last ran on (-1 before fork)
+	lastRanCPU int // where its cache footprint is (-1: nowhere)
+	commFrom   int // CPU of the waker whose message it must fetch (-1: none)
+
+	// Program state.
+	pc        int
+	inStep    bool  // the step at pc has begun
+	remaining int64 // CPU work left before the current step completes, ns
+	loops     int
+	forkTime  int64
+	pending   int     // wakes received while not waiting (semaphore count)
+	wakers    []int32 // FIFO of tasks whose wakes are pending (for fanout "waker")
+	replyTo   int32   // the task whose wake ended the last wait
+	rr        []int   // per step: next instance for fanout "one"
+	timerGen  uint32
+
+	// sched_entity.
+	onRq        bool
+	waiting     bool // blocked in a wait step (wakes from tasks end it)
+	wakeMigrated bool // the wake-up in flight moved it to another CPU
+	vruntime    int64
+	deadline    int64
+	vlag        int64
+	vprot       int64
+	slice       int64
+	relDeadline bool
+	sumExec     int64
+	prevSumExec int64
+	execStart   int64 // se->exec_start: when it last ran (task_hot)
+	avg         SchedAvg
+	avg38       SchedAvg38
+	utilEstKeep bool // PELT util unchanged since enqueue (UTIL_AVG_UNCHANGED)
+
+	// Wake-up heuristics (struct task_struct).
+	wakeeFlips      int
+	wakeeFlipDecay  int64 // jiffies
+	lastWakee       int32
+	recentUsedCPU   int
+	lastWakeupStart int64 // time of the wake that made it runnable (latency)
+	queuedAt        int64 // when it last became runnable-but-not-running
+
+	// Metrics.
+	ops        int64
+	cpuTime    int64
+	waitTime   int64
+	migrations int64
+}
+
+// llcShared is struct sched_domain_shared: per-LLC state of select_idle_sibling.
+type llcShared struct {
+	hasIdleCores bool
+	nrIdleScan   int
+	nrBusyCPUs   int
+}
+
+// RQ is one CPU's runqueue (struct rq with its cfs_rq).
+type RQ struct {
+	cpu      int
+	capacity int64 // capacity_of() v6.17 / power_of() v3.8
+
+	curr  *Task
+	queue []*Task // runnable entities not running (the rb-tree), unordered
+	gen   uint32  // generation of the pending evRunDone
+	// execStart is when curr's current accounting segment began.
+	execStart int64
+
+	nrRunning   int    // on_rq tasks, curr included
+	loadWeight  uint64 // cfs_rq->load.weight
+	minVruntime int64
+	avgVruntime int64 // EEVDF: sum of (v - min_vruntime) * w over queue
+	avgLoad     int64 // EEVDF: sum of w over queue
+
+	// State of the CPU itself.
+	idle        bool  // running the idle task with nothing queued or in flight
+	idleSince   int64 // when it went idle
+	exiting     bool  // leaving an idle state (evIdleReady pending)
+	ttwuPending int   // wake-ups in flight to this CPU
+	needResched bool
+	tickOn      bool
+	idleStamp   int64 // rq->idle_stamp (0: not idle)
+	avgIdle     int64 // rq->avg_idle
+	maxIdleBalanceCost int64
+
+	// PELT.
+	cfsAvg          SchedAvg
+	removedLoad     uint64
+	removedUtil     uint64
+	removedRunnable uint64
+	removedNr       int
+	// v3.8 PELT.
+	runnableLoadAvg uint64
+	blockedLoadAvg  uint64
+	decayCounter    int64
+	lastDecay       int64 // clock >> 20
+	removedLoad38   uint64
+	cpuLoad         [5]uint64
+	lastLoadUpdate  int64 // jiffies
+
+	// Balancing.
+	nextBalance   int64 // jiffies
+	nohzIdle      bool
+	activeBalance bool
+	lastBlockedUpdate int64
+
+	sdLLC *SchedDomain // per_cpu(sd_llc)
+	llc   *llcShared
+	domains []*SchedDomain
+
+	// Metrics.
+	busyTime    int64
+	busySince   int64
+	nrSwitches  int64
+	ttwuCount   int64
+	ttwuLocal   int64
+	runDelay    int64
+	pcount      int64
+	sched_goidle int64
+}
+
+// Sim is the simulator. It is single-threaded and deterministic: the same
+// Config gives the same event stream, on every platform.
+type Sim struct {
+	cfg   Config
+	costs Costs
+	topo  *Topology
+	v38   bool
+	feat  uint32
+	lm    LoadMetric
+	sis   SIS
+	ntl   NewTaskLoad
+
+	now    int64
+	q      eventQueue
+	rng    *rand.Rand
+	cpus   []*RQ
+	tasks  []*Task
+	infos  []TaskInfo
+	groups []*SchedGroup // task groups' first task index
+	gfirst []int
+	sgroups []*SchedGroup
+	cpuGroups [][]*SchedGroup // per CPU: the groups holding it, one per level
+	llcs    []*llcShared
+
+	tickNS        int64
+	baseSlice     int64 // EEVDF sysctl_sched_base_slice
+	latency       int64 // 3.8 sysctl_sched_latency
+	minGran       int64
+	wakeupGran    int64
+	migrationCost int64
+	spawnCPU      int
+
+	dirty []int // CPUs needing a reschedule after the current event
+
+	// Balancing state of the root domain and nohz.
+	rdOverloaded    bool
+	nohzNextBalance int64 // jiffies
+	nohzKickPending bool
+	nohzBalancing   bool
+	lruBuf          []*Task
+	orderBuf        []*Task
+
+	// Trace.
+	hash      uint64
+	nEvents   int64
+	recording bool
+	events    []Event
+	decisions []Decision
+	decSeq    int64
+	scratch   Decision
+
+	// Metrics accumulators.
+	m         metricsAcc
+}
+
+// New builds a simulator for cfg. cfg is not modified; its validation with
+// paths is the scenarios package's job, so errors here are terse.
+func New(cfg *Config) (*Sim, error) {
+	if cfg.Duration <= 0 {
+		return nil, errorf("duration must be positive")
+	}
+	m := cfg.Machine
+	switch m.HZ {
+	case 100, 250, 300, 1000:
+	default:
+		return nil, errorf("hz %d: must be 100, 250, 300 or 1000", m.HZ)
+	}
+	topo, err := NewTopology(&m)
+	if err != nil {
+		return nil, err
+	}
+	s := &Sim{cfg: *cfg, topo: topo, costs: m.Costs}
+	s.rng = rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15))
+	s.v38 = cfg.Policy.Base == BaseV38
+	s.resolvePolicy()
+	s.tickNS = 1_000_000_000 / int64(m.HZ)
+	f := int64(1 + ilog2(min(topo.NCPU, 8)))
+	s.baseSlice = 700_000 * f
+	if cfg.Policy.BaseSlice > 0 {
+		s.baseSlice = cfg.Policy.BaseSlice
+	}
+	s.latency, s.minGran, s.wakeupGran = 6_000_000*f, 750_000*f, 1_000_000*f
+	s.migrationCost = 500_000
+	if cfg.Policy.MigrationCost > 0 {
+		s.migrationCost = cfg.Policy.MigrationCost
+	}
+	for _, st := range s.costs.IdleStates {
+		if st.After < 0 || st.ExitLatency < 0 {
+			return nil, errorf("idle state %q: negative time", st.Name)
+		}
+	}
+
+	n := topo.NCPU
+	capacity := make([]int64, n)
+	for c := 0; c < n; c++ {
+		capacity[c] = capacityScale
+		if s.v38 && m.ThreadsPerCore > 1 {
+			// 3.8 arch_scale_smt_power(): smt_gain (1178) / weight.
+			capacity[c] = 1178 / int64(m.ThreadsPerCore)
+		}
+	}
+	perCPU, sgroups := buildDomains(topo, m.Nodes, cfg.Policy.Base, &cfg.Policy, capacity)
+	s.sgroups = sgroups
+	s.llcs = make([]*llcShared, topo.LLCs)
+	for i := range s.llcs {
+		s.llcs[i] = &llcShared{}
+	}
+	s.cpus = make([]*RQ, n)
+	for c := 0; c < n; c++ {
+		rq := &RQ{cpu: c, capacity: capacity[c], domains: perCPU[c], idle: true, busySince: -1, idleSince: -1_000_000_000}
+		rq.avgIdle = 2 * s.migrationCost
+		rq.sdLLC = highestFlagDomain(perCPU[c], SDShareLLC)
+		rq.llc = s.llcs[topo.CPU[c].LLC]
+		rq.llc.hasIdleCores = true
+		if rq.sdLLC != nil {
+			setIdleBuddies(rq.sdLLC)
+		}
+		s.cpus[c] = rq
+	}
+
+	s.m.nIdle = n
+	s.cpuGroups = make([][]*SchedGroup, n)
+	for c := 0; c < n; c++ {
+		for _, sd := range perCPU[c] {
+			for _, g := range sd.Groups {
+				if g.Span.Has(c) {
+					s.cpuGroups[c] = append(s.cpuGroups[c], g)
+				}
+			}
+		}
+	}
+	// Tasks.
+	if err := s.buildTasks(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Sim) resolvePolicy() {
+	p := &s.cfg.Policy
+	// Base defaults.
+	var def uint32 = 1<<FeatWakeAffine | 1<<FeatNewidleBalance | 1<<FeatNohzIdleBalance |
+		1<<FeatWakeupPreemption | 1<<FeatTTWUQueue
+	if s.v38 {
+		def |= 1 << FeatLBBias
+	} else {
+		def |= 1<<FeatWakeWide | 1<<FeatPlaceLag | 1<<FeatRunToParity | 1<<FeatSISUtil
+	}
+	s.feat = (def | p.FeatSet) &^ p.FeatClear
+	s.lm = p.LoadMetric
+	if s.lm == LoadDefault {
+		if s.v38 {
+			s.lm = LoadWeight
+		} else {
+			s.lm = LoadAvg
+		}
+	}
+	s.sis = p.SIS
+	if s.sis == SISDefault {
+		if s.v38 {
+			s.sis = SISV38
+		} else {
+			s.sis = SISUtil
+		}
+	}
+	s.ntl = p.NewTaskLoad
+	if s.ntl == NewTaskLoadDefault {
+		if s.v38 {
+			s.ntl = NewTaskLoadZero
+		} else {
+			s.ntl = NewTaskLoadFull
+		}
+	}
+}
+
+func (s *Sim) feature(f Feature) bool { return s.feat&(1<<f) != 0 }
+
+func (s *Sim) buildTasks() error {
+	n := s.topo.NCPU
+	total := 0
+	for gi := range s.cfg.Tasks {
+		g := &s.cfg.Tasks[gi]
+		if g.Count <= 0 {
+			return errorf("task %q: count must be positive", g.Name)
+		}
+		if g.Nice < -20 || g.Nice > 19 {
+			return errorf("task %q: nice %d out of range", g.Name, g.Nice)
+		}
+		if len(g.Program) == 0 {
+			return errorf("task %q: empty program", g.Name)
+		}
+		timed := false
+		for _, st := range g.Program {
+			switch st.Op {
+			case OpRun, OpSleep, OpTimer:
+				if st.Dur <= 0 {
+					return errorf("task %q: a run, sleep or timer step needs a positive duration", g.Name)
+				}
+				timed = true
+			case OpWake:
+				if st.Target < 0 || st.Target >= len(s.cfg.Tasks) {
+					return errorf("task %q: wake target %d does not exist", g.Name, st.Target)
+				}
+			}
+		}
+		if !timed {
+			return errorf("task %q: the program needs at least one run, sleep or timer step", g.Name)
+		}
+		total += g.Count
+	}
+	s.gfirst = make([]int, len(s.cfg.Tasks))
+	s.tasks = make([]*Task, 0, total)
+	s.infos = make([]TaskInfo, 0, total)
+	for gi := range s.cfg.Tasks {
+		g := &s.cfg.Tasks[gi]
+		s.gfirst[gi] = len(s.tasks)
+		allowed := g.CPUs
+		if allowed.Empty() {
+			allowed = s.topo.All
+		}
+		allowed = allowed.And(&s.topo.All)
+		if allowed.Empty() {
+			return errorf("task %q: no allowed CPU exists on this %d-CPU machine", g.Name, n)
+		}
+		for i := 0; i < g.Count; i++ {
+			id := int32(len(s.tasks))
+			info := TaskInfo{ID: int(id), Name: fmt.Sprintf("%s/%d", g.Name, i), Group: gi, Index: i, Nice: g.Nice}
+			t := &Task{id: id, info: info, prog: g.Program, loop: g.Loop, state: TaskUnborn,
+				weight: NiceWeight(g.Nice), invW: schedPrioToWmult[g.Nice+20],
+				allowed: allowed, nrAllow: allowed.Weight(), cpu: -1, lastRanCPU: -1, commFrom: -1,
+				replyTo: -1, lastWakee: -1, recentUsedCPU: -1, rr: make([]int, len(g.Program))}
+			s.tasks = append(s.tasks, t)
+			s.infos = append(s.infos, info)
+			s.q.push(qev{t: g.Start, kind: evSpawn, task: id})
+		}
+	}
+	return nil
+}
+
+// ---- Public API ----
+
+// Now returns the simulated time in ns.
+func (s *Sim) Now() int64 { return s.now }
+
+// Done reports whether the configured duration has been simulated.
+func (s *Sim) Done() bool { return s.now >= s.cfg.Duration }
+
+// Config returns the configuration the simulator was built from.
+func (s *Sim) Config() *Config { return &s.cfg }
+
+// Costs returns the cost model in use.
+func (s *Sim) Costs() Costs { return s.costs }
+
+// Topology returns the machine layout (read-only).
+func (s *Sim) Topology() *Topology { return s.topo }
+
+// Domains returns cpu's sched domains, bottom-up (read-only).
+func (s *Sim) Domains(cpu int) []*SchedDomain { return s.cpus[cpu].domains }
+
+// Tasks returns the static description of every task.
+func (s *Sim) Tasks() []TaskInfo { return s.infos }
+
+// TaskName returns a task's "group/index" name.
+func (s *Sim) TaskName(id int) string {
+	if id < 0 || id >= len(s.infos) {
+		return "idle"
+	}
+	return s.infos[id].Name
+}
+
+// Run simulates until the configured duration.
+func (s *Sim) Run() { s.RunUntil(s.cfg.Duration) }
+
+// RunUntil processes every event up to time t and advances the clock to t.
+func (s *Sim) RunUntil(t int64) {
+	for s.q.len() > 0 && s.q.peek().t <= t {
+		s.step()
+	}
+	if t > s.now {
+		s.advance(t)
+	}
+}
+
+// Step processes the next event; it reports false when none is left.
+func (s *Sim) Step() bool {
+	if s.q.len() == 0 {
+		return false
+	}
+	s.step()
+	return true
+}
+
+// NextEventTime is the time of the next queued event (-1: none).
+func (s *Sim) NextEventTime() int64 {
+	if s.q.len() == 0 {
+		return -1
+	}
+	return s.q.peek().t
+}
+
+// SetRecording turns on the collection of Events (TakeEvents) and
+// Decisions (Decision); the trace hash covers every event regardless.
+func (s *Sim) SetRecording(on bool) {
+	s.recording = on
+	if on && s.decisions == nil {
+		s.decisions = make([]Decision, decisionRing)
+	}
+}
+
+// TakeEvents appends the events recorded since the last call to dst.
+func (s *Sim) TakeEvents(dst []Event) []Event {
+	dst = append(dst, s.events...)
+	s.events = s.events[:0]
+	return dst
+}
+
+const decisionRing = 1 << 14
+
+// Decision returns the decision with sequence number seq if it is still
+// held (the last 16384 are kept while recording).
+func (s *Sim) Decision(seq int64) (*Decision, bool) {
+	if seq < 0 || s.decisions == nil || seq > s.decSeq || s.decSeq-seq >= decisionRing {
+		return nil, false
+	}
+	d := &s.decisions[seq%decisionRing]
+	if d.Seq != seq {
+		return nil, false
+	}
+	return d, true
+}
+
+// Explain renders an event in words.
+func (s *Sim) Explain(e Event) string {
+	name := s.TaskName(int(e.Task))
+	var txt string
+	switch e.Kind {
+	case EvFork:
+		txt = fmt.Sprintf("%s forked on cpu%d", name, e.CPU)
+	case EvWakeup:
+		by := "timer"
+		if e.Arg >= 0 {
+			by = s.TaskName(int(e.Arg))
+		}
+		txt = fmt.Sprintf("%s woken by %s onto cpu%d (prev cpu%d)", name, by, e.CPU, e.From)
+	case EvSwitch:
+		txt = fmt.Sprintf("cpu%d: %s -> %s", e.CPU, s.TaskName(int(e.Arg)), name)
+	case EvMigrate:
+		txt = fmt.Sprintf("%s moved cpu%d -> cpu%d (%s, %s)", name, e.From, e.CPU, e.Cause, s.topo.Distance(int(e.From), int(e.CPU)))
+	case EvBlock:
+		txt = fmt.Sprintf("%s blocked on cpu%d", name, e.CPU)
+	case EvExit:
+		txt = fmt.Sprintf("%s exited on cpu%d", name, e.CPU)
+	case EvBalance:
+		txt = fmt.Sprintf("cpu%d balanced %s: moved %d", e.CPU, Level(e.Level), e.Arg)
+	}
+	if d, ok := s.Decision(e.Why); ok {
+		txt += ": " + d.Text(s.TaskName)
+	}
+	return fmt.Sprintf("t=%.3fms %s", float64(e.T)/1e6, txt)
+}
+
+// ---- Event loop ----
+
+func (s *Sim) step() {
+	e := s.q.pop()
+	s.advance(e.t)
+	switch e.kind {
+	case evRunDone:
+		rq := s.cpus[e.cpu]
+		if e.gen == rq.gen && rq.curr != nil {
+			s.runDone(rq)
+		}
+	case evTick:
+		s.tick(s.cpus[e.cpu])
+	case evTimer:
+		p := s.tasks[e.task]
+		if e.gen == p.timerGen && p.state == TaskBlocked {
+			s.tryToWakeUp(p, nil, p.cpu, false)
+		}
+	case evArrive:
+		s.arrive(s.tasks[e.task], s.cpus[e.cpu])
+	case evIdleReady:
+		rq := s.cpus[e.cpu]
+		rq.exiting = false
+		s.markResched(rq)
+	case evSpawn:
+		s.fork(s.tasks[e.task])
+	case evNohzKick:
+		s.nohzIdleBalance(s.cpus[e.cpu])
+	case evActiveBalance:
+		s.activeBalance(s.cpus[e.cpu], int(e.task))
+	}
+	s.flush()
+}
+
+// advance moves the clock to t, integrating the time-weighted metrics.
+func (s *Sim) advance(t int64) {
+	if t < s.now {
+		panic(fmt.Sprintf("sim: time went backwards: %d < %d", t, s.now))
+	}
+	s.m.integrate(s, t)
+	s.now = t
+}
+
+func (s *Sim) markResched(rq *RQ) {
+	if !rq.needResched {
+		rq.needResched = true
+		s.dirty = append(s.dirty, rq.cpu)
+	}
+}
+
+// flush reschedules every CPU marked during the current event, in the order
+// they were marked.
+func (s *Sim) flush() {
+	for i := 0; i < len(s.dirty); i++ {
+		rq := s.cpus[s.dirty[i]]
+		if rq.needResched {
+			rq.needResched = false
+			s.schedule(rq)
+		}
+	}
+	s.dirty = s.dirty[:0]
+}
+
+// emit appends an event to the trace.
+func (s *Sim) emit(e Event) {
+	e.T = s.now
+	s.nEvents++
+	h := s.hash
+	if h == 0 {
+		h = 14695981039346656037
+	}
+	for _, v := range [...]uint64{uint64(e.T), uint64(e.Kind) | uint64(e.Cause)<<8 | uint64(uint8(e.Level))<<16,
+		uint64(uint16(e.CPU)) | uint64(uint16(e.From))<<16, uint64(uint32(e.Task)) | uint64(uint32(e.Arg))<<32} {
+		for i := 0; i < 8; i++ {
+			h ^= v & 0xff
+			h *= 1099511628211
+			v >>= 8
+		}
+	}
+	s.hash = h
+	if s.recording {
+		s.events = append(s.events, e)
+	}
+}
+
+// TraceHash is the FNV-1a digest of the whole event stream so far.
+func (s *Sim) TraceHash() string { return fmt.Sprintf("%016x", s.hash) }
+
+// Events is the number of trace events emitted so far.
+func (s *Sim) Events() int64 { return s.nEvents }
+
+// newDecision starts a decision record (held in the ring while recording).
+func (s *Sim) newDecision(path string, p *Task, this int) *Decision {
+	var d *Decision
+	if s.recording {
+		s.decSeq++
+		d = &s.decisions[s.decSeq%decisionRing]
+		*d = Decision{Seq: s.decSeq}
+	} else {
+		d = &s.scratch
+		*d = Decision{Seq: -1}
+	}
+	d.T = s.now
+	d.Path = path
+	d.Task = -1
+	if p != nil {
+		d.Task = p.id
+	}
+	d.This, d.Prev, d.Target, d.Chosen, d.Level = int16(this), -1, -1, -1, -1
+	return d
+}
+
+func (s *Sim) jiffies() int64 { return s.now / s.tickNS }

@@ -1,0 +1,305 @@
+package sim
+
+// select_idle_sibling() variants. Each takes the CPU wake_affine() chose
+// (target) and the task's previous CPU, and returns where the task runs. The
+// search cost (CPUs, groups and domains examined) accrues in d.
+
+func (s *Sim) selectIdleSibling(p *Task, prev, target int, d *Decision) int {
+	var cpu int
+	switch s.sis {
+	case SISV36:
+		d.Path = "select_idle_sibling(v3.6)"
+		cpu = s.sisV36(p, prev, target, d, false)
+	case SISV38:
+		d.Path = "select_idle_sibling(v3.8)"
+		cpu = s.sisV36(p, prev, target, d, true)
+	case SISBuddies:
+		d.Path = "select_idle_sibling(cpu_buddies)"
+		cpu = s.sisBuddies(p, prev, target, d)
+	case SISBottomUp:
+		d.Path = "select_idle_sibling(bottom_up)"
+		cpu = s.sisBottomUp(p, prev, target, d)
+	case SISUtil:
+		d.Path = "select_idle_sibling(sis_util)"
+		cpu = s.sisUtil(p, prev, target, d)
+	default:
+		d.Path = "select_idle_sibling(off)"
+		d.Reason = "search off: wake_affine's target"
+		cpu = target
+	}
+	d.Chosen = int16(cpu)
+	return cpu
+}
+
+// sisV36 mirrors select_idle_sibling() of v3.6 (the code quoted in seed 000,
+// which Preeti's patch removes) and, with v38, of v3.8 (commit e0a79f529d5b,
+// "Fix select_idle_sibling() bouncing cow syndrome"): take an idle target or
+// prev; else walk sd_llc(target) top-down and take the first allowed CPU of
+// the first group whose CPUs are all idle (v3.8: and do not hold target).
+// Groups are visited from target's own group onwards, which is why a 1:1
+// pair walks across the package.
+func (s *Sim) sisV36(p *Task, prev, target int, d *Decision, v38 bool) int {
+	this := int(d.This)
+	if v38 {
+		s.examine(d, target)
+		if s.idleCPU(target) {
+			d.Reason = "target idle"
+			return target
+		}
+		if prev != target && s.topo.SharesCache(prev, target) {
+			s.examine(d, prev)
+			if s.idleCPU(prev) {
+				d.Reason = "prev idle and cache-affine"
+				return prev
+			}
+		}
+	} else {
+		if target == this {
+			s.examine(d, this)
+			if s.idleCPU(this) {
+				d.Reason = "waking CPU idle"
+				return this
+			}
+		}
+		if target == prev {
+			s.examine(d, prev)
+			if s.idleCPU(prev) {
+				d.Reason = "prev idle"
+				return prev
+			}
+		}
+	}
+	for sd := s.cpus[target].sdLLC; sd != nil; sd = sd.Child {
+		s.visitDomain(d)
+		for _, g := range sd.Groups {
+			s.examineGroup(d)
+			if !g.Span.Intersects(&p.allowed) {
+				continue
+			}
+			all := true
+			for c := g.Span.First(); c >= 0; c = g.Span.Next(c) {
+				s.examine(d, c)
+				if (v38 && c == target) || !s.idleCPU(c) {
+					all = false
+					break
+				}
+			}
+			if all {
+				m := g.Span.And(&p.allowed)
+				d.Level = int8(sd.Level)
+				d.Reason = "first fully idle group"
+				return m.First()
+			}
+		}
+	}
+	d.Reason = "no idle group: target"
+	return target
+}
+
+// sisBuddies mirrors v3.5 select_idle_sibling() with CPU buddies (commit
+// 970e178985ca): after the target/prev checks, each level at or below
+// sd_llc offers exactly one candidate, its idle_buddy.
+func (s *Sim) sisBuddies(p *Task, prev, target int, d *Decision) int {
+	this := int(d.This)
+	if target == this {
+		s.examine(d, this)
+		if s.idleCPU(this) {
+			d.Reason = "waking CPU idle"
+			return this
+		}
+	}
+	if target == prev {
+		s.examine(d, prev)
+		if s.idleCPU(prev) {
+			d.Reason = "prev idle"
+			return prev
+		}
+	}
+	for sd := s.cpus[target].sdLLC; sd != nil; sd = sd.Child {
+		s.visitDomain(d)
+		b := sd.IdleBuddy
+		if b < 0 || !p.allowed.Has(b) {
+			continue
+		}
+		s.examine(d, b)
+		if s.idleCPU(b) {
+			d.Level = int8(sd.Level)
+			d.Reason = "idle buddy"
+			return b
+		}
+	}
+	d.Reason = "buddies busy: target"
+	return target
+}
+
+// sisBottomUp is Preeti U Murthy's "Reduce the overhead of
+// select_idle_sibling" as reworked by Alex Shi (seed 000): after the
+// target/prev checks, walk target's domains bottom-up to sd_llc and return
+// the first idle allowed CPU; a group whose nr_busy_cpus equals its weight
+// is skipped unread, and above the lowest level the group holding target is
+// skipped (it was searched one level down, as Namhyung Kim suggested).
+func (s *Sim) sisBottomUp(p *Task, prev, target int, d *Decision) int {
+	s.examine(d, target)
+	if s.idleCPU(target) {
+		d.Reason = "target idle"
+		return target
+	}
+	if prev != target && s.topo.SharesCache(prev, target) {
+		s.examine(d, prev)
+		if s.idleCPU(prev) {
+			d.Reason = "prev idle and cache-affine"
+			return prev
+		}
+	}
+	llc := s.cpus[target].sdLLC
+	for i, sd := range s.cpus[target].domains {
+		s.visitDomain(d)
+		for _, g := range sd.Groups {
+			s.examineGroup(d)
+			if (i > 0 && g.Span.Has(target)) || g.NrBusy >= g.Weight {
+				continue
+			}
+			m := g.Span.And(&p.allowed)
+			for c := m.First(); c >= 0; c = m.Next(c) {
+				s.examine(d, c)
+				if s.idleCPU(c) {
+					d.Level = int8(sd.Level)
+					d.Reason = "first idle CPU, lowest domain first"
+					return c
+				}
+			}
+		}
+		if sd == llc || llc == nil {
+			break
+		}
+	}
+	d.Reason = "no idle CPU in the LLC: target"
+	return target
+}
+
+// sisUtil mirrors v6.17 select_idle_sibling() without asymmetric capacity:
+// target, prev, recent_used_cpu, an idle SMT sibling of prev when no core is
+// idle, then select_idle_cpu()'s scan of the LLC from target+1, for a whole
+// idle core while has_idle_cores, else for any idle CPU limited by SIS_UTIL.
+func (s *Sim) sisUtil(p *Task, prev, target int, d *Decision) int {
+	s.examine(d, target)
+	if s.idleCPU(target) {
+		d.Reason = "target idle"
+		return target
+	}
+	if prev != target && s.topo.SharesCache(prev, target) {
+		s.examine(d, prev)
+		if s.idleCPU(prev) {
+			d.Reason = "prev idle and cache-affine"
+			return prev
+		}
+	}
+	recent := p.recentUsedCPU
+	p.recentUsedCPU = prev
+	if recent >= 0 && recent != prev && recent != target && s.topo.SharesCache(recent, target) && p.allowed.Has(recent) {
+		s.examine(d, recent)
+		if s.idleCPU(recent) {
+			d.Reason = "recent_used_cpu idle"
+			return recent
+		}
+	}
+	sd := s.cpus[target].sdLLC
+	if sd == nil {
+		d.Reason = "no LLC domain: target"
+		return target
+	}
+	s.visitDomain(d)
+	d.Level = int8(sd.Level)
+	llc := s.cpus[target].llc
+	smt := s.cfg.Machine.ThreadsPerCore > 1
+	hasIdleCore := false
+	if smt {
+		hasIdleCore = llc.hasIdleCores
+		if !hasIdleCore && s.topo.SharesCache(prev, target) {
+			// select_idle_smt(prev)
+			m := s.topo.SMT[prev].And(&p.allowed)
+			for c := m.First(); c >= 0; c = m.Next(c) {
+				if c == prev || !sd.Span.Has(c) {
+					continue
+				}
+				s.examine(d, c)
+				if s.idleCPU(c) {
+					d.Reason = "idle SMT sibling of prev"
+					return c
+				}
+			}
+		}
+	}
+	// select_idle_cpu()
+	cpus := sd.Span.And(&p.allowed)
+	nr := 1 << 30
+	if s.feature(FeatSISUtil) {
+		nr = llc.nrIdleScan + 1
+		d.add("nr_idle_scan", int64(llc.nrIdleScan))
+		if nr == 1 {
+			d.Reason = "SIS_UTIL: LLC too busy to scan: target"
+			return target
+		}
+	}
+	idle := -1
+	// for_each_cpu_wrap(c, cpus, target+1): target+1 .. last, then first ..
+	// target; select_idle_core() removes whole cores from cpus as it goes.
+	c := cpus.Next(target)
+	wrapped := false
+	for {
+		if c < 0 {
+			if wrapped {
+				break
+			}
+			wrapped = true
+			c = cpus.First()
+			continue
+		}
+		if wrapped && c > target {
+			break
+		}
+		if hasIdleCore {
+			coreIdle := true
+			sib := s.topo.SMT[c]
+			for t := sib.First(); t >= 0; t = sib.Next(t) {
+				s.examine(d, t)
+				if !s.idleCPU(t) {
+					coreIdle = false
+					if idle < 0 {
+						continue
+					}
+					break
+				}
+				if idle < 0 && cpus.Has(t) {
+					idle = t
+				}
+			}
+			if coreIdle {
+				d.Reason = "idle core"
+				return c
+			}
+			cpus = cpus.AndNot(&sib)
+		} else {
+			nr--
+			if nr <= 0 {
+				d.Reason = "SIS_UTIL scan limit reached: target"
+				return target
+			}
+			s.examine(d, c)
+			if s.idleCPU(c) {
+				d.Reason = "idle CPU"
+				return c
+			}
+		}
+		c = cpus.Next(c)
+	}
+	if hasIdleCore {
+		llc.hasIdleCores = false
+	}
+	if idle >= 0 {
+		d.Reason = "idle CPU of a busy core"
+		return idle
+	}
+	d.Reason = "no idle CPU: target"
+	return target
+}

@@ -1,0 +1,430 @@
+package sim
+
+// Wake-up placement: try_to_wake_up(), select_task_rq_fair() of both eras,
+// wake_affine(), wake_wide()/record_wakee(). The select_idle_sibling()
+// variants live in sis.go, the slow path (find_idlest_*) in idlest.go.
+
+// wakeStep runs a program's wake step: it wakes the chosen instance(s) of the
+// target group and returns the CPU time the wake-ups cost the waker.
+func (s *Sim) wakeStep(rq *RQ, p *Task, st *Step) int64 {
+	g := &s.cfg.Tasks[st.Target]
+	first := s.gfirst[st.Target]
+	var cost int64
+	switch st.Fanout {
+	case FanoutAll:
+		for i := 0; i < g.Count; i++ {
+			cost += s.tryToWakeUp(s.tasks[first+i], p, rq.cpu, st.Sync)
+		}
+	case FanoutOne:
+		i := p.rr[p.pc] % g.Count
+		p.rr[p.pc] = i + 1
+		cost += s.tryToWakeUp(s.tasks[first+i], p, rq.cpu, st.Sync)
+	case FanoutWaker:
+		// Reply to the task whose wake ended the last wait, if it belongs
+		// to the named group; a reply with nobody to answer wakes nobody.
+		if r := p.replyTo; r >= 0 && int(r) >= first && int(r) < first+g.Count {
+			cost += s.tryToWakeUp(s.tasks[r], p, rq.cpu, st.Sync)
+		}
+	default: // FanoutIndex
+		i := 0
+		if g.Count > 1 {
+			i = p.info.Index % g.Count
+		}
+		cost += s.tryToWakeUp(s.tasks[first+i], p, rq.cpu, st.Sync)
+	}
+	return cost
+}
+
+const maxPendingWakers = 4096
+
+// tryToWakeUp mirrors try_to_wake_up(p) issued on CPU cpu by waker (nil for
+// a timer). A task not blocked in a wait only counts the wake (a semaphore
+// post). It returns the search cost charged to the waking CPU.
+func (s *Sim) tryToWakeUp(p *Task, waker *Task, cpu int, sync bool) int64 {
+	if waker != nil && !(p.state == TaskBlocked && p.waiting) {
+		if p.state == TaskExited {
+			return 0
+		}
+		p.pending++
+		if len(p.wakers) < maxPendingWakers {
+			p.wakers = append(p.wakers, waker.id)
+		}
+		return 0
+	}
+	s.m.wakeups++
+	p.lastWakeupStart = s.now
+	p.waiting = false
+	p.commFrom = -1
+	if waker != nil {
+		p.commFrom = cpu
+		p.replyTo = waker.id
+	}
+	prev := p.cpu
+	prq := s.cpus[prev]
+	if s.v38 {
+		p.vruntime -= prq.minVruntime // task_waking_fair()
+	}
+	target, d := s.selectTaskRQ(p, cpu, prev, sync, waker, false)
+	crq := s.cpus[cpu]
+	crq.ttwuCount++
+	if target == cpu {
+		crq.ttwuLocal++
+	} else {
+		// ttwu_stat(): the first domain of this CPU spanning the target.
+		for _, sd := range crq.domains {
+			if sd.Span.Has(target) {
+				sd.Stats.TTWUWakeRemote++
+				break
+			}
+		}
+	}
+	p.state = TaskWaking
+	arg := int32(-1)
+	if waker != nil {
+		arg = waker.id
+	}
+	s.emit(Event{Kind: EvWakeup, CPU: int16(target), From: int16(prev), Task: p.id, Arg: arg, Level: d.Level, Why: d.Seq})
+	if target != prev {
+		// set_task_cpu() -> migrate_task_rq_fair().
+		if s.v38 {
+			s.migrateTaskRQ38(prq, p)
+		} else {
+			s.removeEntityLoadAvg(prq, p)
+			p.avg.LastUpdateTime = 0
+		}
+		p.wakeMigrated = true
+		s.countMigration(p, prev, target, CauseWakeup)
+		s.emit(Event{Kind: EvMigrate, Cause: CauseWakeup, CPU: int16(target), From: int16(prev), Task: p.id, Arg: -1, Level: d.Level, Why: d.Seq})
+	}
+	p.cpu = target
+	trq := s.cpus[target]
+	if target == cpu {
+		flags := enqWakeup
+		if p.wakeMigrated {
+			flags |= enqMigrated
+			p.wakeMigrated = false
+		}
+		s.activate(trq, p, flags)
+	} else {
+		trq.ttwuPending++
+		s.q.push(qev{t: s.now + s.costs.WakeupIPI, kind: evArrive, cpu: int32(target), task: p.id})
+	}
+	s.m.searchCost += d.Cost
+	s.m.cpusExamined += int64(d.NCPUs)
+	return d.Cost
+}
+
+// idleCPU mirrors idle_cpu(): running the idle task, nothing queued, no
+// wake-up in flight.
+func (s *Sim) idleCPU(cpu int) bool {
+	rq := s.cpus[cpu]
+	return rq.idle && rq.ttwuPending == 0
+}
+
+// examine charges one CPU look-up to decision d.
+func (s *Sim) examine(d *Decision, cpu int) {
+	d.Examined.Set(cpu)
+	d.NCPUs++
+	d.Cost += s.costs.SearchCPU
+}
+
+func (s *Sim) examineGroup(d *Decision) {
+	d.NGroups++
+	d.Cost += s.costs.SearchGroup
+}
+
+// visitDomain charges one step of a for_each_domain() walk; with the
+// schedule balance map (seed 003) domains are looked up directly, so only
+// the first visit of a walk is charged.
+func (s *Sim) visitDomain(d *Decision) {
+	d.NDomains++
+	if s.feature(FeatSchedBalanceMap) && d.NDomains > 1 {
+		return
+	}
+	d.Cost += s.costs.SearchDomain
+}
+
+// selectTaskRQ mirrors select_task_rq_fair() for a wake-up (fork false) or
+// a fork, issued on CPU cpu for a task whose previous CPU is prev.
+func (s *Sim) selectTaskRQ(p *Task, cpu, prev int, sync bool, waker *Task, fork bool) (int, *Decision) {
+	path := "select_task_rq_fair(wake)"
+	if fork {
+		path = "select_task_rq_fair(fork)"
+	}
+	d := s.newDecision(path, p, cpu)
+	d.Prev = int16(prev)
+	if s.v38 {
+		return s.selectTaskRQ38(p, cpu, prev, sync, waker, fork, d), d
+	}
+	return s.selectTaskRQ617(p, cpu, prev, sync, waker, fork, d), d
+}
+
+// selectTaskRQ38 mirrors v3.8 select_task_rq_fair().
+//
+// With SD_BALANCE_WAKE set on a level at or below sd_llc, the affine path
+// follows Preeti U Murthy's patch "sched: Merge select_idle_sibling with the
+// behaviour of SD_BALANCE_WAKE" (seed 000): after wake_affine() picks the
+// target, an idle target (the waking or the previous CPU) is taken at once;
+// otherwise find_idlest_group()/find_idlest_cpu() descend from
+// sd_llc(target) over the SD_BALANCE_WAKE levels.
+func (s *Sim) selectTaskRQ38(p *Task, cpu, prev int, sync bool, waker *Task, fork bool, d *Decision) int {
+	if p.nrAllow == 1 {
+		d.Reason = "pinned to one CPU"
+		d.Chosen = int16(prev)
+		return prev
+	}
+	flag := SDBalanceWake
+	newCPU := cpu
+	wantAffine := false
+	if fork {
+		flag = SDBalanceFork
+	} else {
+		wantAffine = p.allowed.Has(cpu) && s.feature(FeatWakeAffine)
+		newCPU = prev
+	}
+	var affine, sd *SchedDomain
+	for _, tmp := range s.cpus[cpu].domains {
+		s.visitDomain(d)
+		if tmp.Flags&SDLoadBalance == 0 {
+			continue
+		}
+		if wantAffine && tmp.Flags&SDWakeAffine != 0 && tmp.Span.Has(prev) {
+			affine = tmp
+			break
+		}
+		if tmp.Flags&flag != 0 {
+			sd = tmp
+		}
+	}
+	if affine != nil {
+		target := prev
+		if cpu != prev && s.wakeAffine38(affine, p, cpu, prev, sync, waker, d) {
+			target = cpu
+		}
+		d.Target = int16(target)
+		if llc := s.cpus[target].sdLLC; llc != nil && s.balanceWakeBelow(llc) {
+			// Preeti's patch.
+			if (target == prev || target == cpu) && s.idleCPU(target) {
+				s.examine(d, target)
+				d.Reason = "SD_BALANCE_WAKE: target idle"
+				d.Chosen = int16(target)
+				return target
+			}
+			d.Path = "find_idlest_group(SD_BALANCE_WAKE in sd_llc)"
+			return s.findIdlestDescent38(llc, p, cpu, prev, flag, true, d)
+		}
+		return s.selectIdleSibling(p, prev, target, d)
+	}
+	if sd == nil {
+		d.Reason = "no domain with the balance flag"
+		d.Chosen = int16(newCPU)
+		return newCPU
+	}
+	d.Path += ": find_idlest_group"
+	return s.findIdlestDescent38(sd, p, cpu, newCPU, flag, !fork, d)
+}
+
+// balanceWakeBelow reports whether sd or a lower level has SD_BALANCE_WAKE.
+func (s *Sim) balanceWakeBelow(sd *SchedDomain) bool {
+	for ; sd != nil; sd = sd.Child {
+		if sd.Flags&SDBalanceWake != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// selectTaskRQ617 mirrors v6.17 select_task_rq_fair() (no EAS, no
+// WF_CURRENT_CPU).
+func (s *Sim) selectTaskRQ617(p *Task, cpu, prev int, sync bool, waker *Task, fork bool, d *Decision) int {
+	flag := SDBalanceWake
+	newCPU := prev
+	wantAffine := false
+	if fork {
+		flag = SDBalanceFork
+		newCPU = cpu
+	} else {
+		if waker != nil {
+			s.recordWakee(waker, p)
+		}
+		wide := waker != nil && s.feature(FeatWakeWide) && s.wakeWide(waker, p, cpu)
+		if wide {
+			d.add("wake_wide", 1)
+		}
+		wantAffine = !wide && p.allowed.Has(cpu) && s.feature(FeatWakeAffine)
+	}
+	var sd *SchedDomain
+	for _, tmp := range s.cpus[cpu].domains {
+		s.visitDomain(d)
+		if wantAffine && tmp.Flags&SDWakeAffine != 0 && tmp.Span.Has(prev) {
+			if cpu != prev {
+				newCPU = s.wakeAffine617(tmp, p, cpu, prev, sync, waker, d)
+			}
+			sd = nil
+			break
+		}
+		if tmp.Flags&flag != 0 {
+			sd = tmp
+		} else if !wantAffine {
+			break
+		}
+	}
+	if sd != nil {
+		d.Path += ": find_idlest_cpu"
+		return s.findIdlestCPU617(sd, p, cpu, prev, flag, d)
+	}
+	if fork {
+		d.Reason = "no domain with SD_BALANCE_FORK"
+		d.Chosen = int16(newCPU)
+		return newCPU
+	}
+	d.Target = int16(newCPU)
+	return s.selectIdleSibling(p, prev, newCPU, d)
+}
+
+// recordWakee mirrors record_wakee(): count how often current switches
+// wakees, halving once a second.
+func (s *Sim) recordWakee(curr, p *Task) {
+	j := s.jiffies()
+	if j > curr.wakeeFlipDecay+int64(s.cfg.Machine.HZ) {
+		curr.wakeeFlips >>= 1
+		curr.wakeeFlipDecay = j
+	}
+	if curr.lastWakee != p.id {
+		curr.lastWakee = p.id
+		curr.wakeeFlips++
+	}
+}
+
+// wakeWide mirrors wake_wide(): a 1:N waker/wakee relation wider than the
+// LLC is not pulled together.
+func (s *Sim) wakeWide(curr, p *Task, cpu int) bool {
+	master, slave := curr.wakeeFlips, p.wakeeFlips
+	if master < slave {
+		master, slave = slave, master
+	}
+	factor := 1
+	if llc := s.cpus[cpu].sdLLC; llc != nil {
+		factor = llc.Weight
+	}
+	return !(slave < factor || master < slave*factor)
+}
+
+// sourceLoad and targetLoad mirror 3.8 source_load()/target_load(): a low
+// (high) guess of a CPU's load from cpu_load[idx-1] and the current load.
+func (s *Sim) sourceLoad(cpu, idx int) uint64 {
+	rq := s.cpus[cpu]
+	total := s.cpuLoad(rq)
+	if idx == 0 || !s.feature(FeatLBBias) {
+		return total
+	}
+	return min(rq.cpuLoad[idx-1], total)
+}
+
+func (s *Sim) targetLoad(cpu, idx int) uint64 {
+	rq := s.cpus[cpu]
+	total := s.cpuLoad(rq)
+	if idx == 0 || !s.feature(FeatLBBias) {
+		return total
+	}
+	return max(rq.cpuLoad[idx-1], total)
+}
+
+// cpuAvgLoadPerTask mirrors cpu_avg_load_per_task().
+func (s *Sim) cpuAvgLoadPerTask(cpu int) uint64 {
+	rq := s.cpus[cpu]
+	if rq.nrRunning == 0 {
+		return 0
+	}
+	return s.cpuLoad(rq) / uint64(rq.nrRunning)
+}
+
+// wakeAffine38 mirrors v3.8 wake_affine(): pull the wakee to the waking CPU
+// unless that unbalances the pair by more than half the imbalance_pct.
+func (s *Sim) wakeAffine38(sd *SchedDomain, p *Task, this, prev int, sync bool, waker *Task, d *Decision) bool {
+	idx := sd.WakeIdx
+	load := int64(s.sourceLoad(prev, idx))
+	thisLoad := int64(s.targetLoad(this, idx))
+	s.examine(d, prev)
+	s.examine(d, this)
+	if sync && waker != nil {
+		thisLoad -= int64(s.taskLoad(waker)) // effective_load(tg, this, -w, -w) without groups
+	}
+	weight := int64(s.taskLoad(p))
+	balanced := true
+	if thisLoad > 0 {
+		thisEff := 100 * s.cpus[prev].capacity * (thisLoad + weight)
+		prevEff := int64(100+(sd.ImbalancePct-100)/2) * s.cpus[this].capacity * load
+		balanced = thisEff <= prevEff
+	}
+	d.add("this_load", thisLoad)
+	d.add("prev_load", load)
+	d.add("task_load", weight)
+	if sync && balanced {
+		sd.Stats.TTWUMoveAffine++
+		d.add("affine", 1)
+		return true
+	}
+	tlPerTask := int64(s.cpuAvgLoadPerTask(this))
+	if balanced || (thisLoad <= load && thisLoad+int64(s.targetLoad(prev, idx)) <= tlPerTask) {
+		sd.Stats.TTWUMoveAffine++
+		d.add("affine", 1)
+		return true
+	}
+	d.add("affine", 0)
+	return false
+}
+
+// wakeAffine617 mirrors v6.17 wake_affine(): WA_IDLE, then WA_WEIGHT with
+// WA_BIAS. It returns this CPU or prev.
+func (s *Sim) wakeAffine617(sd *SchedDomain, p *Task, this, prev int, sync bool, waker *Task, d *Decision) int {
+	target := -1
+	s.examine(d, this)
+	s.examine(d, prev)
+	// wake_affine_idle()
+	if s.idleCPU(this) && s.topo.SharesCache(this, prev) {
+		if s.idleCPU(prev) {
+			target = prev
+		} else {
+			target = this
+		}
+	} else if sync && s.cpus[this].nrRunning == 1 {
+		target = this
+	} else if s.idleCPU(prev) {
+		target = prev
+	}
+	if target < 0 {
+		// wake_affine_weight()
+		thisEff := int64(s.cpuLoad(s.cpus[this]))
+		weighted := true
+		if sync && waker != nil {
+			cur := int64(s.taskLoad(waker))
+			if cur > thisEff {
+				target = this
+				weighted = false
+			} else {
+				thisEff -= cur
+			}
+		}
+		if weighted {
+			tl := int64(s.taskLoad(p))
+			thisEff = (thisEff + tl) * 100 * s.cpus[prev].capacity
+			prevEff := (int64(s.cpuLoad(s.cpus[prev])) - tl) * int64(100+(sd.ImbalancePct-100)/2) * s.cpus[this].capacity
+			if sync {
+				prevEff++
+			}
+			d.add("this_eff_load", thisEff)
+			d.add("prev_eff_load", prevEff)
+			if thisEff < prevEff {
+				target = this
+			}
+		}
+	}
+	if target != this {
+		d.add("affine", 0)
+		return prev
+	}
+	sd.Stats.TTWUMoveAffine++
+	d.add("affine", 1)
+	return this
+}
