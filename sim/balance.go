@@ -19,22 +19,22 @@ func (m migrationType) String() string { return migrationTypeNames[m] }
 
 // lbEnv is struct lb_env.
 type lbEnv struct {
-	sd          *SchedDomain
-	dstCPU      int
-	dstRQ       *RQ
-	srcCPU      int
-	srcRQ       *RQ
-	idle        int
-	imbalance   int64
-	cpus        CPUMask
-	flags       int
-	loop        int
-	loopMax     int
-	newDstCPU   int
-	mtype       migrationType
-	cause       Cause
-	d           *Decision
-	moved       []*Task
+	sd        *SchedDomain
+	dstCPU    int
+	dstRQ     *RQ
+	srcCPU    int
+	srcRQ     *RQ
+	idle      int
+	imbalance int64
+	cpus      CPUMask
+	flags     int
+	loop      int
+	loopMax   int
+	newDstCPU int
+	mtype     migrationType
+	cause     Cause
+	d         *Decision
+	moved     []*Task
 }
 
 // LBF_* flags.

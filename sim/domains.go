@@ -419,17 +419,17 @@ var idleTypeNames = [numIdleTypes]string{"idle", "busy", "newidle"}
 
 // LBStats are one idle type's load-balancing counters (schedstat).
 type LBStats struct {
-	Count, Balanced, Failed                      int64
-	Imbalance                                    int64 // v15 lb_imbalance (sum of imbalances)
-	ImbLoad, ImbUtil, ImbTask, ImbMisfit         int64 // v17 split
-	Gained, HotGained, NoBusyQ, NoBusyG          int64
+	Count, Balanced, Failed              int64
+	Imbalance                            int64 // v15 lb_imbalance (sum of imbalances)
+	ImbLoad, ImbUtil, ImbTask, ImbMisfit int64 // v17 split
+	Gained, HotGained, NoBusyQ, NoBusyG  int64
 }
 
 // DomainStats are the /proc/schedstat counters of one CPU's domain.
 type DomainStats struct {
-	LB                                      [numIdleTypes]LBStats
-	ALBCount, ALBFailed, ALBPushed          int64
-	SBECount, SBEBalanced, SBEPushed        int64
-	SBFCount, SBFBalanced, SBFPushed        int64
+	LB                                              [numIdleTypes]LBStats
+	ALBCount, ALBFailed, ALBPushed                  int64
+	SBECount, SBEBalanced, SBEPushed                int64
+	SBFCount, SBFBalanced, SBFPushed                int64
 	TTWUWakeRemote, TTWUMoveAffine, TTWUMoveBalance int64
 }

@@ -6,11 +6,11 @@ package sim
 
 // Enqueue/dequeue flags (a subset of the kernel's).
 const (
-	enqWakeup   = 1 << iota // ENQUEUE_WAKEUP
-	enqMigrated             // ENQUEUE_MIGRATED: arrived from another CPU
-	enqInitial              // ENQUEUE_INITIAL: a new task
-	deqSleep                // DEQUEUE_SLEEP
-	deqMigrating            // the task is being moved by the load balancer
+	enqWakeup    = 1 << iota // ENQUEUE_WAKEUP
+	enqMigrated              // ENQUEUE_MIGRATED: arrived from another CPU
+	enqInitial               // ENQUEUE_INITIAL: a new task
+	deqSleep                 // DEQUEUE_SLEEP
+	deqMigrating             // the task is being moved by the load balancer
 )
 
 // ---- load metrics ----
@@ -274,7 +274,7 @@ func (s *Sim) migrateTaskRQ38(rq *RQ, p *Task) {
 
 // ---- runqueue bookkeeping ----
 
-func (rq *RQ) treeAdd(p *Task)    { rq.queue = append(rq.queue, p) }
+func (rq *RQ) treeAdd(p *Task) { rq.queue = append(rq.queue, p) }
 func (rq *RQ) treeRemove(p *Task) {
 	for i, t := range rq.queue {
 		if t == p {

@@ -128,16 +128,16 @@ func (t groupType) String() string { return groupTypeNames[t] }
 
 // sgStats is struct sg_lb_stats.
 type sgStats struct {
-	avgLoad      uint64
-	groupLoad    uint64
-	groupUtil    uint64
+	avgLoad       uint64
+	groupLoad     uint64
+	groupUtil     uint64
 	groupRunnable uint64
-	sumNrRunning int
+	sumNrRunning  int
 	sumHNrRunning int
-	idleCPUs     int
-	groupWeight  int
+	idleCPUs      int
+	groupWeight   int
 	groupCapacity uint64
-	groupType    groupType
+	groupType     groupType
 	nrNumaRunning int
 }
 

@@ -5,14 +5,14 @@ package sim
 type evKind uint8
 
 const (
-	evRunDone   evKind = iota // the running task finished its step's CPU work (gen-checked)
-	evTick                    // scheduler tick on a CPU
-	evTimer                   // a blocked task's sleep/timer expired (gen-checked)
-	evArrive                  // a woken task arrives at its CPU (after the IPI)
-	evIdleReady               // a CPU finished leaving its idle state
-	evSpawn                   // fork a task instance
-	evNohzKick                // the idle load balancer was kicked
-	evActiveBalance           // the stopper runs on the busiest CPU (task = destination CPU)
+	evRunDone       evKind = iota // the running task finished its step's CPU work (gen-checked)
+	evTick                        // scheduler tick on a CPU
+	evTimer                       // a blocked task's sleep/timer expired (gen-checked)
+	evArrive                      // a woken task arrives at its CPU (after the IPI)
+	evIdleReady                   // a CPU finished leaving its idle state
+	evSpawn                       // fork a task instance
+	evNohzKick                    // the idle load balancer was kicked
+	evActiveBalance               // the stopper runs on the busiest CPU (task = destination CPU)
 )
 
 // qev is a queued event. Order: time, then insertion sequence, so that events

@@ -35,21 +35,21 @@ type Task struct {
 	timerGen  uint32
 
 	// sched_entity.
-	onRq        bool
-	waiting     bool // blocked in a wait step (wakes from tasks end it)
+	onRq         bool
+	waiting      bool // blocked in a wait step (wakes from tasks end it)
 	wakeMigrated bool // the wake-up in flight moved it to another CPU
-	vruntime    int64
-	deadline    int64
-	vlag        int64
-	vprot       int64
-	slice       int64
-	relDeadline bool
-	sumExec     int64
-	prevSumExec int64
-	execStart   int64 // se->exec_start: when it last ran (task_hot)
-	avg         SchedAvg
-	avg38       SchedAvg38
-	utilEstKeep bool // PELT util unchanged since enqueue (UTIL_AVG_UNCHANGED)
+	vruntime     int64
+	deadline     int64
+	vlag         int64
+	vprot        int64
+	slice        int64
+	relDeadline  bool
+	sumExec      int64
+	prevSumExec  int64
+	execStart    int64 // se->exec_start: when it last ran (task_hot)
+	avg          SchedAvg
+	avg38        SchedAvg38
+	utilEstKeep  bool // PELT util unchanged since enqueue (UTIL_AVG_UNCHANGED)
 
 	// Wake-up heuristics (struct task_struct).
 	wakeeFlips      int
@@ -91,14 +91,14 @@ type RQ struct {
 	avgLoad     int64 // EEVDF: sum of w over queue
 
 	// State of the CPU itself.
-	idle        bool  // running the idle task with nothing queued or in flight
-	idleSince   int64 // when it went idle
-	exiting     bool  // leaving an idle state (evIdleReady pending)
-	ttwuPending int   // wake-ups in flight to this CPU
-	needResched bool
-	tickOn      bool
-	idleStamp   int64 // rq->idle_stamp (0: not idle)
-	avgIdle     int64 // rq->avg_idle
+	idle               bool  // running the idle task with nothing queued or in flight
+	idleSince          int64 // when it went idle
+	exiting            bool  // leaving an idle state (evIdleReady pending)
+	ttwuPending        int   // wake-ups in flight to this CPU
+	needResched        bool
+	tickOn             bool
+	idleStamp          int64 // rq->idle_stamp (0: not idle)
+	avgIdle            int64 // rq->avg_idle
 	maxIdleBalanceCost int64
 
 	// PELT.
@@ -117,23 +117,23 @@ type RQ struct {
 	lastLoadUpdate  int64 // jiffies
 
 	// Balancing.
-	nextBalance   int64 // jiffies
-	nohzIdle      bool
-	activeBalance bool
+	nextBalance       int64 // jiffies
+	nohzIdle          bool
+	activeBalance     bool
 	lastBlockedUpdate int64
 
-	sdLLC *SchedDomain // per_cpu(sd_llc)
-	llc   *llcShared
+	sdLLC   *SchedDomain // per_cpu(sd_llc)
+	llc     *llcShared
 	domains []*SchedDomain
 
 	// Metrics.
-	busyTime    int64
-	busySince   int64
-	nrSwitches  int64
-	ttwuCount   int64
-	ttwuLocal   int64
-	runDelay    int64
-	pcount      int64
+	busyTime     int64
+	busySince    int64
+	nrSwitches   int64
+	ttwuCount    int64
+	ttwuLocal    int64
+	runDelay     int64
+	pcount       int64
 	sched_goidle int64
 }
 
@@ -149,17 +149,17 @@ type Sim struct {
 	sis   SIS
 	ntl   NewTaskLoad
 
-	now    int64
-	q      eventQueue
-	rng    *rand.Rand
-	cpus   []*RQ
-	tasks  []*Task
-	infos  []TaskInfo
-	groups []*SchedGroup // task groups' first task index
-	gfirst []int
-	sgroups []*SchedGroup
+	now       int64
+	q         eventQueue
+	rng       *rand.Rand
+	cpus      []*RQ
+	tasks     []*Task
+	infos     []TaskInfo
+	groups    []*SchedGroup // task groups' first task index
+	gfirst    []int
+	sgroups   []*SchedGroup
 	cpuGroups [][]*SchedGroup // per CPU: the groups holding it, one per level
-	llcs    []*llcShared
+	llcs      []*llcShared
 
 	tickNS        int64
 	baseSlice     int64 // EEVDF sysctl_sched_base_slice
@@ -189,7 +189,7 @@ type Sim struct {
 	scratch   Decision
 
 	// Metrics accumulators.
-	m         metricsAcc
+	m metricsAcc
 }
 
 // New builds a simulator for cfg. cfg is not modified; its validation with
