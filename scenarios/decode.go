@@ -19,7 +19,8 @@ func Decode(data []byte) (*Scenario, error) {
 	if len(data) > MaxScenarioBytes {
 		return nil, &Error{Problem: fmt.Sprintf("scenario is %d bytes; the limit is %d (256 KiB)", len(data), MaxScenarioBytes)}
 	}
-	raw, err := single(data)
+	// A byte-order mark, as some editors write, is not JSON; skip it.
+	raw, err := single(bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF")))
 	if err != nil {
 		return nil, err
 	}

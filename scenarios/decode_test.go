@@ -160,7 +160,7 @@ func decodeErrorCases(t *testing.T) []struct {
 		{"duration bad", p("duration", `"8 ms"`), []string{`duration: "8 ms" is not a duration`}},
 		{"duration zero", p("duration", `"0s"`), []string{"duration: must be more than 0"}},
 		{"duration negative", p("duration", `"-1s"`), []string{`duration: "-1s" is negative`}},
-		{"duration too long", p("duration", `"601s"`), []string{`duration: "601s" is longer than the limit 10m0s`}},
+		{"duration too long", p("duration", `"601s"`), []string{`duration: "601s" is longer than the limit 600s`}},
 		{"duration number", p("duration", `5`), []string{"duration: must be a string, not a number"}},
 		{"title too long", p("title", `"`+strings.Repeat("é", 201)+`"`), []string{"title: is 201 characters; the limit is 200"}},
 		{"title newline", p("title", `"a\nb"`), []string{"title: contains the control character U+000A"}},
@@ -476,4 +476,11 @@ func ExampleScenario_Validate() {
 		"tasks": [{"name": "hog", "program": [{"run": "8 ms"}, {"timer": "10ms"}]}]}`))
 	fmt.Println(err)
 	// Output: tasks[0].program[0].run: "8 ms" is not a duration
+}
+
+func TestDecodeByteOrderMark(t *testing.T) {
+	s := mustDecode(t, "\xEF\xBB\xBF"+minimal)
+	if !bytes.Equal(s.Canonical(), mustDecode(t, minimal).Canonical()) {
+		t.Fatal("a leading BOM changed the scenario")
+	}
 }

@@ -83,20 +83,6 @@ func quote(v string) string {
 	return fmt.Sprintf("%q", v)
 }
 
-var (
-	maxDuration = mustDuration(MaxDuration)
-	maxCost     = mustDuration(MaxCost)
-	minTimer    = mustDuration(MinTimer)
-)
-
-func mustDuration(s string) time.Duration {
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		panic(err)
-	}
-	return d
-}
-
 // dur parses a duration string: not negative, at least min (min 0 allows
 // "0s", min 1 means "more than 0"), at most max.
 func dur(p *problems, path, v string, min, max time.Duration) int64 {
@@ -118,8 +104,14 @@ func dur(p *problems, path, v string, min, max time.Duration) int64 {
 	return 0
 }
 
-// fmtDur prints a duration the way scenario files write them ("10us", not "10µs").
-func fmtDur(d time.Duration) string { return strings.ReplaceAll(d.String(), "µ", "u") }
+// fmtDur prints a limit the way scenario files write durations: "600s"
+// rather than "10m0s", "10us" rather than "10µs".
+func fmtDur(d time.Duration) string {
+	if d >= time.Second && d%time.Second == 0 {
+		return fmt.Sprintf("%ds", d/time.Second)
+	}
+	return strings.ReplaceAll(d.String(), "µ", "u")
+}
 
 // optDur is dur for an optional field: "" leaves *dst alone.
 func optDur(p *problems, path, v string, min, max time.Duration, dst *int64) {
@@ -168,7 +160,7 @@ func (s *Scenario) resolve(p *problems) *sim.Config {
 	if s.Duration == "" {
 		p.add("duration", "missing (for example \"5s\")")
 	} else {
-		cfg.Duration = dur(p, "duration", s.Duration, 1, maxDuration)
+		cfg.Duration = dur(p, "duration", s.Duration, 1, MaxDuration)
 	}
 	ncpu := s.Machine.resolve(p, "machine", &cfg.Machine)
 	s.Policy.resolve(p, "policy", &cfg.Policy)
@@ -221,8 +213,8 @@ func (m *Machine) resolve(p *problems, path string, out *sim.Machine) int {
 
 func (c *Costs) resolve(p *problems, path string) sim.Costs {
 	out := sim.DefaultCosts()
-	optDur(p, join(path, "context_switch"), c.ContextSwitch, 0, maxCost, &out.ContextSwitch)
-	optDur(p, join(path, "wakeup_ipi"), c.WakeupIPI, 0, maxCost, &out.WakeupIPI)
+	optDur(p, join(path, "context_switch"), c.ContextSwitch, 0, MaxCost, &out.ContextSwitch)
+	optDur(p, join(path, "wakeup_ipi"), c.WakeupIPI, 0, MaxCost, &out.WakeupIPI)
 	if c.IdleStates != nil {
 		ipath := join(path, "idle_states")
 		if len(c.IdleStates) > MaxIdleStates {
@@ -241,12 +233,12 @@ func (c *Costs) resolve(p *problems, path string) sim.Costs {
 				if st.After == "" {
 					p.add(join(sp, "after"), "missing")
 				} else {
-					o.After = dur(p, join(sp, "after"), st.After, 0, maxCost)
+					o.After = dur(p, join(sp, "after"), st.After, 0, MaxCost)
 				}
 				if st.ExitLatency == "" {
 					p.add(join(sp, "exit_latency"), "missing")
 				} else {
-					o.ExitLatency = dur(p, join(sp, "exit_latency"), st.ExitLatency, 0, maxCost)
+					o.ExitLatency = dur(p, join(sp, "exit_latency"), st.ExitLatency, 0, MaxCost)
 				}
 				if i > 0 && st.After != "" && o.After <= out.IdleStates[i-1].After {
 					p.add(join(sp, "after"), "must be longer than the previous state's (states go shallowest first)")
@@ -262,7 +254,7 @@ func (c *Costs) resolve(p *problems, path string) sim.Costs {
 		{"llc", c.CacheCold.LLC, sim.DistLLC}, {"package", c.CacheCold.Package, sim.DistPackage},
 		{"numa", c.CacheCold.NUMA, sim.DistNUMA}}
 	for _, e := range cold {
-		optDur(p, join(join(path, "cache_cold"), e.key), e.v, 0, maxCost, &out.CacheCold[e.d])
+		optDur(p, join(join(path, "cache_cold"), e.key), e.v, 0, MaxCost, &out.CacheCold[e.d])
 	}
 	comm := []struct {
 		key string
@@ -272,12 +264,12 @@ func (c *Costs) resolve(p *problems, path string) sim.Costs {
 		{"cluster", c.Comm.Cluster, sim.DistCluster}, {"llc", c.Comm.LLC, sim.DistLLC},
 		{"package", c.Comm.Package, sim.DistPackage}, {"numa", c.Comm.NUMA, sim.DistNUMA}}
 	for _, e := range comm {
-		optDur(p, join(join(path, "comm"), e.key), e.v, 0, maxCost, &out.Comm[e.d])
+		optDur(p, join(join(path, "comm"), e.key), e.v, 0, MaxCost, &out.Comm[e.d])
 	}
-	optDur(p, join(path, "search_cpu"), c.SearchCPU, 0, maxCost, &out.SearchCPU)
-	optDur(p, join(path, "search_group"), c.SearchGroup, 0, maxCost, &out.SearchGroup)
-	optDur(p, join(path, "search_domain"), c.SearchDomain, 0, maxCost, &out.SearchDomain)
-	optDur(p, join(path, "balance_cpu"), c.BalanceCPU, 0, maxCost, &out.BalanceCPU)
+	optDur(p, join(path, "search_cpu"), c.SearchCPU, 0, MaxCost, &out.SearchCPU)
+	optDur(p, join(path, "search_group"), c.SearchGroup, 0, MaxCost, &out.SearchGroup)
+	optDur(p, join(path, "search_domain"), c.SearchDomain, 0, MaxCost, &out.SearchDomain)
+	optDur(p, join(path, "balance_cpu"), c.BalanceCPU, 0, MaxCost, &out.BalanceCPU)
 	if c.JitterPct != nil && intRange(p, join(path, "jitter_pct"), *c.JitterPct, 0, 50) {
 		out.JitterPct = *c.JitterPct
 	}
@@ -372,7 +364,7 @@ func (pol *Policy) resolve(p *problems, path string, out *sim.Policy) {
 		}
 	}
 
-	optDur(p, join(path, "migration_cost"), pol.MigrationCost, 1, maxDuration, &out.MigrationCost)
+	optDur(p, join(path, "migration_cost"), pol.MigrationCost, 1, MaxDuration, &out.MigrationCost)
 	optDur(p, join(path, "base_slice"), pol.BaseSlice, minBaseSlice, maxBaseSlice, &out.BaseSlice)
 
 	featPath := join(path, "features")
@@ -481,7 +473,7 @@ func resolveTasks(p *problems, path string, tasks []Task, ncpu int) []sim.TaskGr
 				o.CPUs = m
 			}
 		}
-		optDur(p, join(tp, "start"), t.Start, 0, maxDuration, &o.Start)
+		optDur(p, join(tp, "start"), t.Start, 0, MaxDuration, &o.Start)
 		if intRange(p, join(tp, "loop"), t.Loop, 0, maxLoop) {
 			o.Loop = t.Loop
 		}
@@ -535,13 +527,13 @@ func resolveProgram(p *problems, path string, steps []Step, byName map[string]in
 		}
 		switch kinds[0] {
 		case "run":
-			o.Op, o.Dur = sim.OpRun, dur(p, join(sp, "run"), st.Run, 1, maxDuration)
+			o.Op, o.Dur = sim.OpRun, dur(p, join(sp, "run"), st.Run, 1, MaxDuration)
 			takesTime = true
 		case "sleep":
-			o.Op, o.Dur = sim.OpSleep, dur(p, join(sp, "sleep"), st.Sleep, 1, maxDuration)
+			o.Op, o.Dur = sim.OpSleep, dur(p, join(sp, "sleep"), st.Sleep, 1, MaxDuration)
 			takesTime = true
 		case "timer":
-			o.Op, o.Dur = sim.OpTimer, dur(p, join(sp, "timer"), st.Timer, minTimer, maxDuration)
+			o.Op, o.Dur = sim.OpTimer, dur(p, join(sp, "timer"), st.Timer, MinTimer, MaxDuration)
 			takesTime = true
 		case "wait":
 			o.Op = sim.OpWait

@@ -1,6 +1,10 @@
 package scenarios
 
-import "schedplay/sim"
+import (
+	"time"
+
+	"schedplay/sim"
+)
 
 // Limits. Every one is checked before anything proportional to it is
 // allocated: the raw size first, then counts while arrays are streamed, then
@@ -24,10 +28,10 @@ const (
 	MaxIdleStates = 8
 	// MaxDuration bounds the simulated time of a run, and every duration in a
 	// scenario except the cost model's (see MaxCost).
-	MaxDuration = "600s"
+	MaxDuration = 600 * time.Second
 	// MaxCost bounds each duration of machine.costs: a cost above a second
 	// models no machine, it only stalls the simulation.
-	MaxCost = "1s"
+	MaxCost = time.Second
 	// MaxTitle and MaxDescription bound those texts, in characters (runes).
 	MaxTitle       = 200
 	MaxDescription = 4000
@@ -35,7 +39,7 @@ const (
 	MaxSeed = 1<<53 - 1
 	// MinTimer is the shortest timer period: shorter periods model nothing a
 	// tick-driven kernel can do and only multiply events.
-	MinTimer = "10us"
+	MinTimer = 10 * time.Microsecond
 )
 
 // Version is the scenario format this package reads and writes.

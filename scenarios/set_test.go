@@ -106,7 +106,7 @@ func TestSet(t *testing.T) {
 		{"machine.cores_per_cluster", "1000", "machine.cores_per_cluster=1000: machine.cores_per_cluster: 1000 is out of range 1..256"},
 		{"policy.sd_flags.MC.SD_FOO", "true", "policy.sd_flags.MC.SD_FOO: unknown flag"},
 		{"tasks.client.program[0].run", "8 ms", `tasks[0].program[0].run: "8 ms" is not a duration`},
-		{"duration", "1h", `duration: "1h" is longer than the limit 10m0s`},
+		{"duration", "1h", `duration: "1h" is longer than the limit 600s`},
 		{"tasks.server.name", "srv", `tasks[0].program[1].wake: "server" is not the name of a task`},
 	}
 	for _, tc := range bad {
