@@ -161,6 +161,7 @@ func decodeErrorCases(t *testing.T) []struct {
 		{"duration zero", p("duration", `"0s"`), []string{"duration: must be more than 0"}},
 		{"duration negative", p("duration", `"-1s"`), []string{`duration: "-1s" is negative`}},
 		{"duration too long", p("duration", `"601s"`), []string{`duration: "601s" is longer than the limit 600s`}},
+		{"duration long", p("duration", `"`+strings.Repeat("0", 40)+`1s"`), []string{`duration: "00000000000000000000000000000000000000001s" is not a duration`}},
 		{"duration number", p("duration", `5`), []string{"duration: must be a string, not a number"}},
 		{"title too long", p("title", `"`+strings.Repeat("é", 201)+`"`), []string{"title: is 201 characters; the limit is 200"}},
 		{"title newline", p("title", `"a\nb"`), []string{"title: contains the control character U+000A"}},
@@ -229,6 +230,7 @@ func decodeErrorCases(t *testing.T) []struct {
 		{"task nice", p("tasks[0].nice", "20"), []string{"tasks[0].nice: 20 is out of range -20..19"}},
 		{"task cpus range", p("tasks[0].cpus", `"0-9"`), []string{"tasks[0].cpus: CPU 9 does not exist (the machine has 2 CPUs)"}},
 		{"task cpus syntax", p("tasks[0].cpus", `"zero"`), []string{`tasks[0].cpus: "zero" is not a CPU range`}},
+		{"task cpus long", p("tasks[0].cpus", `"`+strings.Repeat("0,", 600)+`1"`), []string{"tasks[0].cpus: longer than 1024 characters"}},
 		{"task start", p("tasks[0].start", `"-1ms"`), []string{`tasks[0].start: "-1ms" is negative`}},
 		{"task loop", p("tasks[0].loop", "-1"), []string{"tasks[0].loop: -1 is out of range 0..1000000000"}},
 		{"program missing", p("tasks[0].program", "DELETE"), []string{"tasks[0].program: must have at least one step"}},
@@ -258,9 +260,9 @@ func decodeErrorCases(t *testing.T) []struct {
 func TestDecodeErrors(t *testing.T) {
 	for _, tc := range decodeErrorCases(t) {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := Decode([]byte(tc.in))
+			_, err := Decode([]byte(tc.in))
 			if err == nil {
-				t.Fatalf("Decode succeeded, want %q\ninput: %s\ncanonical: %s", tc.want, tc.in, s.Canonical())
+				t.Fatalf("Decode succeeded, want %q\ninput: %.300s", tc.want, tc.in)
 			}
 			lines := strings.Split(err.Error(), "\n")
 			for _, w := range tc.want {
@@ -482,5 +484,38 @@ func TestDecodeByteOrderMark(t *testing.T) {
 	s := mustDecode(t, "\xEF\xBB\xBF"+minimal)
 	if !bytes.Equal(s.Canonical(), mustDecode(t, minimal).Canonical()) {
 		t.Fatal("a leading BOM changed the scenario")
+	}
+}
+
+// TestCanonicalSizeLimit: a file under the size limit whose canonical form
+// is over it (escaping "<" as \u003c is 6 bytes for 1) is refused, since its
+// share link would be.
+func TestCanonicalSizeLimit(t *testing.T) {
+	build := func(desc string) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, `{"version":1,"duration":"1s","description":%q,"tasks":[`, desc)
+		cpus := strings.TrimSuffix(strings.Repeat("0,1,", 255), ",")
+		run := `{"run":"` + strings.Repeat("0", 29) + `1ms"}`
+		for i := range MaxTaskGroups {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"name":"t%d","cpus":%q,"program":[%s]}`, i, cpus, strings.TrimSuffix(strings.Repeat(run+",", MaxSteps), ","))
+		}
+		b.WriteString("]}")
+		return b.String()
+	}
+	plain := build(strings.Repeat("a", MaxDescription))
+	s := mustDecode(t, plain)
+	if n := len(s.Canonical()); n > MaxScenarioBytes {
+		t.Fatalf("plain variant: canonical %d bytes", n)
+	}
+	escaped := build(strings.Repeat("<", MaxDescription))
+	if len(escaped) > MaxScenarioBytes {
+		t.Fatalf("test input is %d bytes, over the input limit", len(escaped))
+	}
+	_, err := Decode([]byte(escaped))
+	if err == nil || !strings.Contains(err.Error(), "the scenario's canonical JSON is") {
+		t.Fatalf("err = %v", err)
 	}
 }

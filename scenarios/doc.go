@@ -136,7 +136,9 @@ MaxScenarioBytes (256 KiB) of JSON; MaxLinkBytes (64 KiB) of link; MaxCPUs
 (256, the simulator's); MaxTaskGroups (64); MaxInstances (4096); MaxSteps
 (64) per program; MaxIdleStates (8); durations ≤ MaxDuration (600s), costs
 ≤ MaxCost (1s); MaxTitle 200 and MaxDescription 4000 characters; MaxSeed
-2^53-1. They bound what a share link can make a browser tab do, so each is
+2^53-1; a duration string ≤ 32 characters, a cpus list ≤ 1024; and the
+canonical JSON itself ≤ MaxScenarioBytes (it can outgrow its input: it
+writes defaults out and escapes <, > and & as \u003c). They bound what a share link can make a browser tab do, so each is
 checked before anything proportional to it exists: a file's size before it
 is read whole, a link's length before it is decoded, its inflated size
 while it inflates (the reader stops at the cap, so a small link that would

@@ -88,7 +88,7 @@ func quote(v string) string {
 func dur(p *problems, path, v string, min, max time.Duration) int64 {
 	d, err := time.ParseDuration(v)
 	switch {
-	case err != nil:
+	case err != nil, len(v) > maxDurationText:
 		p.add(path, quote(v)+" is not a duration")
 	case d < 0:
 		p.add(path, quote(v)+" is negative")
@@ -103,6 +103,14 @@ func dur(p *problems, path, v string, min, max time.Duration) int64 {
 	}
 	return 0
 }
+
+// maxDurationText bounds a duration string ("0000...01ms" parses, but
+// makes files and links big for nothing).
+const maxDurationText = 32
+
+// maxCPUListText bounds a cpus string: every second CPU of 256 is ~900
+// characters.
+const maxCPUListText = 1024
 
 // fmtDur prints a limit the way scenario files write durations: "600s"
 // rather than "10m0s", "10us" rather than "10µs".
@@ -165,6 +173,14 @@ func (s *Scenario) resolve(p *problems) *sim.Config {
 	ncpu := s.Machine.resolve(p, "machine", &cfg.Machine)
 	s.Policy.resolve(p, "policy", &cfg.Policy)
 	cfg.Tasks = resolveTasks(p, "tasks", s.Tasks, ncpu)
+	if p.ok() {
+		// The canonical form can be longer than the input (it writes
+		// defaults out, and escapes <, > and & as \u003c...): it must still
+		// fit the limit, or its share link would be refused.
+		if n := len(s.Canonical()); n > MaxScenarioBytes {
+			p.add("", fmt.Sprintf("the scenario's canonical JSON is %d bytes; the limit is %d (256 KiB)", n, MaxScenarioBytes))
+		}
+	}
 	return cfg
 }
 
@@ -465,7 +481,9 @@ func resolveTasks(p *problems, path string, tasks []Task, ncpu int) []sim.TaskGr
 		if intRange(p, join(tp, "nice"), t.Nice, -20, 19) {
 			o.Nice = t.Nice
 		}
-		if t.CPUs != "" && ncpu > 0 {
+		if len(t.CPUs) > maxCPUListText {
+			p.add(join(tp, "cpus"), fmt.Sprintf("longer than %d characters", maxCPUListText))
+		} else if t.CPUs != "" && ncpu > 0 {
 			m, err := sim.ParseCPUList(t.CPUs, ncpu)
 			if err != nil {
 				p.add(join(tp, "cpus"), err.Error())
