@@ -138,8 +138,10 @@ MaxScenarioBytes (256 KiB) of JSON; MaxLinkBytes (64 KiB) of link; MaxCPUs
 ≤ MaxCost (1s); MaxTitle 200 and MaxDescription 4000 characters; MaxSeed
 2^53-1; a duration string ≤ 32 characters, a cpus list ≤ 1024; and the
 canonical JSON itself ≤ MaxScenarioBytes (it can outgrow its input: it
-writes defaults out and escapes <, > and & as \u003c). They bound what a share link can make a browser tab do, so each is
-checked before anything proportional to it exists: a file's size before it
+writes defaults out and escapes <, > and & as \u003c).
+
+They bound what a share link can make a browser tab do, so each is checked
+before anything proportional to it exists: a file's size before it
 is read whole, a link's length before it is decoded, its inflated size
 while it inflates (the reader stops at the cap, so a small link that would
 inflate to gigabytes costs 256 KiB), array lengths while arrays are
