@@ -131,26 +131,28 @@ func (m CPUMask) String() string {
 	return b.String()
 }
 
-// HexString prints the mask as /proc/schedstat does (32-bit words, comma
-// separated, most significant first), for a machine of ncpu CPUs.
+// HexString prints the mask as /proc/schedstat does for a machine of ncpu
+// CPUs (lib/vsprintf.c bitmap_string(): 32-bit chunks, most significant
+// first, comma separated, zero-padded; the first chunk is as wide as the
+// bits it holds).
 func (m CPUMask) HexString(ncpu int) string {
-	nwords := (ncpu + 31) / 32
-	if nwords == 0 {
-		nwords = 1
-	}
 	var b strings.Builder
-	for w := nwords - 1; w >= 0; w-- {
-		v := uint32(m[w/2] >> (uint(w%2) * 32))
-		s := strconv.FormatUint(uint64(v), 16)
-		if w != nwords-1 {
-			b.WriteString(strings.Repeat("0", 8-len(s)))
-		} else if nwords > 1 {
-			b.WriteString(strings.Repeat("0", 8-len(s)))
-		}
-		b.WriteString(s)
-		if w > 0 {
+	chunk := ncpu % 32
+	if chunk == 0 {
+		chunk = 32
+	}
+	for i := (ncpu+31)/32*32 - 32; i >= 0; i -= 32 {
+		if b.Len() > 0 {
 			b.WriteByte(',')
 		}
+		v := uint32(m[i/64] >> (uint(i%64)))
+		s := strconv.FormatUint(uint64(v), 16)
+		width := (chunk + 3) / 4
+		if len(s) < width {
+			b.WriteString(strings.Repeat("0", width-len(s)))
+		}
+		b.WriteString(s)
+		chunk = 32
 	}
 	return b.String()
 }

@@ -121,7 +121,15 @@ func (d *Decision) Text(taskName func(int) string) string {
 		fmt.Fprintf(&b, ", cost %.2fus", float64(d.Cost)/1e3)
 	}
 	for i := 0; i < d.NNums; i++ {
-		fmt.Fprintf(&b, " %s=%d", d.Nums[i].K, d.Nums[i].V)
+		kv := d.Nums[i]
+		switch {
+		case (kv.K == "busiest_type" || kv.K == "local_type" || kv.K == "idlest_type") && kv.V >= 0 && int(kv.V) < len(groupTypeNames):
+			fmt.Fprintf(&b, " %s=%s", kv.K, groupTypeNames[kv.V])
+		case kv.K == "migration_type" && kv.V >= 0 && int(kv.V) < len(migrationTypeNames):
+			fmt.Fprintf(&b, " %s=%s", kv.K, migrationTypeNames[kv.V])
+		default:
+			fmt.Fprintf(&b, " %s=%d", kv.K, kv.V)
+		}
 	}
 	return b.String()
 }

@@ -250,9 +250,13 @@ func New(cfg *Config) (*Sim, error) {
 		rq.avgIdle = 2 * s.migrationCost
 		rq.sdLLC = highestFlagDomain(perCPU[c], SDShareLLC)
 		rq.llc = s.llcs[topo.CPU[c].LLC]
+		// The LLC state of a machine that has been idle a while (not of a
+		// fresh boot, where nr_idle_scan starts at 0 until the first
+		// LLC-level balance): idle cores exist, the scan may cover the LLC.
 		rq.llc.hasIdleCores = true
 		if rq.sdLLC != nil {
 			setIdleBuddies(rq.sdLLC)
+			rq.llc.nrIdleScan = rq.sdLLC.Weight
 		}
 		s.cpus[c] = rq
 	}

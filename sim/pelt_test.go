@@ -1,0 +1,152 @@
+package sim
+
+import (
+	"math"
+	"testing"
+)
+
+// TestDecayLoad checks decay_load() against values worked out by hand with
+// the kernel's table: y^32 halves, and the 0xffffffff entry rounds down.
+func TestDecayLoad(t *testing.T) {
+	for _, c := range []struct {
+		val, n, want uint64
+	}{
+		{1024, 0, 1023},          // 1024*0xffffffff>>32
+		{1024, 32, 511},          // >>1, then *0xffffffff>>32
+		{47742, 1, 46718},        // LOAD_AVG_MAX*y
+		{1024000, 1, 1002057},    // 1024000*0xfa83b2da>>32
+		{24, 1, 23},              // d1 term of a crossed period
+		{1 << 40, 64 * 32, 0},    // beyond LOAD_AVG_PERIOD*63: zero
+		{1 << 62, 62 * 32, 0},    // 2^62 >> 62 = 1, *0xffffffff>>32 = 0
+		{3 << 61, 61 * 32, 2},    // 3*2^61 >> 61 = 3, *0xffffffff>>32 = 2
+	} {
+		if got := decayLoad(c.val, c.n); got != c.want {
+			t.Errorf("decay_load(%d, %d) = %d, want %d", c.val, c.n, got, c.want)
+		}
+	}
+}
+
+// TestAccumulateByHand replays ___update_load_sum for a running entity from
+// time 0: 1000 units (no period crossed: no avg update), then to 1100 units
+// (one period crossed). Worked by hand:
+//
+//	step 1: contrib = 1000, period_contrib = 1000, util_sum = 1000<<10 = 1024000
+//	step 2: delta = 100, periods = (100+1000)/1024 = 1
+//	        util_sum = decay_load(1024000, 1) = 1002057
+//	        contrib  = decay_load(1024-1000, 1) + (47742 - decay_load(47742, 1) - 1024) + 76
+//	                 = 23 + 0 + 76 = 99
+//	        util_sum = 1002057 + 99<<10 = 1103433; divider = 47742-1024+76 = 46794
+//	        util_avg = 1103433/46794 = 23
+func TestAccumulateByHand(t *testing.T) {
+	var sa SchedAvg
+	if sa.update(1000*1024+500, 1024, 1024, 1, true) {
+		t.Fatal("no period crossed: no avg update expected")
+	}
+	if sa.UtilSum != 1024000 || sa.PeriodContrib != 1000 || sa.LastUpdateTime != 1000*1024 {
+		t.Fatalf("after step 1: %+v", sa)
+	}
+	if !sa.update(1100*1024, 1024, 1024, 1, true) {
+		t.Fatal("a period was crossed")
+	}
+	if sa.UtilSum != 1103433 || sa.PeriodContrib != 76 || sa.UtilAvg != 23 {
+		t.Fatalf("after step 2: util_sum %d period_contrib %d util_avg %d", sa.UtilSum, sa.PeriodContrib, sa.UtilAvg)
+	}
+	// load_sum accrues load*contrib: 1024*(1000) decayed + 1024*99.
+	wantLoad := (uint64(1024*1000)*uint64(runnableAvgYNInv[1]))>>32 + 1024*99
+	if sa.LoadSum != wantLoad || sa.LoadAvg != 1024*wantLoad/46794 {
+		t.Fatalf("load_sum %d (want %d) load_avg %d", sa.LoadSum, wantLoad, sa.LoadAvg)
+	}
+}
+
+// TestPeltAlwaysRunning: a nice-0 task running for a second saturates.
+func TestPeltAlwaysRunning(t *testing.T) {
+	var sa SchedAvg
+	for now := uint64(0); now <= 1e9; now += 1e6 {
+		sa.update(now, 1024, 1, 1, true)
+	}
+	if sa.UtilAvg < 1018 || sa.UtilAvg > 1024 || sa.LoadAvg < 1018 || sa.LoadAvg > 1024 {
+		t.Fatalf("util %d load %d, want ~1024", sa.UtilAvg, sa.LoadAvg)
+	}
+}
+
+// TestPeltPeriodicClosedForm: a task running r of every p ms converges to
+// max = (1-y^r)/(1-y^p)*1024 at the end of its run and min = y^(p-r)*max at
+// the end of its sleep.
+func TestPeltPeriodicClosedForm(t *testing.T) {
+	y := math.Pow(0.5, 1.0/32)
+	for _, c := range []struct{ r, p int }{{8, 10}, {4, 10}, {2, 16}, {5, 20}} {
+		var sa SchedAvg
+		var atEndRun, atEndSleep uint64
+		const ms = 1024 * 1024 // one PELT period in ns, so periods align
+		now := uint64(0)
+		for k := 0; k < 400; k++ {
+			for i := 0; i < c.r; i++ {
+				now += ms
+				sa.update(now, 1024, 1, 1, true)
+			}
+			atEndRun = sa.UtilAvg
+			for i := 0; i < c.p-c.r; i++ {
+				now += ms
+				sa.update(now, 1024, 0, 0, false)
+			}
+			atEndSleep = sa.UtilAvg
+		}
+		maxU := (1 - math.Pow(y, float64(c.r))) / (1 - math.Pow(y, float64(c.p))) * 1024
+		minU := math.Pow(y, float64(c.p-c.r)) * maxU
+		if math.Abs(float64(atEndRun)-maxU) > 0.02*maxU+2 || math.Abs(float64(atEndSleep)-minU) > 0.02*minU+2 {
+			t.Errorf("r=%d p=%d: max %d (closed form %.1f), min %d (closed form %.1f)", c.r, c.p, atEndRun, maxU, atEndSleep, minU)
+		}
+	}
+}
+
+// TestPelt38 checks the 3.8 tracker: runnable_avg_sum/period and
+// load_avg_contrib = sum*w/(period+1), worked by hand.
+func TestPelt38(t *testing.T) {
+	var sa SchedAvg38
+	// 100 units runnable: no roll-over. sum = period = 100.
+	sa.updateRunnableAvg(100*1024, true)
+	if sa.RunnableAvgSum != 100 || sa.RunnableAvgPeriod != 100 {
+		t.Fatalf("%+v", sa)
+	}
+	sa.updateContrib(1024)
+	if sa.LoadAvgContrib != 100*1024/101 {
+		t.Fatalf("contrib %d", sa.LoadAvgContrib)
+	}
+	// 2000 more units sleeping: delta_w = 924 completes the period, then
+	// periods = 1, remainder 52. sum = decay(100+0, 2) + 0; period =
+	// decay(1024, 2) + contrib(1) + 52.
+	sa.updateRunnableAvg(2100*1024, false)
+	wantSum := uint32(decayLoad(100, 2))
+	wantPeriod := uint32(decayLoad(1024, 2)) + runnableAvgYNSum[1] + 52
+	if sa.RunnableAvgSum != wantSum || sa.RunnableAvgPeriod != wantPeriod {
+		t.Fatalf("sum %d/%d period %d/%d", sa.RunnableAvgSum, wantSum, sa.RunnableAvgPeriod, wantPeriod)
+	}
+	// __compute_runnable_contrib beyond LOAD_AVG_MAX_N saturates.
+	if computeRunnableContrib(400) != loadAvgMax {
+		t.Fatal("contrib(400) should be LOAD_AVG_MAX")
+	}
+	// and agrees with the closed-form sum for 40 periods within rounding.
+	y := math.Pow(0.5, 1.0/32)
+	want := 0.0
+	for i := 1; i <= 40; i++ {
+		want += 1024 * math.Pow(y, float64(i))
+	}
+	if got := float64(computeRunnableContrib(40)); math.Abs(got-want) > 0.005*want {
+		t.Fatalf("contrib(40) = %v, closed form %v", got, want)
+	}
+}
+
+// TestCalcDeltaFair: nice 0 is the identity; other weights scale by 1024/w.
+func TestCalcDeltaFair(t *testing.T) {
+	if calcDeltaFair(1000000, 1024, schedPrioToWmult[20]) != 1000000 {
+		t.Fatal("nice 0 must be the identity")
+	}
+	for nice := -20; nice <= 19; nice++ {
+		w := NiceWeight(nice)
+		got := calcDeltaFair(1000000, w, schedPrioToWmult[nice+20])
+		want := 1000000.0 * 1024 / float64(w)
+		if math.Abs(float64(got)-want) > 1+want*1e-6 {
+			t.Errorf("nice %d: %d, want %.0f", nice, got, want)
+		}
+	}
+}
