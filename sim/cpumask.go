@@ -145,7 +145,7 @@ func (m CPUMask) HexString(ncpu int) string {
 		if b.Len() > 0 {
 			b.WriteByte(',')
 		}
-		v := uint32(m[i/64] >> (uint(i%64)))
+		v := uint32(m[i/64] >> (uint(i % 64)))
 		s := strconv.FormatUint(uint64(v), 16)
 		width := (chunk + 3) / 4
 		if len(s) < width {

@@ -11,14 +11,14 @@ func TestDecayLoad(t *testing.T) {
 	for _, c := range []struct {
 		val, n, want uint64
 	}{
-		{1024, 0, 1023},          // 1024*0xffffffff>>32
-		{1024, 32, 511},          // >>1, then *0xffffffff>>32
-		{47742, 1, 46718},        // LOAD_AVG_MAX*y
-		{1024000, 1, 1002057},    // 1024000*0xfa83b2da>>32
-		{24, 1, 23},              // d1 term of a crossed period
-		{1 << 40, 64 * 32, 0},    // beyond LOAD_AVG_PERIOD*63: zero
-		{1 << 62, 62 * 32, 0},    // 2^62 >> 62 = 1, *0xffffffff>>32 = 0
-		{3 << 61, 61 * 32, 2},    // 3*2^61 >> 61 = 3, *0xffffffff>>32 = 2
+		{1024, 0, 1023},       // 1024*0xffffffff>>32
+		{1024, 32, 511},       // >>1, then *0xffffffff>>32
+		{47742, 1, 46718},     // LOAD_AVG_MAX*y
+		{1024000, 1, 1002057}, // 1024000*0xfa83b2da>>32
+		{24, 1, 23},           // d1 term of a crossed period
+		{1 << 40, 64 * 32, 0}, // beyond LOAD_AVG_PERIOD*63: zero
+		{1 << 62, 62 * 32, 0}, // 2^62 >> 62 = 1, *0xffffffff>>32 = 0
+		{3 << 61, 61 * 32, 2}, // 3*2^61 >> 61 = 3, *0xffffffff>>32 = 2
 	} {
 		if got := decayLoad(c.val, c.n); got != c.want {
 			t.Errorf("decay_load(%d, %d) = %d, want %d", c.val, c.n, got, c.want)
