@@ -152,10 +152,7 @@ func (s *Sim) updateNewidleCost(sd *SchedDomain, cost int64) bool {
 // updateBlockedAverages mirrors sched_balance_update_blocked_averages():
 // decay the blocked load of an idle or balancing CPU.
 func (s *Sim) updateBlockedAverages(rq *RQ) {
-	if s.v38 {
-		s.updateBlockedLoad38(rq, true)
-		return
-	}
+	s.updateBlockedLoad38(rq, true)
 	s.updateCfsRqLoadAvg(rq)
 }
 
@@ -651,9 +648,7 @@ func (s *Sim) detachTask(env *lbEnv, p *Task) {
 func (s *Sim) attachTasks(env *lbEnv) {
 	for _, p := range env.moved {
 		from := p.cpu
-		if !s.v38 {
-			p.avg.LastUpdateTime = 0 // migrate_task_rq_fair(): attach at enqueue
-		}
+		p.avg.LastUpdateTime = 0 // migrate_task_rq_fair(): attach at enqueue
 		p.cpu = env.dstCPU
 		s.countMigration(p, from, env.dstCPU, env.cause)
 		s.emit(Event{Kind: EvMigrate, Cause: env.cause, CPU: int16(env.dstCPU), From: int16(from), Task: p.id, Arg: -1, Level: int8(env.sd.Level), Why: env.d.Seq})

@@ -173,14 +173,12 @@ func (s *Sim) block(rq *RQ, p *Task, until int64) {
 }
 
 // exitTask ends p (do_exit): dequeue; its PELT load leaves the runqueue
-// (v6.17 task_dead_fair() -> remove_entity_load_avg(); 3.8 lets it decay as
+// (v6.17 task_dead_fair() -> remove_entity_load_avg(); in 3.8 it decays as
 // blocked load).
 func (s *Sim) exitTask(rq *RQ, p *Task) {
 	s.dequeueEntity(rq, p, deqSleep)
 	p.state = TaskExited
-	if !s.v38 {
-		s.removeEntityLoadAvg(rq, p)
-	}
+	s.removeEntityLoadAvg(rq, p)
 	s.emit(Event{Kind: EvExit, CPU: int16(rq.cpu), From: -1, Task: p.id, Arg: -1, Level: -1, Why: -1})
 }
 
@@ -312,12 +310,9 @@ func (s *Sim) tick(rq *RQ) {
 		if s.checkPreemptTick(rq) {
 			s.markResched(rq)
 		}
-		if s.v38 {
-			s.updateEntityLoadAvg38(rq, rq.curr, true)
-			s.updateBlockedLoad38(rq, true)
-		} else {
-			s.updateLoadAvg(rq, rq.curr, false, false)
-		}
+		s.updateLoadAvg(rq, rq.curr, false, false)
+		s.updateEntityLoadAvg38(rq, rq.curr, true)
+		s.updateBlockedLoad38(rq, true)
 	}
 	j := s.jiffies()
 	s.updateCPULoad(rq, s.cpuLoad(rq), j-rq.lastLoadUpdate)
@@ -385,12 +380,10 @@ func (s *Sim) fork(p *Task) {
 	// init_entity_runnable_average() / 3.8 __sched_fork().
 	if s.ntl == NewTaskLoadFull {
 		p.avg.LoadAvg = p.weight
-		if s.v38 {
-			// 3.9+ init_task_runnable_average(): a full slice of history.
-			sl := uint32(s.schedSlice38(s.cpus[parent], p) >> 10)
-			p.avg38.RunnableAvgSum, p.avg38.RunnableAvgPeriod = sl, sl
-			p.avg38.updateContrib(p.weight)
-		}
+		// 3.9+ init_task_runnable_average(): a full slice of history.
+		sl := uint32(s.schedSlice38(s.cpus[parent], p) >> 10)
+		p.avg38.RunnableAvgSum, p.avg38.RunnableAvgPeriod = sl, sl
+		p.avg38.updateContrib(p.weight)
 	}
 	target, d := s.selectTaskRQ(p, parent, parent, false, nil, true)
 	if !p.allowed.Has(target) {
@@ -398,7 +391,7 @@ func (s *Sim) fork(p *Task) {
 	}
 	p.cpu = target
 	rq := s.cpus[target]
-	if !s.v38 && s.ntl == NewTaskLoadFull {
+	if s.ntl == NewTaskLoadFull {
 		// post_init_entity_util_avg().
 		cap := (int64(rq.capacity) - int64(rq.cfsAvg.UtilAvg)) / 2
 		if cap > 0 {

@@ -303,6 +303,9 @@ func (rq *RQ) avgSub(p *Task) {
 
 func (s *Sim) enqueueTree(rq *RQ, p *Task) {
 	s.m.nQueued++
+	if rq.curr != nil {
+		s.m.nWaiting++
+	}
 	rq.treeAdd(p)
 	if !s.v38 {
 		rq.avgAdd(p)
@@ -311,6 +314,9 @@ func (s *Sim) enqueueTree(rq *RQ, p *Task) {
 
 func (s *Sim) dequeueTree(rq *RQ, p *Task) {
 	s.m.nQueued--
+	if rq.curr != nil {
+		s.m.nWaiting--
+	}
 	rq.treeRemove(p)
 	if !s.v38 {
 		rq.avgSub(p)
@@ -473,6 +479,31 @@ func (s *Sim) schedVslice38(rq *RQ, p *Task) int64 {
 	return calcDeltaFair(s.schedSlice38(rq, p), p.weight, p.invW)
 }
 
+// Both PELT trackers run in every era: the v6.17 signals (load_avg,
+// runnable_avg, util_avg, util_est) and the 3.8 ones (load_avg_contrib,
+// runnable_load_avg, blocked_load_avg), so that policy.load_metric can pick
+// any of them and the front ends can show them side by side. Each is updated
+// where its own kernel updates it.
+
+// peltEnqueue is the PELT part of enqueue_entity(), before the weight is
+// added (so the elapsed time accrues with the old runqueue weight).
+func (s *Sim) peltEnqueue(rq *RQ, p *Task, flags int) {
+	rq.cfsAvg.UtilEst += taskUtilEst(p) // util_est_enqueue()
+	s.updateLoadAvg(rq, p, true, false)
+	s.enqueueEntityLoadAvg38(rq, p, flags&enqWakeup != 0)
+}
+
+// peltDequeue is the PELT part of dequeue_task_fair()/dequeue_entity().
+func (s *Sim) peltDequeue(rq *RQ, p *Task, flags int) {
+	sleep := flags&deqSleep != 0
+	subPositive(&rq.cfsAvg.UtilEst, taskUtilEst(p)) // util_est_dequeue()
+	if sleep {
+		utilEstUpdate(p)
+	}
+	s.updateLoadAvg(rq, p, false, flags&deqMigrating != 0)
+	s.dequeueEntityLoadAvg38(rq, p, sleep)
+}
+
 // enqueueEntity mirrors enqueue_task_fair()/enqueue_entity() (p not curr).
 func (s *Sim) enqueueEntity(rq *RQ, p *Task, flags int) {
 	if s.v38 {
@@ -481,16 +512,15 @@ func (s *Sim) enqueueEntity(rq *RQ, p *Task, flags int) {
 		// task_fork_fair(): vruntime arrives relative; renormalise here.
 		p.vruntime += rq.minVruntime
 		s.updateCurr(rq)
-		s.enqueueEntityLoadAvg38(rq, p, flags&enqWakeup != 0)
+		s.peltEnqueue(rq, p, flags)
 		rq.loadWeight += p.weight
 		rq.nrRunning++
 		if flags&enqWakeup != 0 {
 			s.placeEntity(rq, p, 0)
 		}
 	} else {
-		rq.cfsAvg.UtilEst += taskUtilEst(p) // util_est_enqueue()
 		s.updateCurr(rq)
-		s.updateLoadAvg(rq, p, true, false)
+		s.peltEnqueue(rq, p, flags)
 		s.placeEntity(rq, p, flags)
 		rq.loadWeight += p.weight
 		rq.nrRunning++
@@ -509,31 +539,14 @@ func (s *Sim) enqueueEntity(rq *RQ, p *Task, flags int) {
 // dequeueEntity mirrors dequeue_task_fair()/dequeue_entity().
 func (s *Sim) dequeueEntity(rq *RQ, p *Task, flags int) {
 	sleep := flags&deqSleep != 0
-	if s.v38 {
-		s.updateCurr(rq)
-		s.dequeueEntityLoadAvg38(rq, p, sleep)
-		if rq.curr != p {
-			s.dequeueTree(rq, p)
-		}
-		p.onRq = false
-		rq.loadWeight -= p.weight
-		rq.nrRunning--
-		if !sleep {
-			p.vruntime -= rq.minVruntime
-		}
-		rq.updateMinVruntime(false)
-		return
-	}
-	subPositive(&rq.cfsAvg.UtilEst, taskUtilEst(p)) // util_est_dequeue()
-	if sleep {
-		utilEstUpdate(p)
-	}
 	s.updateCurr(rq)
-	s.updateLoadAvg(rq, p, false, flags&deqMigrating != 0)
-	s.updateEntityLag(rq, p)
-	if !sleep { // PLACE_REL_DEADLINE
-		p.deadline -= p.vruntime
-		p.relDeadline = true
+	s.peltDequeue(rq, p, flags)
+	if !s.v38 {
+		s.updateEntityLag(rq, p)
+		if !sleep { // PLACE_REL_DEADLINE
+			p.deadline -= p.vruntime
+			p.relDeadline = true
+		}
 	}
 	if rq.curr != p {
 		s.dequeueTree(rq, p)
@@ -541,7 +554,10 @@ func (s *Sim) dequeueEntity(rq *RQ, p *Task, flags int) {
 	p.onRq = false
 	rq.loadWeight -= p.weight
 	rq.nrRunning--
-	rq.updateMinVruntime(true)
+	if s.v38 && !sleep {
+		p.vruntime -= rq.minVruntime
+	}
+	rq.updateMinVruntime(!s.v38)
 }
 
 // putPrev mirrors put_prev_entity(): curr goes back into the tree if runnable.
@@ -551,27 +567,34 @@ func (s *Sim) putPrev(rq *RQ) {
 		s.updateCurr(rq)
 		p.state = TaskRunnable
 		s.enqueueTree(rq, p)
-		if s.v38 {
-			s.updateEntityLoadAvg38(rq, p, true)
-		} else {
-			s.updateLoadAvg(rq, p, false, false)
-		}
+		s.updateLoadAvg(rq, p, false, false)
+		s.updateEntityLoadAvg38(rq, p, true)
 		p.queuedAt = s.now
 	}
-	rq.curr = nil
+	s.setCurr(rq, nil)
 }
 
 // setNext mirrors set_next_entity().
 func (s *Sim) setNext(rq *RQ, p *Task) {
 	s.dequeueTree(rq, p)
-	if !s.v38 {
-		s.updateLoadAvg(rq, p, false, false)
-		p.vprot = p.deadline // RUN_TO_PARITY: protect the slice until its deadline
-	}
-	rq.curr = p
+	s.updateLoadAvg(rq, p, false, false)
+	p.vprot = p.deadline // RUN_TO_PARITY: protect the slice until its deadline
+	s.setCurr(rq, p)
 	rq.execStart = s.now
 	p.execStart = s.now
 	p.prevSumExec = p.sumExec
+}
+
+// setCurr changes rq->curr, keeping the count of tasks that wait behind a
+// running one (for idle_while_overloaded) in step.
+func (s *Sim) setCurr(rq *RQ, p *Task) {
+	if rq.curr != nil {
+		s.m.nWaiting -= len(rq.queue)
+	}
+	rq.curr = p
+	if p != nil {
+		s.m.nWaiting += len(rq.queue)
+	}
 }
 
 // pickNext mirrors pick_next_entity(): EEVDF pick_eevdf() or 3.8 leftmost

@@ -10,7 +10,7 @@ import "fmt"
 func (s *Sim) CheckInvariants() error {
 	where := make([]int, len(s.tasks)) // times seen in a queue or as curr
 	var busy, taskCPU int64
-	nQueued, nIdle := 0, 0
+	nQueued, nIdle, nWaiting := 0, 0, 0
 	pending := make([]int, len(s.cpus))
 	attached := make([]int, len(s.cpus))
 	for _, t := range s.tasks {
@@ -33,6 +33,7 @@ func (s *Sim) CheckInvariants() error {
 		}
 		nQueued += len(rq.queue)
 		if t := rq.curr; t != nil {
+			nWaiting += len(rq.queue)
 			where[t.id]++
 			if !t.onRq || t.state != TaskRunning || t.cpu != c {
 				return fmt.Errorf("cpu%d: curr %s has on_rq=%v state=%s cpu=%d", c, t.info.Name, t.onRq, t.state, t.cpu)
@@ -91,8 +92,8 @@ func (s *Sim) CheckInvariants() error {
 			return fmt.Errorf("%s: 3.8 load_avg_contrib %d > weight", t.info.Name, t.avg38.LoadAvgContrib)
 		}
 	}
-	if nQueued != s.m.nQueued || nIdle != s.m.nIdle {
-		return fmt.Errorf("counters: queued %d/%d idle %d/%d", s.m.nQueued, nQueued, s.m.nIdle, nIdle)
+	if nQueued != s.m.nQueued || nIdle != s.m.nIdle || nWaiting != s.m.nWaiting {
+		return fmt.Errorf("counters: queued %d/%d idle %d/%d waiting %d/%d", s.m.nQueued, nQueued, s.m.nIdle, nIdle, s.m.nWaiting, nWaiting)
 	}
 	if busy != taskCPU {
 		return fmt.Errorf("CPU busy time %d != task CPU time %d", busy, taskCPU)

@@ -72,16 +72,21 @@ type metricsAcc struct {
 	migDist      [NumDistances]int64
 	wakeLat      hist
 	runqWait     hist
-	// idle-while-overloaded: integral of min(idle CPUs, queued tasks) dt.
-	nIdle   int
-	nQueued int
-	iwoArea int64
+	// idle-while-overloaded: the integral over time of min(idle CPUs,
+	// tasks waiting behind a running task) — CPU time left idle while
+	// runnable work queued elsewhere. Tasks queued on a CPU that is still
+	// leaving its idle state are not counted: they wait for the hardware,
+	// not for a CPU. Affinity is ignored.
+	nIdle    int
+	nQueued  int // all queued tasks
+	nWaiting int // queued on CPUs that run a task
+	iwoArea  int64
 }
 
 // integrate accounts the time from s.now to t with the current counts.
 func (m *metricsAcc) integrate(s *Sim, t int64) {
-	if dt := t - s.now; dt > 0 && m.nIdle > 0 && m.nQueued > 0 {
-		m.iwoArea += int64(min(m.nIdle, m.nQueued)) * dt
+	if dt := t - s.now; dt > 0 && m.nIdle > 0 && m.nWaiting > 0 {
+		m.iwoArea += int64(min(m.nIdle, m.nWaiting)) * dt
 	}
 }
 

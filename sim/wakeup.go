@@ -86,12 +86,9 @@ func (s *Sim) tryToWakeUp(p *Task, waker *Task, cpu int, sync bool) int64 {
 	s.emit(Event{Kind: EvWakeup, CPU: int16(target), From: int16(prev), Task: p.id, Arg: arg, Level: d.Level, Why: d.Seq})
 	if target != prev {
 		// set_task_cpu() -> migrate_task_rq_fair().
-		if s.v38 {
-			s.migrateTaskRQ38(prq, p)
-		} else {
-			s.removeEntityLoadAvg(prq, p)
-			p.avg.LastUpdateTime = 0
-		}
+		s.migrateTaskRQ38(prq, p)
+		s.removeEntityLoadAvg(prq, p)
+		p.avg.LastUpdateTime = 0
 		p.wakeMigrated = true
 		s.countMigration(p, prev, target, CauseWakeup)
 		s.emit(Event{Kind: EvMigrate, Cause: CauseWakeup, CPU: int16(target), From: int16(prev), Task: p.id, Arg: -1, Level: d.Level, Why: d.Seq})
