@@ -41,7 +41,7 @@ const (
 	MaxSpeed     = 10
 	// maxFrameDt caps the wall time one frame accounts for: after the tab
 	// was hidden for a minute the simulation resumes, it does not jump.
-	maxFrameDt = 100 * time.Millisecond
+	maxFrameDt = 250 * time.Millisecond
 	// DefaultBudget is the wall time a frame may spend advancing the
 	// simulator; what does not fit is dropped (sim_rtf shows the real pace).
 	DefaultBudget = 8 * time.Millisecond

@@ -66,9 +66,9 @@ type Layout struct {
 	Cells []Cell // indexed by CPU id
 	// Font sizes in px.
 	BoxFont, CellFont, TaskFont, QueueFont float64
-	// Queued task blocks: side length, gap, and how many fit in a cell.
-	QueueBlock, QueueGap float64
-	QueueCols, QueueRows int
+	// Queued task blocks: size, gap, and how many fit in a cell.
+	QueueW, QueueH, QueueGap float64
+	QueueCols, QueueRows     int
 }
 
 // QueueSlot is the rectangle of the i-th queued task in cell c (i <
@@ -76,10 +76,10 @@ type Layout struct {
 func (l *Layout) QueueSlot(c *Cell, i int) Rect {
 	col, row := i%l.QueueCols, i/l.QueueCols
 	return Rect{
-		X: c.Queue.X + float64(col)*(l.QueueBlock+l.QueueGap),
-		Y: c.Queue.Y + float64(row)*(l.QueueBlock+l.QueueGap),
-		W: l.QueueBlock,
-		H: l.QueueBlock,
+		X: c.Queue.X + float64(col)*(l.QueueW+l.QueueGap),
+		Y: c.Queue.Y + float64(row)*(l.QueueH+l.QueueGap),
+		W: l.QueueW,
+		H: l.QueueH,
 	}
 }
 
@@ -405,15 +405,18 @@ func (b *builder) cellInteriors() {
 	util := min(clamp(h*0.05, 3, 6), h*0.08)
 	ip := min(clamp(w*0.05, 2, 6), h*0.05)
 	rest := max(0, h-band-util-2*ip)
-	runH := rest * 0.58
+	runH := rest * 0.5
 	queueH := max(0, rest-runH-ip)
-	l.TaskFont = clamp(runH*0.42, 10, 28)
+	l.TaskFont = clamp(runH*0.45, 10, 28)
 	l.QueueGap = clamp(ip*0.6, 1, 3)
 	innerW := w - 2*ip
-	l.QueueBlock = min(queueH, max(innerW/4-l.QueueGap, 6))
-	l.QueueCols = max(1, int((innerW+l.QueueGap)/(l.QueueBlock+l.QueueGap)))
-	l.QueueRows = max(1, int((queueH+l.QueueGap)/(l.QueueBlock+l.QueueGap)))
-	l.QueueFont = clamp(l.QueueBlock*0.45, 9, 18)
+	// Queued tasks: at least three blocks side by side, wider than tall,
+	// so that a label like "s/12" fits; tall queue areas get more rows.
+	l.QueueCols = int(clamp(math.Round(innerW/(queueH*1.4+1e-9)), 3, 6))
+	l.QueueW = max(0, (innerW-float64(l.QueueCols-1)*l.QueueGap)/float64(l.QueueCols))
+	l.QueueH = min(queueH, l.QueueW)
+	l.QueueRows = max(1, int((queueH+l.QueueGap)/(l.QueueH+l.QueueGap+1e-9)))
+	l.QueueFont = clamp(min(l.QueueH*0.55, 20), 9, 20)
 	for i := range l.Cells {
 		c := &l.Cells[i]
 		c.Band = Rect{X: c.X, Y: c.Y, W: w, H: band}

@@ -188,8 +188,8 @@ func TestLayoutCellSizes(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := l.Cells[0]
-		t.Logf("%s: cell %.0fx%.0f, %d boxes, fonts box %.1f cell %.1f task %.1f, queue %dx%d of %.0f px",
-			tc.name, c.W, c.H, len(l.Boxes), l.BoxFont, l.CellFont, l.TaskFont, l.QueueCols, l.QueueRows, l.QueueBlock)
+		t.Logf("%s: cell %.0fx%.0f, %d boxes, fonts box %.1f cell %.1f task %.1f, queue %dx%d of %.0fx%.0f px",
+			tc.name, c.W, c.H, len(l.Boxes), l.BoxFont, l.CellFont, l.TaskFont, l.QueueCols, l.QueueRows, l.QueueW, l.QueueH)
 		if c.W < tc.minW || c.H < tc.minH {
 			t.Errorf("%s: cells %.0fx%.0f, want at least %.0fx%.0f", tc.name, c.W, c.H, tc.minW, tc.minH)
 		}

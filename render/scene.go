@@ -134,8 +134,8 @@ func NewPainter(l *Layout, tasks []sim.TaskInfo, idle []sim.IdleState, m Measure
 	for i, t := range tasks {
 		cands := taskLabels(t.Name)
 		p.runLabels[i] = fit(m, l.TaskFont, c.Run.W-4, cands...)
-		if l.QueueBlock >= 16 {
-			p.queueLabels[i] = fit(m, l.QueueFont, l.QueueBlock-2, cands...)
+		if l.QueueH >= 14 {
+			p.queueLabels[i] = fit(m, l.QueueFont, l.QueueW-4, cands...)
 		}
 	}
 	return p
@@ -180,12 +180,17 @@ func (p *Painter) Cells(snap *sim.Snapshot, dst *Scene) {
 				dst.Label(cx, cy, l.TaskFont, TextOn(col), p.runLabels[cs.Curr], AlignCenter)
 			}
 		} else {
-			name := "idle"
-			if cs.IdleState >= 0 && cs.IdleState < len(p.IdleNames) {
+			name, col := "idle", IdleText
+			switch {
+			case cs.IdleState >= 0 && cs.IdleState < len(p.IdleNames):
 				name = p.IdleNames[cs.IdleState]
+			case cs.IdleState < 0 && (len(cs.Queue) > 0 || cs.Waking > 0):
+				// Not idle any more, not running yet: paying the idle
+				// state's exit latency, or a wake-up IPI is in flight.
+				name, col = "waking", CauseColor(sim.CauseWakeup)
 			}
 			cx, cy := c.Run.Center()
-			dst.Label(cx, cy, clamp(l.TaskFont*0.8, 9, 22), IdleText, name, AlignCenter)
+			dst.Label(cx, cy, clamp(l.TaskFont*0.9, 10, 24), col, name, AlignCenter)
 		}
 		p.queue(c, cs.Queue, dst)
 		// util_avg bar: PELT utilisation of the CPU, 0..1024.
@@ -222,7 +227,7 @@ func (p *Painter) queue(c *Cell, q []int32, dst *Scene) {
 // Glides draws the tasks in flight at wall time now (seconds) into dst.
 func (p *Painter) Glides(g *Glides, now float64, dst *Scene) {
 	l := p.L
-	side := clamp(l.QueueBlock*1.4, 8, 64)
+	side := clamp(l.QueueH*1.4, 8, 64)
 	for _, gl := range g.Active(now) {
 		if int(gl.From) >= len(l.Cells) || int(gl.To) >= len(l.Cells) {
 			continue
@@ -234,7 +239,13 @@ func (p *Painter) Glides(g *Glides, now float64, dst *Scene) {
 		cc := CauseColor(gl.Cause)
 		dst.Line(x0, y0, x, y, clamp(side*0.15, 2, 5), cc)
 		r := Rect{x - side/2, y - side/2, side, side}
-		dst.Fill(r, p.taskColor(gl.Task))
+		col := p.taskColor(gl.Task)
+		dst.Fill(r, col)
 		dst.Stroke(r, clamp(side*0.12, 2, 4), cc)
+		if int(gl.Task) < len(p.queueLabels) {
+			if s := fit(p.Measure, l.QueueFont, side-6, p.queueLabels[gl.Task]); s != "" {
+				dst.Label(x, y, l.QueueFont, TextOn(col), s, AlignCenter)
+			}
+		}
 	}
 }

@@ -66,6 +66,8 @@ func TestCellsScene(t *testing.T) {
 		long[i] = int32(6 + i%30)
 	}
 	snap.CPUs[2] = sim.CPUSnap{Curr: 7, Queue: long, IdleState: -1}
+	// Leaving an idle state with a task queued: neither idle nor running.
+	snap.CPUs[3] = sim.CPUSnap{Curr: -1, Queue: []int32{9}, IdleState: -1}
 
 	var sc Scene
 	p.Cells(snap, &sc)
@@ -88,8 +90,11 @@ func TestCellsScene(t *testing.T) {
 	if tx := findText(&sc, "C6"); tx == nil || !l.Cells[1].Run.Contains(Rect{tx.X, tx.Y, 0, 0}) {
 		t.Errorf("idle cpu1 does not show its C-state C6")
 	}
-	if n := strings.Count(textsOf(&sc), "|idle|"); n != tp.NCPU-3 {
-		t.Errorf("%d cells say idle, want %d", n, tp.NCPU-3)
+	if n := strings.Count(textsOf(&sc), "|idle|"); n != tp.NCPU-4 {
+		t.Errorf("%d cells say idle, want %d", n, tp.NCPU-4)
+	}
+	if tx := findText(&sc, "waking"); tx == nil || !l.Cells[3].Run.Contains(Rect{tx.X, tx.Y, 0, 0}) {
+		t.Errorf("cpu3, leaving idle with a queued task, does not say waking")
 	}
 	more := "+4" // the last slot and the 3 that did not fit
 	if tx := findText(&sc, more); tx == nil || !l.Cells[2].Queue.Contains(Rect{tx.X, tx.Y, 0, 0}) {

@@ -36,7 +36,8 @@ type game struct {
 	layoutArea render.Rect
 	screenW    int
 	screenH    int
-	dyn        render.Scene
+	dyn        render.Scene // cells
+	top        render.Scene // glides, drawn over the cells' labels
 	msg        render.Scene
 
 	drawn int
@@ -104,10 +105,13 @@ func (g *game) Draw(screen *ebiten.Image) {
 		g.r.Draw(screen, &g.msg)
 	} else {
 		g.r.DrawStatic(screen)
+		// Cells (with their labels) first, then the glides on top of them.
 		g.dyn.Reset()
 		g.painter.Cells(f.Snap, &g.dyn)
-		g.painter.Glides(&g.glides, g.wall(), &g.dyn)
 		g.r.Draw(screen, &g.dyn)
+		g.top.Reset()
+		g.painter.Glides(&g.glides, g.wall(), &g.top)
+		g.r.Draw(screen, &g.top)
 	}
 	g.sess.DrawTime(time.Since(t0))
 	g.drawn++
