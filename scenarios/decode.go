@@ -474,6 +474,8 @@ func (d *decoder) tasks(raw json.RawMessage, path string, dst *[]Task) {
 				d.str(val, path, &t.Name)
 			case "count":
 				d.integer(val, path, &t.Count)
+			case "count_of":
+				d.str(val, path, &t.CountOf)
 			case "nice":
 				d.integer(val, path, &t.Nice)
 			case "cpus":

@@ -209,7 +209,7 @@ func decodeErrorCases(t *testing.T) []struct {
 		{"tunables tries", p("policy.tunables", `{"MC":{"cache_nice_tries":-1}}`), []string{"policy.tunables.MC.cache_nice_tries: -1 is out of range 0..100"}},
 		{"tunables whole ms", p("policy.tunables", `{"MC":{"min_interval":"1.5ms"}}`), []string{`policy.tunables.MC.min_interval: "1.5ms" is not a whole number of milliseconds`}},
 		{"tunables min > max", p("policy.tunables", `{"MC":{"min_interval":"8ms","max_interval":"4ms"}}`), []string{"policy.tunables.MC.max_interval: is shorter than min_interval"}},
-		{"migration_cost zero", p("policy.migration_cost", `"0s"`), []string{"policy.migration_cost: must be more than 0"}},
+		{"migration_cost negative", p("policy.migration_cost", `"-1ms"`), []string{"policy.migration_cost: \"-1ms\" is negative"}},
 		{"base_slice small", p("policy.base_slice", `"1us"`), []string{`policy.base_slice: "1us" is shorter than the minimum 100us`}},
 		{"features unknown", p("policy.features", `{"WAKE_AFFINITY":true}`), []string{"policy.features.WAKE_AFFINITY: unknown feature"}},
 		{"features value", p("policy.features", `{"WAKE_AFFINE":1}`), []string{"policy.features.WAKE_AFFINE: must be a boolean, not a number"}},

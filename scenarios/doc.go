@@ -68,7 +68,7 @@ is the same reference for people writing files, with examples.
 	  base                "v3.8" | "v6.17" (default): fills every default.
 	  load_metric         "load_weight" | "runnable_load_avg" |
 	                      "runnable_plus_blocked" | "load_avg"; absent: the base's.
-	  select_idle_sibling "v3.6" | "cpu_buddies" | "bottom_up" | "sis_util" |
+	  select_idle_sibling "v3.6" | "v3.8" | "cpu_buddies" | "bottom_up" | "sis_util" |
 	                      "off"; absent: the base's.
 	  new_task_load       "zero" | "full"; absent: the base's.
 	  sd_flags            {LEVEL: {FLAG: bool}}: set or clear single sched
@@ -80,7 +80,7 @@ is the same reference for people writing files, with examples.
 	  tunables            {LEVEL: {imbalance_pct 100..1000, busy_factor
 	                      1..1024, min_interval, max_interval (whole ms,
 	                      1ms..10s), cache_nice_tries 0..100}}
-	  migration_cost      duration > 0 (sysctl_sched_migration_cost).
+	  migration_cost      duration >= 0 (sysctl_sched_migration_cost; 0: never cache-hot).
 	  base_slice          duration 100us..1s (EEVDF base slice).
 	  features            {NAME: bool}: WAKE_AFFINE, WAKE_WIDE,
 	                      NEWIDLE_BALANCE, NOHZ_IDLE_BALANCE, ELIGIBLE_FIRST,

@@ -49,7 +49,7 @@ var (
 	}
 	sisNames = []named[sim.SIS]{
 		{"v3.6", sim.SISV36}, {"cpu_buddies", sim.SISBuddies}, {"bottom_up", sim.SISBottomUp},
-		{"sis_util", sim.SISUtil}, {"off", sim.SISOff},
+		{"sis_util", sim.SISUtil}, {"off", sim.SISOff}, {"v3.8", sim.SISV38},
 	}
 	newTaskLoads = []named[sim.NewTaskLoad]{{"zero", sim.NewTaskLoadZero}, {"full", sim.NewTaskLoadFull}}
 	fanouts      = []named[sim.Fanout]{{"index", sim.FanoutIndex}, {"all", sim.FanoutAll}, {"one", sim.FanoutOne}, {"waker", sim.FanoutWaker}}
@@ -380,7 +380,10 @@ func (pol *Policy) resolve(p *problems, path string, out *sim.Policy) {
 		}
 	}
 
-	optDur(p, join(path, "migration_cost"), pol.MigrationCost, 1, MaxDuration, &out.MigrationCost)
+	optDur(p, join(path, "migration_cost"), pol.MigrationCost, 0, MaxDuration, &out.MigrationCost)
+	if pol.MigrationCost != "" && out.MigrationCost == 0 {
+		out.MigrationCost = -1 // sim: an explicit 0 (never cache-hot)
+	}
 	optDur(p, join(path, "base_slice"), pol.BaseSlice, minBaseSlice, maxBaseSlice, &out.BaseSlice)
 
 	featPath := join(path, "features")
@@ -474,9 +477,23 @@ func resolveTasks(p *problems, path string, tasks []Task, ncpu int) []sim.TaskGr
 		case byName[t.Name] != i:
 			p.add(join(tp, "name"), fmt.Sprintf("%s is also the name of tasks[%d]", quote(t.Name), byName[t.Name]))
 		}
-		if intRange(p, join(tp, "count"), t.Count, 1, MaxInstances) {
-			o.Count = t.Count
-			total += t.Count // at most 64 × 4096: no overflow
+		count := t.Count
+		if t.CountOf != "" {
+			j, ok := byName[t.CountOf]
+			switch {
+			case !ok:
+				p.add(join(tp, "count_of"), quote(t.CountOf)+" is not a task name")
+			case j == i:
+				p.add(join(tp, "count_of"), "a task cannot take its count from itself")
+			case tasks[j].CountOf != "":
+				p.add(join(tp, "count_of"), fmt.Sprintf("%s takes its own count from %s; count_of does not chain", quote(t.CountOf), quote(tasks[j].CountOf)))
+			default:
+				count = tasks[j].Count
+			}
+		}
+		if intRange(p, join(tp, "count"), count, 1, MaxInstances) {
+			o.Count = count
+			total += count // at most 64 × 4096: no overflow
 		}
 		if intRange(p, join(tp, "nice"), t.Nice, -20, 19) {
 			o.Nice = t.Nice

@@ -145,6 +145,7 @@ type Tunables struct {
 type Task struct {
 	Name    string `json:"name"`
 	Count   int    `json:"count"`
+	CountOf string `json:"count_of,omitempty"` // take the count of another group (a 1:1 partner)
 	Nice    int    `json:"nice,omitempty"`
 	CPUs    string `json:"cpus,omitempty"`
 	Start   string `json:"start,omitempty"`
@@ -238,6 +239,21 @@ func cloneInt(p *int) *int {
 // normalize fills the defaults that are spelled as empty strings in a
 // hand-built Scenario (Decode never leaves them empty), so that Canonical
 // writes one spelling for one meaning.
+// countOf returns the index of the group whose count tasks[i] takes
+// (count_of), or -1 when it has none or the reference is invalid.
+func (s *Scenario) countOf(i int) int {
+	name := s.Tasks[i].CountOf
+	if name == "" {
+		return -1
+	}
+	for j := range s.Tasks {
+		if j != i && s.Tasks[j].Name == name && s.Tasks[j].CountOf == "" {
+			return j
+		}
+	}
+	return -1
+}
+
 func (s *Scenario) normalize() {
 	if s.Machine.Numbering == "" {
 		s.Machine.Numbering = DefaultNumbering
@@ -250,6 +266,9 @@ func (s *Scenario) normalize() {
 	}
 	for i := range s.Tasks {
 		t := &s.Tasks[i]
+		if j := s.countOf(i); j >= 0 {
+			t.Count = s.Tasks[j].Count
+		}
 		if t.Program == nil {
 			t.Program = []Step{}
 		}

@@ -446,7 +446,12 @@ func (t *Task) set(st setter, field, value string) error {
 	case "name":
 		t.Name = value
 	case "count":
+		if t.CountOf != "" {
+			return st.err("this group takes its count from " + quote(t.CountOf) + " (count_of); set that group's count")
+		}
 		return st.integer(&t.Count, value, 1)
+	case "count_of":
+		t.CountOf = value
 	case "nice":
 		return st.integer(&t.Nice, value, 0)
 	case "cpus":

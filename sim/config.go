@@ -241,7 +241,7 @@ type Policy struct {
 	FeatSet, FeatClear uint32 // bit i = Feature(i)
 	SDFlags            [NumLevels]FlagOverride
 	Tunables           [NumLevels]Tunables
-	MigrationCost      int64 // sysctl_sched_migration_cost, ns (0 = 500us)
+	MigrationCost      int64 // sysctl_sched_migration_cost, ns (0 = 500us, -1 = 0: never cache-hot)
 	BaseSlice          int64 // EEVDF base slice before scaling, ns (0 = era default)
 }
 

@@ -222,6 +222,8 @@ func New(cfg *Config) (*Sim, error) {
 	s.migrationCost = 500_000
 	if cfg.Policy.MigrationCost > 0 {
 		s.migrationCost = cfg.Policy.MigrationCost
+	} else if cfg.Policy.MigrationCost < 0 {
+		s.migrationCost = 0
 	}
 	for _, st := range s.costs.IdleStates {
 		if st.After < 0 || st.ExitLatency < 0 {

@@ -1,0 +1,116 @@
+// Package sim is a deterministic simulator of the Linux scheduler's fair
+// class on a multi-CPU machine: wake-up placement, periodic, newidle and
+// nohz load balancing, per-entity load tracking, and the per-CPU EEVDF
+// (v6.17) or CFS (v3.8) runqueues, driven by small task programs and a
+// machine cost model. It imports only the standard library, never reads a
+// clock, never spawns a goroutine: the same Config gives the same event
+// stream, natively and in WebAssembly.
+//
+// # Using it
+//
+//	s, err := sim.New(cfg)      // cfg: a resolved scenario (see package scenarios)
+//	s.SetRecording(true)        // keep Events and Decisions for a front end
+//	s.RunUntil(t)               // advance simulated time to t ns (any slicing gives the same trace)
+//	evs = s.TakeEvents(evs[:0]) // what happened since the last call
+//	s.SnapshotInto(&snap)       // read-only picture of every CPU and task
+//	m := s.Metrics()            // the CLI contract's numbers and the trace hash
+//
+// Like etcd's raft, the core is a synchronous state machine; time is a
+// number the caller advances; output comes out in batches.
+//
+// # Nouns (a glossary in the kernel's words)
+//
+//   - Task: a task_struct with its sched_entity; it plays a Program of Steps
+//     (run, sleep, timer, wake, wait). One full pass of the program is one op.
+//   - RQ: a CPU's struct rq and its cfs_rq: curr, the queued entities (the
+//     rb-tree, kept as a short unordered slice), load.weight, nr_running,
+//     min_vruntime, the EEVDF avg_vruntime sums, both PELT trackers.
+//   - SchedDomain / SchedGroup: each CPU's sched_domain chain (SMT, CLS, MC,
+//     PKG, NUMA, degenerate levels removed) and the groups in the kernel's
+//     circular order, starting at the CPU's own group.
+//   - Decision: the explanation of one placement or balancing decision: the
+//     kernel function mirrored, the CPUs and groups examined, the numbers
+//     compared, the reason, and the search cost charged.
+//   - Event: one line of the trace (fork, wakeup, switch, migrate, block,
+//     exit, balance). The trace hash is FNV-1a over every event.
+//
+// # Time and events
+//
+// Virtual time is in nanoseconds. Internal events (a task finishing its CPU
+// work, a tick, a timer, a woken task arriving after its IPI, a CPU leaving
+// an idle state, a fork, a nohz kick, an active-balance stopper) sit in a
+// binary heap ordered by time and then by insertion: ties run in the order
+// they were created. Events that lost their meaning (a task preempted before
+// its work finished) are recognised by a generation number and dropped.
+// After each event, every CPU marked for rescheduling runs __schedule() in
+// the order it was marked. Nothing iterates a map to decide anything; ties
+// between CPUs go to the lower id or to the kernel's iteration order.
+//
+// # Where the simulator follows the kernel
+//
+// Each function names the kernel function it mirrors and the version. In
+// particular: PELT is pelt.c's integer arithmetic (decay table, 1024 ns
+// units, divider, attach/detach/removed), 3.8's load_avg_contrib,
+// runnable_load_avg and blocked_load_avg, 3.8's cpu_load[] with
+// decay_load_missed(); EEVDF's avg_vruntime, eligibility, pick_eevdf() with
+// RUN_TO_PARITY, place_entity() with PLACE_LAG, update_entity_lag(); 3.8
+// CFS slices, START_DEBIT, GENTLE_FAIR_SLEEPERS and wakeup granularity;
+// select_task_rq_fair() of both eras, wake_affine() (3.8 and
+// WA_IDLE/WA_WEIGHT/WA_BIAS), record_wakee()/wake_wide(), the
+// select_idle_sibling() variants (v3.6, v3.8, CPU buddies, bottom-up,
+// SIS_UTIL), find_idlest_group()/cpu() of both eras; sched_balance_rq() with
+// group classification, calculate_imbalance(), detach_tasks() and
+// can_migrate_task(); newidle and nohz idle balancing; schedstat counters.
+//
+// # The cost model (what makes policies differ in outcome)
+//
+// The kernel's decisions are cheap or expensive only because hardware is.
+// Costs (see DefaultCosts for values and reasons) charges: a context switch
+// to the incoming task; an IPI's latency to a remote wake-up; the exit
+// latency of the C-state an idle CPU has reached (deeper the longer it
+// idled) before it can run anything; a cache refill after a task runs on a
+// CPU other than the one it last ran on, by distance (SMT, cluster, LLC,
+// package, NUMA); the fetch of a waker's message by its wakee, by distance;
+// and the scheduler's own search, per CPU, group and domain examined,
+// charged to the CPU doing the wake-up (and the balancer's per-CPU
+// statistics, charged to a busy balancing CPU). The seeds' phenomena —
+// a 1:1 pair walking a package, buddies pinning it, a search too costly at
+// saturation — emerge from these charges and the kernel's rules; no preset
+// is special-cased.
+//
+// # Simplifications (not modelled, or modelled differently)
+//
+//   - No cgroups (CONFIG_FAIR_GROUP_SCHED off): task_h_load is the task's
+//     own load; effective_load() is the identity, as in Preeti's experiments.
+//   - One scheduling class: every task is SCHED_NORMAL. No RT, deadline,
+//     SCHED_IDLE, kthreads, IRQ or steal time; CPU capacity is 1024 (v3.8:
+//     589 per SMT thread, smt_gain 1178), no frequency scaling, so PELT's
+//     clock_pelt is the task clock.
+//   - No EAS, asymmetric capacity, misfit tasks, asym packing, NUMA
+//     balancing (fbq), core scheduling, bandwidth control, uclamp.
+//   - EEVDF: no DELAY_DEQUEUE (sleepers leave the tree at once), no
+//     custom slices, no NEXT_BUDDY; v3.8 CFS: no LAST/NEXT/SKIP buddies.
+//   - Ticks are aligned on all CPUs (skew_tick=0); an idle CPU stops its
+//     tick (NOHZ) — with NOHZ_IDLE_BALANCE off it keeps ticking and balances
+//     itself, as a kernel without CONFIG_NO_HZ_COMMON would.
+//   - The balance softirq runs inline at the tick that raises it;
+//     SD_SERIALIZE never blocks (the simulator has one balancer at a time).
+//   - Timer interrupts on idle CPUs: a sleeping task's timer fires on its
+//     previous CPU; only the CPU that will run the task pays an exit latency
+//     (the timer CPU is not woken when the task is placed elsewhere).
+//   - C-states deepen with idle time at their target residencies (the menu
+//     governor instead predicts the idle length).
+//   - NUMA: one level, all nodes equidistant (distance 21), groups are
+//     nodes; imb_numa_nr is approximated from the LLC count.
+//   - Forks come from a spawner on cpu0 that costs nothing; a fork placed
+//     elsewhere counts as a fork migration.
+//   - rq->cfs_tasks order (for detach_tasks) is approximated by the time a
+//     task last ran (least recently run first).
+//   - The 3.8 balancer shares the v6.17 sched_balance_rq() code path except
+//     where noted (need_active_balance, the interval rules, LB_BIAS loads).
+//   - idle_while_overloaded ignores affinity: it integrates min(idle CPUs,
+//     tasks waiting behind a running task) over time.
+//   - Initial state: CPUs have been idle for a second (deep C-state); the
+//     LLC's SIS_UTIL scan depth and has_idle_cores are those of an idle
+//     machine, not of a fresh boot.
+package sim
