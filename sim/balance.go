@@ -104,7 +104,7 @@ func (s *Sim) rebalanceDomains(rq *RQ, idle int) {
 	for _, sd := range rq.domains {
 		needDecay = s.updateNewidleCost(sd, 0) || needDecay
 		maxCost += sd.MaxNewidleLBCost
-		if !cont {
+		if !cont && !s.v38 {
 			if needDecay {
 				continue
 			}
@@ -113,18 +113,25 @@ func (s *Sim) rebalanceDomains(rq *RQ, idle int) {
 		iv := s.balanceInterval(sd, busy)
 		if j >= sd.LastBalance+iv {
 			if s.loadBalance(rq, sd, idle, &cont) > 0 {
+				// We pulled tasks: v3.8 says no longer idle; v6.17
+				// re-reads idle_cpu().
 				idle = cpuNotIdle
-				if s.idleCPU(rq.cpu) {
+				if !s.v38 && s.idleCPU(rq.cpu) {
 					idle = cpuIdle
 				}
 				busy = idle != cpuIdle
 			}
 			sd.LastBalance = j
-			iv = s.balanceInterval(sd, busy)
+			if !s.v38 {
+				iv = s.balanceInterval(sd, busy)
+			}
 		}
 		if next > sd.LastBalance+iv {
 			next = sd.LastBalance + iv
 			update = true
+		}
+		if s.v38 && !cont {
+			break
 		}
 	}
 	if needDecay {
@@ -667,6 +674,11 @@ func (s *Sim) loadBalance(dst *RQ, sd *SchedDomain, idle int, cont *bool) int {
 		cause = CauseNohz
 	}
 	env := &lbEnv{sd: sd, dstCPU: dst.cpu, dstRQ: dst, idle: idle, cpus: sd.Span, cause: cause}
+	if s.v38 {
+		env.d = s.newDecision("load_balance("+idleTypeNames[idle]+")", nil, dst.cpu)
+		env.d.Level = int8(sd.Level)
+		return s.loadBalance38(env, cont)
+	}
 	env.d = s.newDecision("sched_balance_rq("+idleTypeNames[idle]+")", nil, dst.cpu)
 	env.d.Level = int8(sd.Level)
 	stats := &sd.Stats.LB[idle]

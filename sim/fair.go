@@ -531,6 +531,8 @@ func (s *Sim) enqueueEntity(rq *RQ, p *Task, flags int) {
 	s.enqueueTree(rq, p)
 	p.onRq = true
 	p.queuedAt = s.now
+	s.enqSeq++
+	p.enqSeq = s.enqSeq
 	if rq.nrRunning >= 2 {
 		s.rdOverloaded = true // add_nr_running() -> set_rd_overloaded()
 	}

@@ -47,6 +47,7 @@ type Task struct {
 	sumExec      int64
 	prevSumExec  int64
 	execStart    int64 // se->exec_start: when it last ran (task_hot)
+	enqSeq       int64 // order of its last enqueue (3.8 cfs_tasks order)
 	avg          SchedAvg
 	avg38        SchedAvg38
 	utilEstKeep  bool // PELT util unchanged since enqueue (UTIL_AVG_UNCHANGED)
@@ -177,6 +178,7 @@ type Sim struct {
 	nohzKickPending bool
 	nohzBalancing   bool
 	lruBuf          []*Task
+	enqSeq          int64
 	orderBuf        []*Task
 
 	// Trace.
