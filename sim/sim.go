@@ -569,7 +569,10 @@ func (s *Sim) flush() {
 	s.dirty = s.dirty[:0]
 }
 
-// emit appends an event to the trace.
+// emit appends an event to the trace. The trace hash is FNV-1a taken over
+// 64-bit words (each event is four words: time; kind, cause, level; CPU and
+// from; task and arg), which is as deterministic as the byte-wise form and
+// four times cheaper.
 func (s *Sim) emit(e Event) {
 	e.T = s.now
 	s.nEvents++
@@ -577,14 +580,10 @@ func (s *Sim) emit(e Event) {
 	if h == 0 {
 		h = 14695981039346656037
 	}
-	for _, v := range [...]uint64{uint64(e.T), uint64(e.Kind) | uint64(e.Cause)<<8 | uint64(uint8(e.Level))<<16,
-		uint64(uint16(e.CPU)) | uint64(uint16(e.From))<<16, uint64(uint32(e.Task)) | uint64(uint32(e.Arg))<<32} {
-		for i := 0; i < 8; i++ {
-			h ^= v & 0xff
-			h *= 1099511628211
-			v >>= 8
-		}
-	}
+	h = (h ^ uint64(e.T)) * 1099511628211
+	h = (h ^ (uint64(e.Kind) | uint64(e.Cause)<<8 | uint64(uint8(e.Level))<<16)) * 1099511628211
+	h = (h ^ (uint64(uint16(e.CPU)) | uint64(uint16(e.From))<<16)) * 1099511628211
+	h = (h ^ (uint64(uint32(e.Task)) | uint64(uint32(e.Arg))<<32)) * 1099511628211
 	s.hash = h
 	if s.recording {
 		s.events = append(s.events, e)

@@ -1,5 +1,7 @@
 package sim
 
+import "math/bits"
+
 // schedPrioToWeight mirrors sched_prio_to_weight[] (nice -20..19): each nice
 // level is ~10% of CPU time, a factor ~1.25 in weight.
 var schedPrioToWeight = [40]uint64{
@@ -47,14 +49,7 @@ func calcDeltaFair(delta int64, weight uint64, invWeight uint32) int64 {
 	return int64(mulU64U32Shr(uint64(delta), uint32(fact), shift))
 }
 
-func leadingZeros64(x uint64) int {
-	n := 0
-	for x&(1<<63) == 0 && n < 64 {
-		x <<= 1
-		n++
-	}
-	return n
-}
+func leadingZeros64(x uint64) int { return bits.LeadingZeros64(x) }
 
 // mulU64U32Shr is mul_u64_u32_shr(a, mul, shift) without overflow.
 func mulU64U32Shr(a uint64, mul uint32, shift uint) uint64 {
