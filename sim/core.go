@@ -15,6 +15,7 @@ func (s *Sim) schedule(rq *RQ) {
 		if guard > 1_000_000 {
 			panic("sim: schedule loop does not converge")
 		}
+		rq.schedCount++
 		rq.needResched = false
 		prev := rq.curr
 		if prev != nil && prev.onRq {
@@ -194,7 +195,7 @@ func (s *Sim) goIdle(rq *RQ, prev *Task) {
 		rq.busyTime += s.now - rq.busySince
 		rq.busySince = -1
 	}
-	rq.sched_goidle++
+	rq.schedGoidle++
 	arg := int32(-1)
 	if prev != nil {
 		arg = prev.id

@@ -128,14 +128,15 @@ type RQ struct {
 	domains []*SchedDomain
 
 	// Metrics.
-	busyTime     int64
-	busySince    int64
-	nrSwitches   int64
-	ttwuCount    int64
-	ttwuLocal    int64
-	runDelay     int64
-	pcount       int64
-	sched_goidle int64
+	busyTime    int64
+	busySince   int64
+	nrSwitches  int64
+	ttwuCount   int64
+	ttwuLocal   int64
+	runDelay    int64
+	pcount      int64
+	schedGoidle int64
+	schedCount  int64
 }
 
 // Sim is the simulator. It is single-threaded and deterministic: the same

@@ -1,0 +1,43 @@
+package sim
+
+// CPUStat are one CPU's /proc/schedstat counters (the "cpuN" line).
+type CPUStat struct {
+	YldCount    int64 // sched_yield() calls (the simulator's tasks never yield)
+	SchedCount  int64 // __schedule() calls
+	SchedGoidle int64 // times it switched to the idle task
+	TTWUCount   int64 // wake-ups issued by this CPU
+	TTWULocal   int64 // of which woke the task on this CPU
+	RunTime     int64 // rq_cpu_time: ns spent running tasks
+	RunDelay    int64 // run_delay: ns tasks waited on this runqueue before running
+	Pcount      int64 // timeslices run (tasks switched in)
+}
+
+// CPUStats returns cpu's schedstat counters at the current time.
+func (s *Sim) CPUStats(cpu int) CPUStat {
+	rq := s.cpus[cpu]
+	run := rq.busyTime
+	if rq.busySince >= 0 {
+		run += s.now - rq.busySince
+	}
+	return CPUStat{SchedCount: rq.schedCount, SchedGoidle: rq.schedGoidle, TTWUCount: rq.ttwuCount,
+		TTWULocal: rq.ttwuLocal, RunTime: run, RunDelay: rq.runDelay, Pcount: rq.pcount}
+}
+
+// Jiffies is the tick count at the current time (the schedstat timestamp).
+func (s *Sim) Jiffies() int64 { return s.jiffies() }
+
+// TickNS is the length of a tick (1/HZ) in ns.
+func (s *Sim) TickNS() int64 { return s.tickNS }
+
+// Base is the kernel era the simulator runs.
+func (s *Sim) Base() Base { return s.cfg.Policy.Base }
+
+// LoadMetric is the resolved load metric (never LoadDefault).
+func (s *Sim) LoadMetric() LoadMetric { return s.lm }
+
+// SIS is the resolved select_idle_sibling() variant (never SISDefault).
+func (s *Sim) SIS() SIS { return s.sis }
+
+// Feature reports whether a feature is on (after the base's defaults and
+// the scenario's overrides).
+func (s *Sim) Feature(f Feature) bool { return s.feature(f) }
