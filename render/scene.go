@@ -113,7 +113,8 @@ type Painter struct {
 	IdleNames []string // C-state names, Costs.IdleStates order
 	Measure   Measure
 
-	runLabels, queueLabels []string // per task id, fitted to the layout
+	runLabels, queueLabels []string     // per task id, fitted to the layout
+	colors, textColors     []color.RGBA // per task id: block colour, label colour on it
 }
 
 // NewPainter prepares a painter for layout l and tasks.
@@ -127,6 +128,12 @@ func NewPainter(l *Layout, tasks []sim.TaskInfo, idle []sim.IdleState, m Measure
 	}
 	p.runLabels = make([]string, len(tasks))
 	p.queueLabels = make([]string, len(tasks))
+	p.colors = make([]color.RGBA, len(tasks))
+	p.textColors = make([]color.RGBA, len(tasks))
+	for i := range tasks {
+		p.colors[i] = TaskColor(i)
+		p.textColors[i] = TextOn(p.colors[i])
+	}
 	if len(l.Cells) == 0 {
 		return p
 	}
@@ -141,7 +148,15 @@ func NewPainter(l *Layout, tasks []sim.TaskInfo, idle []sim.IdleState, m Measure
 	return p
 }
 
-func (p *Painter) taskColor(id int32) color.RGBA { return TaskColor(int(id)) }
+// taskColor is the block colour of task id and the colour of text on it
+// (cached: the contrast search is too slow to repeat per block and frame).
+func (p *Painter) taskColor(id int32) (block, text color.RGBA) {
+	if id >= 0 && int(id) < len(p.colors) {
+		return p.colors[id], p.textColors[id]
+	}
+	c := TaskColor(int(id))
+	return c, TextOn(c)
+}
 
 // Cells draws every CPU cell of snap into dst (appending).
 func (p *Painter) Cells(snap *sim.Snapshot, dst *Scene) {
@@ -173,11 +188,11 @@ func (p *Painter) Cells(snap *sim.Snapshot, dst *Scene) {
 			dst.Fill(Rect{c.Right() - d - 3, c.Band.Y + (c.Band.H-d)/2, d, d}, CauseColor(sim.CauseWakeup))
 		}
 		if busy {
-			col := p.taskColor(cs.Curr)
+			col, tc := p.taskColor(cs.Curr)
 			dst.Fill(c.Run, col)
 			if int(cs.Curr) < len(p.runLabels) {
 				cx, cy := c.Run.Center()
-				dst.Label(cx, cy, l.TaskFont, TextOn(col), p.runLabels[cs.Curr], AlignCenter)
+				dst.Label(cx, cy, l.TaskFont, tc, p.runLabels[cs.Curr], AlignCenter)
 			}
 		} else {
 			name, col := "idle", IdleText
@@ -215,11 +230,11 @@ func (p *Painter) queue(c *Cell, q []int32, dst *Scene) {
 			dst.Label(cx, cy, size, CellLabel, more, AlignCenter)
 			return
 		}
-		col := p.taskColor(id)
+		col, tc := p.taskColor(id)
 		dst.Fill(r, col)
 		if int(id) < len(p.queueLabels) && p.queueLabels[id] != "" {
 			cx, cy := r.Center()
-			dst.Label(cx, cy, l.QueueFont, TextOn(col), p.queueLabels[id], AlignCenter)
+			dst.Label(cx, cy, l.QueueFont, tc, p.queueLabels[id], AlignCenter)
 		}
 	}
 }
@@ -239,12 +254,12 @@ func (p *Painter) Glides(g *Glides, now float64, dst *Scene) {
 		cc := CauseColor(gl.Cause)
 		dst.Line(x0, y0, x, y, clamp(side*0.15, 2, 5), cc)
 		r := Rect{x - side/2, y - side/2, side, side}
-		col := p.taskColor(gl.Task)
+		col, tc := p.taskColor(gl.Task)
 		dst.Fill(r, col)
 		dst.Stroke(r, clamp(side*0.12, 2, 4), cc)
 		if int(gl.Task) < len(p.queueLabels) {
 			if s := fit(p.Measure, l.QueueFont, side-6, p.queueLabels[gl.Task]); s != "" {
-				dst.Label(x, y, l.QueueFont, TextOn(col), s, AlignCenter)
+				dst.Label(x, y, l.QueueFont, tc, s, AlignCenter)
 			}
 		}
 	}
