@@ -89,8 +89,11 @@ func (g *game) Draw(screen *ebiten.Image) {
 		return
 	}
 	sw, sh := screen.Bounds().Dx(), screen.Bounds().Dy()
-	area := g.page.stageRect(float64(sw), float64(sh))
+	// The layout is in CSS pixels (so type sizes mean the same on every
+	// screen); the renderer scales it to device pixels.
+	area, scale := g.page.stageRect(float64(sw), float64(sh))
 	if f.Rev != g.layoutRev || area != g.layoutArea || sw != g.screenW || sh != g.screenH {
+		g.r.SetScale(scale)
 		g.relayout(f, area, sw, sh)
 	}
 	if g.layout == nil {

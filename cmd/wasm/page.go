@@ -60,22 +60,22 @@ func (p *page) setText(id, text string) {
 
 func (p *page) hash() string { return p.win.Get("location").Get("hash").String() }
 
-// stageRect is the #stage element's rectangle in screen pixels (the screen
-// is sw x sh device pixels covering the body), inset by a small margin.
-func (p *page) stageRect(sw, sh float64) render.Rect {
+// stageRect is the #stage element's rectangle in CSS pixels, inset by a
+// small margin, and the number of screen pixels per CSS pixel (the screen is
+// sw device pixels wide and covers the body).
+func (p *page) stageRect(sw, sh float64) (render.Rect, float64) {
 	bw := p.body.Get("clientWidth").Float()
 	if !p.stage.Truthy() || bw <= 0 {
-		return render.Rect{W: sw, H: sh}
+		return render.Rect{W: sw, H: sh}, 1
 	}
-	s := sw / bw
 	r := p.stage.Call("getBoundingClientRect")
 	const margin = 10
 	return render.Rect{
-		X: (r.Get("left").Float() + margin) * s,
-		Y: (r.Get("top").Float() + 2) * s,
-		W: max(0, (r.Get("width").Float()-2*margin)*s),
-		H: max(0, (r.Get("height").Float()-margin-2)*s),
-	}
+		X: r.Get("left").Float() + margin,
+		Y: r.Get("top").Float() + 2,
+		W: max(0, r.Get("width").Float()-2*margin),
+		H: max(0, r.Get("height").Float()-margin-2),
+	}, sw / bw
 }
 
 // setReady flips window.schedplay.ready once frames are on screen.

@@ -33,6 +33,7 @@ type Renderer struct {
 	faces map[int]*text.GoTextFace // by size in half pixels
 	white *ebiten.Image            // 1x1 white sub-image, the source of every quad
 
+	scale       float64       // device pixels per layout pixel
 	static      *ebiten.Image // the layout's boxes, drawn once per layout
 	staticScene render.Scene
 	verts       []ebiten.Vertex
@@ -51,6 +52,7 @@ func New() (*Renderer, error) {
 		font:  src,
 		faces: map[int]*text.GoTextFace{},
 		white: img.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image),
+		scale: 1,
 	}, nil
 }
 
@@ -64,7 +66,15 @@ func (r *Renderer) face(size float64) *text.GoTextFace {
 	return f
 }
 
-// Measure is render.Measure with the real font.
+// SetScale sets how many device pixels one layout pixel is (the page's
+// devicePixelRatio): scenes are laid out in CSS pixels and drawn sharp.
+func (r *Renderer) SetScale(s float64) {
+	if s > 0 {
+		r.scale = s
+	}
+}
+
+// Measure is render.Measure with the real font, in layout pixels.
 func (r *Renderer) Measure(s string, size float64) float64 {
 	return text.Advance(s, r.face(size))
 }
@@ -104,7 +114,7 @@ func (r *Renderer) Draw(dst *ebiten.Image, s *render.Scene) {
 	for i := range s.Texts {
 		t := &s.Texts[i]
 		op.GeoM.Reset()
-		op.GeoM.Translate(math.Round(t.X), math.Round(t.Y))
+		op.GeoM.Translate(math.Round(t.X*r.scale), math.Round(t.Y*r.scale))
 		op.ColorScale.Reset()
 		op.ColorScale.ScaleWithColor(t.C)
 		op.SecondaryAlign = text.AlignCenter
@@ -116,19 +126,20 @@ func (r *Renderer) Draw(dst *ebiten.Image, s *render.Scene) {
 		default:
 			op.PrimaryAlign = text.AlignStart
 		}
-		text.Draw(dst, t.S, r.face(t.Size), &op)
+		text.Draw(dst, t.S, r.face(t.Size*r.scale), &op)
 	}
 }
 
 func (r *Renderer) quads(dst *ebiten.Image, qs []render.Quad) {
 	r.verts = r.verts[:0]
 	r.idx = r.idx[:0]
+	sc := float32(r.scale)
 	for _, q := range qs {
 		base := uint16(len(r.verts))
 		cr, cg, cb, ca := float32(q.C.R)/255, float32(q.C.G)/255, float32(q.C.B)/255, float32(q.C.A)/255
 		for k := range 4 {
 			r.verts = append(r.verts, ebiten.Vertex{
-				DstX: q.X[k], DstY: q.Y[k], SrcX: 1.5, SrcY: 1.5,
+				DstX: q.X[k] * sc, DstY: q.Y[k] * sc, SrcX: 1.5, SrcY: 1.5,
 				ColorR: cr, ColorG: cg, ColorB: cb, ColorA: ca,
 			})
 		}
