@@ -18,11 +18,14 @@ type Frame struct {
 	Snap       *sim.Snapshot
 	Moves      []sim.Event  // events since the previous frame that move a task between CPUs
 	Metrics    *sim.Metrics // nil unless refreshed in this frame (a few times a second)
-	Now        int64        // simulated ns
-	Duration   int64        // simulated ns of the whole run
-	Playing    bool
-	Speed      float64 // simulated seconds per wall second
-	Title      string
+	// LastMove explains the newest of Moves in words, with the decision
+	// behind it (the simulator's Explain); "" when the frame has no move.
+	LastMove string
+	Now      int64 // simulated ns
+	Duration int64 // simulated ns of the whole run
+	Playing  bool
+	Speed    float64 // simulated seconds per wall second
+	Title    string
 	// Description of the scenario (plain text, never HTML).
 	Description string
 	Err         string // the last error text, "" if none

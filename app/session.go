@@ -361,6 +361,9 @@ func (s *Session) Tick(now time.Time, dt time.Duration) *Frame {
 		Err:         s.lastErr,
 		Stats:       s.meter.Stats(),
 	}
+	if n := len(s.moves); n > 0 {
+		f.LastMove = s.sim.Explain(s.moves[n-1])
+	}
 	s.moves = s.moves[:0]
 	if s.linkRev == s.rev {
 		f.Link = s.link

@@ -136,6 +136,15 @@ func TestFramesDoNotShare(t *testing.T) {
 	moves := 0
 	for _, f := range frames {
 		moves += len(f.Moves)
+		if len(f.Moves) > 0 && !strings.Contains(f.LastMove, "cpu") {
+			t.Errorf("frame with %d moves explains the last as %q", len(f.Moves), f.LastMove)
+		}
+		if len(f.Moves) == 0 && f.LastMove != "" {
+			t.Errorf("frame without moves explains %q", f.LastMove)
+		}
+	}
+	if moves == 0 {
+		t.Errorf("no task moved in 20 frames of the tbench pair")
 	}
 	t.Logf("20 frames at 0.1x: sim %d ns, %d moves", frames[len(frames)-1].Now, moves)
 }

@@ -122,13 +122,15 @@ func (p *page) fillPresets(list []scenarios.PresetInfo) {
 // metrics when a frame carries them.
 func (p *page) panels(l *broadcast.Listener[*app.Frame]) {
 	var rev int64 = -1
-	var lastClock time.Time
+	var lastClock, lastMove time.Time
 	for f := range l.Ch() {
 		if f.Rev != rev {
 			rev = f.Rev
 			p.setText("title", f.Title)
 			p.setText("description", f.Description)
 			p.doc.Set("title", "schedplay: "+f.Title)
+			p.setText("last-move", "–")
+			lastMove = time.Time{}
 		}
 		p.setError(f.Err)
 		if now := time.Now(); now.Sub(lastClock) >= 100*time.Millisecond || !f.Playing {
@@ -144,6 +146,11 @@ func (p *page) panels(l *broadcast.Listener[*app.Frame]) {
 			p.setText("state", state)
 			st := f.Stats
 			p.setText("perf", fmt.Sprintf("%.0f fps · %.1f ms of work per frame · sim %s real time", st.FPS, st.FrameMS, fmtRTF(st.SimRTF)))
+		}
+		// The newest move's explanation, held for a moment so it can be read.
+		if now := time.Now(); f.LastMove != "" && (now.Sub(lastMove) >= 700*time.Millisecond || !f.Playing) {
+			lastMove = now
+			p.setText("last-move", f.LastMove)
 		}
 		if m := f.Metrics; m != nil {
 			p.setText("m-ops-per-s", fmtNum(m.OpsPerS))
