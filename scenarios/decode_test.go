@@ -468,8 +468,8 @@ func TestTbenchPresetConfig(t *testing.T) {
 	}
 	pp, _ := Preset("pelt-pingpong")
 	cfg, _ = pp.Config()
-	if cfg.Machine.NCPU() != 2 || cfg.Duration != 5e9 || cfg.Tasks[0].Count != 2 {
-		t.Errorf("pelt-pingpong: %d CPUs, %d ns, %d hogs", cfg.Machine.NCPU(), cfg.Duration, cfg.Tasks[0].Count)
+	if cfg.Machine.NCPU() != 2 || cfg.Duration != 10e9 || cfg.Tasks[0].Count != 1 || cfg.Tasks[1].Count != 2 {
+		t.Errorf("pelt-pingpong: %d CPUs, %d ns, %d hogs, %d light tasks", cfg.Machine.NCPU(), cfg.Duration, cfg.Tasks[0].Count, cfg.Tasks[1].Count)
 	}
 }
 

@@ -559,18 +559,19 @@ func (s *Sim) canMigrateTask(p *Task, env *lbEnv) (bool, bool) {
 	return false, true
 }
 
-// cfsTasksLRU returns src's tasks least recently run first (the tail of
-// rq->cfs_tasks, which detach_tasks() walks from).
+// cfsTasksLRU returns src's tasks in the order detach_tasks() walks
+// rq->cfs_tasks: from the tail. Tasks join the head when enqueued
+// (account_entity_enqueue()) and move to the head when picked
+// (pick_next_task_fair()), so the tail is the task that has waited longest
+// since it was queued or last chosen.
 func (s *Sim) cfsTasksLRU(rq *RQ) []*Task {
 	out := s.lruBuf[:0]
 	out = append(out, rq.queue...)
 	if rq.curr != nil && rq.curr.onRq {
 		out = append(out, rq.curr)
 	}
-	// insertion sort by execStart, ties by id: small and deterministic
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && (out[j].execStart < out[j-1].execStart ||
-			(out[j].execStart == out[j-1].execStart && out[j].id < out[j-1].id)); j-- {
+	for i := 1; i < len(out); i++ { // small lists: insertion sort by list position
+		for j := i; j > 0 && out[j].listPos < out[j-1].listPos; j-- {
 			out[j], out[j-1] = out[j-1], out[j]
 		}
 	}
@@ -645,6 +646,14 @@ func shrBound(v int64, n int) int64 {
 
 // detachTask mirrors detach_task(): dequeue from src (a migrating dequeue).
 func (s *Sim) detachTask(env *lbEnv, p *Task) {
+	if !s.v38 && env.dstRQ.nrRunning > 0 && !env.srcRQ.entityEligible(p) {
+		// Moved with negative lag onto a CPU that has tasks: with PLACE_LAG
+		// it arrives just as ineligible (seed 001's case).
+		s.m.migIneligible++
+		if env.sd.NrBalanceFailed == 0 {
+			s.m.migIneligibleFirst++
+		}
+	}
 	s.dequeueEntity(env.srcRQ, p, deqMigrating)
 	p.state = TaskWaking
 	env.moved = append(env.moved, p)
@@ -657,6 +666,7 @@ func (s *Sim) attachTasks(env *lbEnv) {
 		from := p.cpu
 		p.avg.LastUpdateTime = 0 // migrate_task_rq_fair(): attach at enqueue
 		p.cpu = env.dstCPU
+		p.migratedAt = s.now
 		s.countMigration(p, from, env.dstCPU, env.cause)
 		s.emit(Event{Kind: EvMigrate, Cause: env.cause, CPU: int16(env.dstCPU), From: int16(from), Task: p.id, Arg: -1, Level: int8(env.sd.Level), Why: env.d.Seq})
 		s.activate(env.dstRQ, p, enqMigrated)

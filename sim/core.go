@@ -70,6 +70,10 @@ func (s *Sim) switchTo(rq *RQ, prev, next *Task) {
 	rq.runDelay += wait
 	rq.pcount++
 	s.m.runqWait.add(wait)
+	if next.migratedAt > 0 {
+		s.m.migWait.add(s.now - next.migratedAt)
+		next.migratedAt = 0
+	}
 	if next.lastWakeupStart >= 0 {
 		s.m.wakeLat.add(s.now - next.lastWakeupStart)
 		next.lastWakeupStart = -1

@@ -525,14 +525,15 @@ func (s *Sim) enqueueEntity(rq *RQ, p *Task, flags int) {
 		rq.loadWeight += p.weight
 		rq.nrRunning++
 		if flags&enqMigrated != 0 {
-			p.execStart = 0
+			p.execStart = coldExecStart // "no longer consider this task hot"
 		}
 	}
 	s.enqueueTree(rq, p)
 	p.onRq = true
 	p.queuedAt = s.now
 	s.enqSeq++
-	p.enqSeq = s.enqSeq
+	p.enqSeq = s.enqSeq // list_add(&se->group_node, &rq->cfs_tasks)
+	p.listPos = s.enqSeq
 	if rq.nrRunning >= 2 {
 		s.rdOverloaded = true // add_nr_running() -> set_rd_overloaded()
 	}
@@ -579,6 +580,10 @@ func (s *Sim) putPrev(rq *RQ) {
 // setNext mirrors set_next_entity().
 func (s *Sim) setNext(rq *RQ, p *Task) {
 	s.dequeueTree(rq, p)
+	if !s.v38 {
+		s.enqSeq++
+		p.listPos = s.enqSeq // pick_next_task_fair(): list_move() to the head
+	}
 	s.updateLoadAvg(rq, p, false, false)
 	p.vprot = p.deadline // RUN_TO_PARITY: protect the slice until its deadline
 	s.setCurr(rq, p)

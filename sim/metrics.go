@@ -3,18 +3,22 @@ package sim
 // Metrics are the run's results, with the CLI contract's JSON keys. The CLI
 // fills Title and WallMS; everything else is computed by the simulator.
 type Metrics struct {
-	Title                 string         `json:"title"`
-	Seed                  uint64         `json:"seed"`
-	SimMS                 float64        `json:"sim_ms"`
-	WallMS                float64        `json:"wall_ms"`
-	Events                int64          `json:"events"`
-	Ops                   int64          `json:"ops"`
-	OpsPerS               float64        `json:"ops_per_s"`
-	BusyPct               float64        `json:"busy_pct"`
-	IdleWhileOverloadedMS float64        `json:"idle_while_overloaded_ms"`
-	WakeupLatencyUS       Percentiles    `json:"wakeup_latency_us"`
-	RunqWaitUS            Percentiles    `json:"runq_wait_us"`
+	Title                 string      `json:"title"`
+	Seed                  uint64      `json:"seed"`
+	SimMS                 float64     `json:"sim_ms"`
+	WallMS                float64     `json:"wall_ms"`
+	Events                int64       `json:"events"`
+	Ops                   int64       `json:"ops"`
+	OpsPerS               float64     `json:"ops_per_s"`
+	BusyPct               float64     `json:"busy_pct"`
+	IdleWhileOverloadedMS float64     `json:"idle_while_overloaded_ms"`
+	WakeupLatencyUS       Percentiles `json:"wakeup_latency_us"`
+	RunqWaitUS            Percentiles `json:"runq_wait_us"`
+	// MigrationWaitUS: from a balancer migration (periodic, newidle, nohz,
+	// active) to the moved task's first run at its new CPU.
+	MigrationWaitUS       Percentiles    `json:"migration_wait_us"`
 	Migrations            MigrationStats `json:"migrations"`
+	Balance               BalanceStats   `json:"balance"`
 	CtxSwitches           int64          `json:"ctx_switches"`
 	Wakeups               int64          `json:"wakeups"`
 	SearchCostMS          float64        `json:"search_cost_ms"`
@@ -47,6 +51,26 @@ type MigrationStats struct {
 	LLC     int64 `json:"llc"`
 	Package int64 `json:"package"`
 	NUMA    int64 `json:"numa"`
+	// Ineligible counts tasks the balancer moved onto a CPU with queued
+	// tasks while their EEVDF lag was negative (v6.17 only): with PLACE_LAG
+	// they arrive ineligible there too (seed 001).
+	Ineligible int64 `json:"ineligible"`
+	// IneligibleFirstTry are those moved while the domain had no failed
+	// balance (nr_balance_failed == 0): what ELIGIBLE_FIRST forbids.
+	IneligibleFirstTry int64 `json:"ineligible_first_try"`
+}
+
+// BalanceStats sum the balancer's schedstat counters over every CPU's
+// domains and idle types: passes (lb_count), passes that found balance
+// (lb_balanced), passes that wanted to move load but could not (lb_failed),
+// and tasks moved (lb_gained); active balances pushed (alb_pushed).
+type BalanceStats struct {
+	Count        int64 `json:"count"`
+	Balanced     int64 `json:"balanced"`
+	Failed       int64 `json:"failed"`
+	Gained       int64 `json:"gained"`
+	HotGained    int64 `json:"hot_gained"`
+	ActivePushed int64 `json:"active_pushed"`
 }
 
 // TaskMetrics are per task instance.
@@ -62,16 +86,19 @@ type TaskMetrics struct {
 
 // metricsAcc accumulates the run's metrics as events happen.
 type metricsAcc struct {
-	ops          int64
-	ctxSwitches  int64
-	wakeups      int64
-	searchCost   int64
-	balanceCost  int64
-	cpusExamined int64
-	mig          [NumCauses]int64
-	migDist      [NumDistances]int64
-	wakeLat      hist
-	runqWait     hist
+	ops                int64
+	ctxSwitches        int64
+	wakeups            int64
+	searchCost         int64
+	balanceCost        int64
+	cpusExamined       int64
+	migIneligible      int64
+	migIneligibleFirst int64
+	migWait            hist
+	mig                [NumCauses]int64
+	migDist            [NumDistances]int64
+	wakeLat            hist
+	runqWait           hist
 	// idle-while-overloaded: the integral over time of min(idle CPUs,
 	// tasks waiting behind a running task) — CPU time left idle while
 	// runnable work queued elsewhere. Tasks queued on a CPU that is still
@@ -202,6 +229,7 @@ func (s *Sim) Metrics() Metrics {
 	out.IdleWhileOverloadedMS = round3(float64(m.iwoArea) / 1e6)
 	out.WakeupLatencyUS = m.wakeLat.percentiles()
 	out.RunqWaitUS = m.runqWait.percentiles()
+	out.MigrationWaitUS = m.migWait.percentiles()
 	out.SearchCostMS = round3(float64(m.searchCost) / 1e6)
 	if m.wakeups > 0 {
 		out.CPUsExaminedPerWakeup = round3(float64(m.cpusExamined) / float64(m.wakeups))
@@ -214,6 +242,21 @@ func (s *Sim) Metrics() Metrics {
 	}
 	mg.SMT, mg.Cluster, mg.LLC = m.migDist[DistSMT], m.migDist[DistCluster], m.migDist[DistLLC]
 	mg.Package, mg.NUMA = m.migDist[DistPackage], m.migDist[DistNUMA]
+	mg.Ineligible = m.migIneligible
+	mg.IneligibleFirstTry = m.migIneligibleFirst
+	for _, rq := range s.cpus {
+		for _, sd := range rq.domains {
+			for _, lb := range sd.Stats.LB {
+				b := &out.Balance
+				b.Count += lb.Count
+				b.Balanced += lb.Balanced
+				b.Failed += lb.Failed
+				b.Gained += lb.Gained
+				b.HotGained += lb.HotGained
+			}
+			out.Balance.ActivePushed += sd.Stats.ALBPushed
+		}
+	}
 	out.Tasks = make([]TaskMetrics, len(s.tasks))
 	for i, t := range s.tasks {
 		cpu := t.cpuTime

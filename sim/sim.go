@@ -48,6 +48,7 @@ type Task struct {
 	prevSumExec  int64
 	execStart    int64 // se->exec_start: when it last ran (task_hot)
 	enqSeq       int64 // order of its last enqueue (3.8 cfs_tasks order)
+	listPos      int64 // position in rq->cfs_tasks (v6.17: enqueue or pick)
 	avg          SchedAvg
 	avg38        SchedAvg38
 	utilEstKeep  bool // PELT util unchanged since enqueue (UTIL_AVG_UNCHANGED)
@@ -58,6 +59,7 @@ type Task struct {
 	lastWakee       int32
 	recentUsedCPU   int
 	lastWakeupStart int64 // time of the wake that made it runnable (latency)
+	migratedAt      int64 // time the balancer last moved it, until it runs (0: none)
 	queuedAt        int64 // when it last became runnable-but-not-running
 
 	// Metrics.
@@ -138,6 +140,10 @@ type RQ struct {
 	schedGoidle int64
 	schedCount  int64
 }
+
+// coldExecStart is the exec_start of a task whose cache footprint is long
+// gone (never ran, or just migrated in v6.17): task_hot() says cold.
+const coldExecStart = -1 << 50
 
 // Sim is the simulator. It is single-threaded and deterministic: the same
 // Config gives the same event stream, on every platform.
@@ -376,7 +382,8 @@ func (s *Sim) buildTasks() error {
 			t := &Task{id: id, info: info, prog: g.Program, loop: g.Loop, state: TaskUnborn,
 				weight: NiceWeight(g.Nice), invW: schedPrioToWmult[g.Nice+20],
 				allowed: allowed, nrAllow: allowed.Weight(), cpu: -1, lastRanCPU: -1, commFrom: -1,
-				replyTo: -1, lastWakee: -1, recentUsedCPU: -1, rr: make([]int, len(g.Program))}
+				replyTo: -1, lastWakee: -1, recentUsedCPU: -1, rr: make([]int, len(g.Program)),
+				execStart: coldExecStart}
 			s.tasks = append(s.tasks, t)
 			s.infos = append(s.infos, info)
 			s.q.push(qev{t: g.Start, kind: evSpawn, task: id})

@@ -1,0 +1,161 @@
+package scenarios
+
+import (
+	"testing"
+
+	"schedplay/sim"
+)
+
+// Each preset exists to show a phenomenon from the seeds. These tests run
+// the presets under the switches they are about and assert the direction
+// and rough size of the effect, as the preset descriptions state it.
+
+// runPreset runs a preset with -set overrides and returns its metrics.
+func runPreset(t *testing.T, name string, sets ...string) sim.Metrics {
+	t.Helper()
+	s, err := Preset(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(sets); i += 2 {
+		if err := s.Set(sets[i], sets[i+1]); err != nil {
+			t.Fatalf("%s=%s: %v", sets[i], sets[i+1], err)
+		}
+	}
+	cfg, err := s.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := sim.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.Run()
+	return x.Metrics()
+}
+
+func balancerMigrations(m sim.Metrics) int64 {
+	g := m.Migrations
+	return g.Balance + g.Newidle + g.Nohz + g.Active
+}
+
+func TestPresetTbenchPairs(t *testing.T) {
+	ops := func(pairs, sis string, sets ...string) sim.Metrics {
+		return runPreset(t, "tbench-pairs", append([]string{"duration", "300ms", "tasks.client.count", pairs, "policy.select_idle_sibling", sis}, sets...)...)
+	}
+	// Mike Galbraith's table: buddies ~10x ahead at 1-5 pairs, ~2x at 10,
+	// even at saturation.
+	for _, c := range []struct {
+		pairs    string
+		min, max float64
+	}{{"1", 4, 100}, {"5", 4, 100}, {"10", 1.5, 100}, {"80", 0.9, 1.15}} {
+		v36, buddies := ops(c.pairs, "v3.6"), ops(c.pairs, "cpu_buddies")
+		r := buddies.OpsPerS / v36.OpsPerS
+		if r < c.min || r > c.max {
+			t.Errorf("%s pairs: cpu_buddies/v3.6 = %.2f (%.0f/%.0f ops/s), want %.1f..%.1f", c.pairs, r, buddies.OpsPerS, v36.OpsPerS, c.min, c.max)
+		}
+		if c.pairs == "1" && (v36.Migrations.Wakeup < 100*buddies.Migrations.Wakeup || v36.WakeupLatencyUS.P50 < 5*buddies.WakeupLatencyUS.P50) {
+			t.Errorf("1 pair: the v3.6 walk should migrate on every wake-up and wake deep-idle CPUs: %d vs %d migrations, p50 %.1f vs %.1f us",
+				v36.Migrations.Wakeup, buddies.Migrations.Wakeup, v36.WakeupLatencyUS.P50, buddies.WakeupLatencyUS.P50)
+		}
+	}
+	// Preeti's SD_BALANCE_WAKE on SMT and MC: like v3.6 (or worse) at light
+	// load, losing at heavy load while searching more per wake-up.
+	wake := []string{"policy.sd_flags.SMT.SD_BALANCE_WAKE", "true", "policy.sd_flags.MC.SD_BALANCE_WAKE", "true"}
+	light, lightBW := ops("1", "v3.6"), ops("1", "v3.6", wake...)
+	if lightBW.OpsPerS > 1.1*light.OpsPerS {
+		t.Errorf("1 pair: SD_BALANCE_WAKE %.0f ops/s should not beat v3.6 %.0f", lightBW.OpsPerS, light.OpsPerS)
+	}
+	heavy, heavyBW := ops("80", "v3.6"), ops("80", "v3.6", wake...)
+	if heavyBW.OpsPerS > 0.8*heavy.OpsPerS || heavyBW.CPUsExaminedPerWakeup <= heavy.CPUsExaminedPerWakeup {
+		t.Errorf("80 pairs: SD_BALANCE_WAKE %.0f ops/s (%.1f CPUs/wake-up) should lose to v3.6 %.0f (%.1f)",
+			heavyBW.OpsPerS, heavyBW.CPUsExaminedPerWakeup, heavy.OpsPerS, heavy.CPUsExaminedPerWakeup)
+	}
+}
+
+func TestPresetPgbench(t *testing.T) {
+	perWake := func(m sim.Metrics) float64 { return m.SearchCostMS * 1e6 / float64(m.Wakeups) }
+	one := runPreset(t, "pgbench-1toN", "tasks.client.count", "1", "duration", "300ms")
+	busy := runPreset(t, "pgbench-1toN", "tasks.client.count", "24", "duration", "300ms")
+	if perWake(busy) < 2*perWake(one) {
+		t.Errorf("search cost per wake-up: %.0f ns at 24 clients vs %.0f at 1; it should grow at least 2x", perWake(busy), perWake(one))
+	}
+	sbm := runPreset(t, "pgbench-1toN", "tasks.client.count", "24", "duration", "300ms", "policy.features.SCHED_BALANCE_MAP", "true")
+	if perWake(sbm) > 0.97*perWake(busy) {
+		t.Errorf("SCHED_BALANCE_MAP: %.0f ns per wake-up vs %.0f without; it should save at least 3%%", perWake(sbm), perWake(busy))
+	}
+	if d := sbm.OpsPerS/busy.OpsPerS - 1; d < -0.02 || d > 0.05 {
+		t.Errorf("SCHED_BALANCE_MAP changed throughput by %.1f%%; the model says a little", 100*d)
+	}
+}
+
+func TestPresetPeltPingpong(t *testing.T) {
+	lwOff := runPreset(t, "pelt-pingpong", "policy.load_metric", "load_weight", "policy.select_idle_sibling", "off")
+	if n := balancerMigrations(lwOff); n < 50 {
+		t.Errorf("load_weight without select_idle_sibling: %d balancer migrations; counting tasks should ping-pong them", n)
+	}
+	ralOn := runPreset(t, "pelt-pingpong", "policy.load_metric", "runnable_load_avg")
+	if ralOn.Migrations.Wakeup < 300 || balancerMigrations(ralOn) < 300 {
+		t.Errorf("runnable_load_avg with select_idle_sibling: %d wake-up and %d balancer migrations; want both >= 300 (pulled away, pushed back)",
+			ralOn.Migrations.Wakeup, balancerMigrations(ralOn))
+	}
+	settled := runPreset(t, "pelt-pingpong", "policy.load_metric", "runnable_plus_blocked", "policy.select_idle_sibling", "off")
+	// 10 s: the 80% task has 1000 periods, each 40% task 909.
+	if settled.Migrations.Total > 5 || settled.Ops < 2800 {
+		t.Errorf("runnable_plus_blocked on prev_cpu: %d migrations, %d periods met; it should settle and meet them (2818)", settled.Migrations.Total, settled.Ops)
+	}
+	if settled.IdleWhileOverloadedMS < 300 {
+		t.Errorf("runnable_plus_blocked: %.0f ms idle while overloaded; blocked load should hide an idle CPU from the balancer", settled.IdleWhileOverloadedMS)
+	}
+}
+
+func TestPresetAim9Burst(t *testing.T) {
+	lw := runPreset(t, "aim9-burst", "policy.load_metric", "load_weight")
+	ral := runPreset(t, "aim9-burst", "policy.load_metric", "runnable_load_avg")
+	if float64(ral.Ops) > 0.8*float64(lw.Ops) || ral.IdleWhileOverloadedMS < 50 || lw.IdleWhileOverloadedMS > 5 {
+		t.Errorf("runnable_load_avg: %d tasks done, %.1f ms idle while overloaded; load_weight: %d, %.1f ms", ral.Ops, ral.IdleWhileOverloadedMS, lw.Ops, lw.IdleWhileOverloadedMS)
+	}
+	fixed := runPreset(t, "aim9-burst", "policy.new_task_load", "full")
+	if float64(fixed.Ops) < 0.95*float64(lw.Ops) {
+		t.Errorf("new tasks with a full load history: %d tasks done, want about load_weight's %d", fixed.Ops, lw.Ops)
+	}
+}
+
+func TestPresetEligibleMigration(t *testing.T) {
+	var off, on struct{ first, inelig, failed, ops int64 }
+	for _, seed := range []string{"1", "2", "3"} {
+		a := runPreset(t, "eligible-migration", "seed", seed, "policy.features.ELIGIBLE_FIRST", "false")
+		b := runPreset(t, "eligible-migration", "seed", seed, "policy.features.ELIGIBLE_FIRST", "true")
+		off.first += a.Migrations.IneligibleFirstTry
+		off.inelig += a.Migrations.Ineligible
+		off.failed += a.Balance.Failed
+		off.ops += a.Ops
+		on.first += b.Migrations.IneligibleFirstTry
+		on.inelig += b.Migrations.Ineligible
+		on.failed += b.Balance.Failed
+		on.ops += b.Ops
+	}
+	if off.first < 10 || on.first != 0 {
+		t.Errorf("ineligible tasks moved at the first attempt: %d without, %d with ELIGIBLE_FIRST; want >= 10 and 0", off.first, on.first)
+	}
+	if float64(on.inelig) > 0.85*float64(off.inelig) {
+		t.Errorf("ineligible migrations: %d with vs %d without; want at least 15%% fewer", on.inelig, off.inelig)
+	}
+	if on.failed <= off.failed {
+		t.Errorf("failed balances: %d with vs %d without; refusing ineligible tasks should fail more passes", on.failed, off.failed)
+	}
+	if d := float64(on.ops)/float64(off.ops) - 1; d < -0.01 || d > 0.01 {
+		t.Errorf("throughput changed by %.2f%%; the effect should be slight", 100*d)
+	}
+}
+
+func TestPresetOverloadOnWakeup(t *testing.T) {
+	bug := runPreset(t, "overload-on-wakeup")
+	far := runPreset(t, "overload-on-wakeup", "policy.sd_flags.NUMA.SD_WAKE_AFFINE", "false")
+	if bug.IdleWhileOverloadedMS < 500 || far.IdleWhileOverloadedMS > 0.5*bug.IdleWhileOverloadedMS {
+		t.Errorf("idle while overloaded: %.0f ms with NUMA wake-affine, %.0f ms without; want >= 500 and at most half", bug.IdleWhileOverloadedMS, far.IdleWhileOverloadedMS)
+	}
+	if float64(far.Ops) < 1.3*float64(bug.Ops) {
+		t.Errorf("requests served: %d without NUMA wake-affine vs %d with; want 30%% more", far.Ops, bug.Ops)
+	}
+}
