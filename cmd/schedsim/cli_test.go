@@ -62,7 +62,7 @@ func TestExitCodes(t *testing.T) {
 		{"help", []string{"help"}, 0, "tbench-pairs", ""},
 		{"-h", []string{"run", "-h"}, 0, "usage:", ""},
 		{"unknown command", []string{"export", "x"}, 2, "", `unknown command "export"`},
-		{"validate ok", []string{"validate", "pelt-pingpong"}, 0, "ok: Two 80% tasks and one 40% task on two CPUs\n", ""},
+		{"validate ok", []string{"validate", "pelt-pingpong"}, 0, "ok: PELT in the balancer: one 80% task and two 40% tasks on two CPUs\n", ""},
 		{"validate unknown field", []string{"validate", broken}, 2, "", broken + ": machine.corez: unknown field\n"},
 		{"validate invalid", []string{"validate", invalid}, 2, "", invalid + `: tasks[0].program[0].run: "8 ms" is not a duration`},
 		{"validate missing file", []string{"validate", "nope.json"}, 2, "", "nope.json: "},
@@ -166,14 +166,14 @@ func TestRunJSON(t *testing.T) {
 			t.Errorf("run -json lacks %q", key)
 		}
 	}
-	if m.Title != "Two 80% tasks and one 40% task on two CPUs" {
+	if m.Title != "PELT in the balancer: one 80% task and two 40% tasks on two CPUs" {
 		t.Errorf("title = %q", m.Title)
 	}
 	if m.SimMS != 50 || m.Seed != 1 {
 		t.Errorf("sim_ms = %v, seed = %v; want 50 and 1", m.SimMS, m.Seed)
 	}
 	if len(m.Tasks) != 3 {
-		t.Errorf("%d tasks in the metrics, want 3 (hog/0, hog/1, light/0)", len(m.Tasks))
+		t.Errorf("%d tasks in the metrics, want 3 (hog/0, light/0, light/1)", len(m.Tasks))
 	}
 	if m.WallMS < 0 {
 		t.Errorf("wall_ms = %v", m.WallMS)
@@ -193,7 +193,7 @@ func TestRunTable(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	lines := strings.Split(stdout, "\n")
-	if lines[0] != "Two 80% tasks and one 40% task on two CPUs" || !strings.HasPrefix(lines[1], "seed 1: 50 ms simulated") {
+	if lines[0] != "PELT in the balancer: one 80% task and two 40% tasks on two CPUs" || !strings.HasPrefix(lines[1], "seed 1: 50 ms simulated") {
 		t.Errorf("header:\n%s", stdout)
 	}
 	for _, want := range []string{"\nops ", "\nmigrations ", "\nwake-up latency us ", "\ntask ", "\nhog/0 ", "\nlight/0 "} {
@@ -210,7 +210,7 @@ func TestSweep(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
-	if len(lines) != 5 || !strings.HasPrefix(lines[0], "# Two 80% tasks") || lines[1] != "# rows: tasks.hog.count; columns: policy.load_metric" {
+	if len(lines) != 5 || !strings.HasPrefix(lines[0], "# PELT in the balancer") || lines[1] != "# rows: tasks.hog.count; columns: policy.load_metric" {
 		t.Fatalf("sweep table:\n%s", stdout)
 	}
 	if got := strings.Fields(lines[2]); !reflect.DeepEqual(got, []string{"tasks.hog.count", "load_weight", "runnable_load_avg", "(default)"}) {
