@@ -153,3 +153,131 @@ func TestFork38SiblingTie(t *testing.T) {
 		t.Fatalf("fork placed on cpu%d (%s), want 5", got, d.Text(s.TaskName))
 	}
 }
+
+// TestWakeAffine617 works v6.17 wake_affine() by hand (WA_IDLE, WA_WEIGHT,
+// WA_BIAS; cpu_load = PELT load_avg).
+func TestWakeAffine617(t *testing.T) {
+	s := smallSim(t, BaseV617, SISUtil)
+	p, waker := s.tasks[0], s.tasks[1]
+	sd := s.cpus[0].domains[1]
+	d := func() *Decision { return s.newDecision("t", p, 0) }
+	// this (cpu0) runs the waker; prev (cpu1) idle: wake_affine_idle ->
+	// not sync -> prev idle -> prev.
+	busy(s, 0)
+	s.cpus[0].nrRunning = 1
+	if got := s.wakeAffine617(sd, p, 0, 1, false, waker, d()); got != 1 {
+		t.Errorf("idle prev: chose cpu%d, want prev cpu1", got)
+	}
+	// sync and the waker alone on this CPU -> this.
+	if got := s.wakeAffine617(sd, p, 0, 1, true, waker, d()); got != 0 {
+		t.Errorf("sync with one running task: chose cpu%d, want cpu0", got)
+	}
+	// prev busy too; not sync: wake_affine_weight.
+	// this_eff = (1024 + 512) * 100 * 1024; prev_eff = (2048 - 512) * 108 * 1024
+	// -> 1536*100 < 1536*108 -> this.
+	busy(s, 1)
+	s.cpus[0].cfsAvg.LoadAvg, s.cpus[1].cfsAvg.LoadAvg = 1024, 2048
+	p.avg.LoadAvg = 512
+	if got := s.wakeAffine617(sd, p, 0, 1, false, waker, d()); got != 0 {
+		t.Errorf("prev twice as loaded: chose cpu%d, want cpu0", got)
+	}
+	// prev lighter: this_eff = (2048+512)*100 > prev_eff = (1024-512)*108 -> prev.
+	s.cpus[0].cfsAvg.LoadAvg, s.cpus[1].cfsAvg.LoadAvg = 2048, 1024
+	if got := s.wakeAffine617(sd, p, 0, 1, false, waker, d()); got != 1 {
+		t.Errorf("this twice as loaded: chose cpu%d, want prev cpu1", got)
+	}
+}
+
+// TestWakeWide: a waker that switches between more wakees than the LLC has
+// CPUs, each of which does the same, is wide; a 1:1 pair never is.
+func TestWakeWide(t *testing.T) {
+	s := smallSim(t, BaseV617, SISUtil) // LLC of 8 CPUs
+	a, b := s.tasks[0], s.tasks[1]
+	for i := 0; i < 100; i++ {
+		s.recordWakee(a, b)
+	}
+	if a.wakeeFlips != 1 || s.wakeWide(a, b, 0) {
+		t.Fatalf("1:1: %d flips, wide=%v", a.wakeeFlips, s.wakeWide(a, b, 0))
+	}
+	a.wakeeFlips, b.wakeeFlips = 64, 8 // master >= slave*8, slave >= 8
+	if !s.wakeWide(a, b, 0) {
+		t.Error("64/8 flips on an 8-CPU LLC should be wide")
+	}
+	b.wakeeFlips = 7
+	if s.wakeWide(a, b, 0) {
+		t.Error("slave below the LLC size is not wide")
+	}
+}
+
+// TestBalanceWakeSlowPath: with SD_BALANCE_WAKE on MC and wake_wide() true
+// (no affine domain), v6.17 takes find_idlest_cpu(); with v3.8 and
+// SD_BALANCE_WAKE in sd_llc, Preeti's path searches for the idlest group.
+func TestBalanceWakeSlowPath(t *testing.T) {
+	s := smallSim(t, BaseV617, SISUtil)
+	s.cpus[0].domains[1].Flags |= SDBalanceWake
+	s.cpus[0].domains[0].Flags |= SDBalanceWake
+	p, waker := s.tasks[0], s.tasks[1]
+	waker.wakeeFlips, p.wakeeFlips = 100, 10 // wide
+	busy(s, 0, 3)
+	p.cpu = 3
+	got, d := s.selectTaskRQ(p, 0, 3, false, waker, false)
+	if d.Path != "select_task_rq_fair(wake): find_idlest_cpu" || got == 0 || got == 3 || !s.idleCPU(got) {
+		t.Fatalf("wide wake-up with SD_BALANCE_WAKE: cpu%d via %q (%s)", got, d.Path, d.Reason)
+	}
+	s38 := smallSim(t, BaseV38, SISV36)
+	for _, sd := range s38.cpus[0].domains {
+		sd.Flags |= SDBalanceWake
+	}
+	busy(s38, 0, 3)
+	p = s38.tasks[0]
+	p.cpu = 3
+	got, d = s38.selectTaskRQ(p, 0, 3, true, s38.tasks[1], false)
+	if d.Path != "find_idlest_group(SD_BALANCE_WAKE in sd_llc)" || !s38.idleCPU(got) {
+		t.Fatalf("v3.8 SD_BALANCE_WAKE: cpu%d via %q", got, d.Path)
+	}
+}
+
+// TestScheduleBalanceMapCost: the same decision, one domain visit charged
+// instead of one per level walked.
+func TestScheduleBalanceMapCost(t *testing.T) {
+	cost := func(sbm bool) (int, *Decision) {
+		s := smallSim(t, BaseV38, SISV36)
+		if sbm {
+			s.feat |= 1 << FeatSchedBalanceMap
+		}
+		busy(s, 0)
+		p := s.tasks[0]
+		p.cpu = 3
+		return s.selectTaskRQ(p, 0, 3, true, s.tasks[1], false)
+	}
+	a, da := cost(false)
+	b, db := cost(true)
+	if a != b || da.NDomains != db.NDomains || da.NDomains < 2 {
+		t.Fatalf("decisions differ or too few domains: cpu%d/%d, %d/%d domains", a, b, da.NDomains, db.NDomains)
+	}
+	if want := da.Cost - int64(da.NDomains-1)*DefaultCosts().SearchDomain; db.Cost != want {
+		t.Fatalf("cost with the map %d ns, want %d (without: %d, %d domains)", db.Cost, want, da.Cost, da.NDomains)
+	}
+}
+
+// TestTTWUSchedstats: every wake-up is counted once on the waking CPU as
+// local or remote, and remote ones on the first domain spanning the target.
+func TestTTWUSchedstats(t *testing.T) {
+	cfg := &Config{Seed: 1, Duration: 20e6, Machine: machine(2, 1, 1, 4, 2, NumberX86), Policy: Policy{Base: BaseV38}, Tasks: pairs(4, 30000)}
+	s, _ := New(cfg)
+	s.Run()
+	var count, local, remote, affine int64
+	for c := 0; c < s.topo.NCPU; c++ {
+		st := s.CPUStats(c)
+		count += st.TTWUCount
+		local += st.TTWULocal
+		for _, sd := range s.Domains(c) {
+			remote += sd.Stats.TTWUWakeRemote
+			affine += sd.Stats.TTWUMoveAffine
+		}
+	}
+	m := s.Metrics()
+	if count != m.Wakeups || local+remote != count || affine == 0 {
+		t.Fatalf("ttwu_count %d (wake-ups %d), local %d + remote %d, move_affine %d", count, m.Wakeups, local, remote, affine)
+	}
+}
