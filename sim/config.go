@@ -8,9 +8,12 @@ type Config struct {
 	Title    string
 	Seed     uint64
 	Duration int64 // simulated time to run, ns (> 0)
-	Machine  Machine
-	Policy   Policy
-	Tasks    []TaskGroup
+	// MaxEvents bounds the internal events a run may process (0: the
+	// default, DefaultMaxEvents). A run that reaches it stops, and Err says so.
+	MaxEvents int64
+	Machine   Machine
+	Policy    Policy
+	Tasks     []TaskGroup
 }
 
 // Numbering says how logical CPU ids map onto the topology.

@@ -179,6 +179,10 @@ type Sim struct {
 
 	dirty []int // CPUs needing a reschedule after the current event
 
+	processed int64 // internal events processed
+	maxEvents int64
+	err       error // why the run stopped early (event budget), nil if it did not
+
 	// Balancing state of the root domain and nohz.
 	rdOverloaded    bool
 	nohzNextBalance int64 // jiffies
@@ -201,6 +205,11 @@ type Sim struct {
 	m metricsAcc
 }
 
+// DefaultMaxEvents is the event budget of a run: about a minute of work on
+// one core natively. It bounds what a scenario (or a shared link) can make a
+// CLI run or a browser tab do.
+const DefaultMaxEvents = 300_000_000
+
 // New builds a simulator for cfg. cfg is not modified; its validation with
 // paths is the scenarios package's job, so errors here are terse.
 func New(cfg *Config) (*Sim, error) {
@@ -217,7 +226,10 @@ func New(cfg *Config) (*Sim, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Sim{cfg: *cfg, topo: topo, costs: m.Costs}
+	s := &Sim{cfg: *cfg, topo: topo, costs: m.Costs, maxEvents: cfg.MaxEvents}
+	if s.maxEvents <= 0 {
+		s.maxEvents = DefaultMaxEvents
+	}
 	s.rng = rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15))
 	s.v38 = cfg.Policy.Base == BaseV38
 	s.resolvePolicy()
@@ -397,8 +409,9 @@ func (s *Sim) buildTasks() error {
 // Now returns the simulated time in ns.
 func (s *Sim) Now() int64 { return s.now }
 
-// Done reports whether the configured duration has been simulated.
-func (s *Sim) Done() bool { return s.now >= s.cfg.Duration }
+// Done reports whether the configured duration has been simulated, or the
+// run stopped early (Err).
+func (s *Sim) Done() bool { return s.now >= s.cfg.Duration || s.err != nil }
 
 // Config returns the configuration the simulator was built from.
 func (s *Sim) Config() *Config { return &s.cfg }
@@ -427,23 +440,28 @@ func (s *Sim) TaskName(id int) string {
 func (s *Sim) Run() { s.RunUntil(s.cfg.Duration) }
 
 // RunUntil processes every event up to time t and advances the clock to t.
+// A run that exhausts its event budget stops where it is (see Err).
 func (s *Sim) RunUntil(t int64) {
-	for s.q.len() > 0 && s.q.peek().t <= t {
+	for s.err == nil && s.q.len() > 0 && s.q.peek().t <= t {
 		s.step()
 	}
-	if t > s.now {
+	if s.err == nil && t > s.now {
 		s.advance(t)
 	}
 }
 
-// Step processes the next event; it reports false when none is left.
+// Step processes the next event; it reports false when none is left or the
+// event budget is spent.
 func (s *Sim) Step() bool {
-	if s.q.len() == 0 {
+	if s.err != nil || s.q.len() == 0 {
 		return false
 	}
 	s.step()
 	return true
 }
+
+// Err reports why the run stopped early: nil, or the event budget.
+func (s *Sim) Err() error { return s.err }
 
 // NextEventTime is the time of the next queued event (-1: none).
 func (s *Sim) NextEventTime() int64 {
@@ -517,6 +535,11 @@ func (s *Sim) Explain(e Event) string {
 // ---- Event loop ----
 
 func (s *Sim) step() {
+	s.processed++
+	if s.processed > s.maxEvents {
+		s.err = errorf("stopped at %.3f ms of simulated time: the run reached its budget of %d events (shorten the duration, or use fewer CPUs or tasks)", float64(s.now)/1e6, s.maxEvents)
+		return
+	}
 	e := s.q.pop()
 	s.advance(e.t)
 	switch e.kind {

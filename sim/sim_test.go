@@ -193,3 +193,19 @@ func TestConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestEventBudget: a run that would take too long stops with a clear error.
+func TestEventBudget(t *testing.T) {
+	cfg := &Config{Seed: 1, Duration: 10e9, MaxEvents: 5000, Machine: machine(1, 1, 1, 4, 2, NumberLinear), Policy: Policy{Base: BaseV617}, Tasks: pairs(4, 20000)}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Run()
+	if s.Err() == nil || !s.Done() || s.Now() >= cfg.Duration || !strings.Contains(s.Err().Error(), "budget of 5000 events") {
+		t.Fatalf("err %v, done %v, now %d", s.Err(), s.Done(), s.Now())
+	}
+	if s.Step() {
+		t.Fatal("a stopped run kept stepping")
+	}
+}

@@ -30,6 +30,10 @@ func simulate(s *scenarios.Scenario) (sim.Metrics, error) {
 		return sim.Metrics{}, internal(fmt.Errorf("internal error: the simulator refused a valid scenario: %v", err))
 	}
 	sm.Run()
+	if err := sm.Err(); err != nil {
+		// The scenario asks for more work than a run may do.
+		return sim.Metrics{}, badInput(err)
+	}
 	m := sm.Metrics()
 	m.WallMS = float64(time.Since(start).Microseconds()) / 1000
 	m.Title = s.Title

@@ -1,0 +1,135 @@
+package scenarios
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"schedplay/sim"
+)
+
+// randomScenario builds a valid scenario from a seed: a small random
+// machine, random policy switches and random task programs that wake each
+// other. It goes through Decode(Canonical()) so that it is what a file or a
+// link could carry.
+func randomScenario(t testing.TB, seed uint64) *Scenario {
+	r := rand.New(rand.NewPCG(seed, 0x5eed))
+	pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
+	s := &Scenario{Version: 1, Title: fmt.Sprintf("random %d", seed), Seed: seed, Duration: fmt.Sprintf("%dms", 20+r.IntN(180))}
+	m := &s.Machine
+	m.Nodes, m.SocketsPerNode, m.LLCsPerSocket = 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2)
+	m.ClustersPerLLC, m.CoresPerCluster, m.ThreadsPerCore = 1+r.IntN(2), 1+r.IntN(3), 1+r.IntN(2)
+	m.HZ = []int{100, 250, 300, 1000}[r.IntN(4)]
+	m.Numbering = pick("linear", "x86")
+	ncpu := m.Nodes * m.SocketsPerNode * m.LLCsPerSocket * m.ClustersPerLLC * m.CoresPerCluster * m.ThreadsPerCore
+	p := &s.Policy
+	p.Base = pick("v3.8", "v6.17")
+	p.LoadMetric = pick("", "load_weight", "runnable_load_avg", "runnable_plus_blocked", "load_avg")
+	p.SelectIdleSibling = pick("", "v3.6", "v3.8", "cpu_buddies", "bottom_up", "sis_util", "off")
+	p.NewTaskLoad = pick("", "zero", "full")
+	p.Features = map[string]bool{}
+	for _, f := range []string{"WAKE_AFFINE", "WAKE_WIDE", "NEWIDLE_BALANCE", "NOHZ_IDLE_BALANCE", "ELIGIBLE_FIRST", "SCHED_BALANCE_MAP", "PLACE_LAG", "RUN_TO_PARITY", "WAKEUP_PREEMPTION"} {
+		if r.IntN(4) == 0 {
+			p.Features[f] = r.IntN(2) == 0
+		}
+	}
+	p.SDFlags = map[string]map[string]bool{}
+	for _, l := range []string{"SMT", "MC", "NUMA"} {
+		if r.IntN(3) == 0 {
+			p.SDFlags[l] = map[string]bool{pick("SD_BALANCE_WAKE", "SD_WAKE_AFFINE", "SD_BALANCE_NEWIDLE", "SD_PREFER_SIBLING"): r.IntN(2) == 0}
+		}
+	}
+	groups := 1 + r.IntN(4)
+	names := []string{"a", "b", "c", "d"}[:groups]
+	for g := 0; g < groups; g++ {
+		task := Task{Name: names[g], Count: 1 + r.IntN(8), Nice: r.IntN(11) - 5}
+		if r.IntN(4) == 0 {
+			lo := r.IntN(ncpu)
+			task.CPUs = fmt.Sprintf("%d-%d", lo, lo+r.IntN(ncpu-lo))
+		}
+		if r.IntN(3) == 0 {
+			task.Start = fmt.Sprintf("%dus", r.IntN(5000))
+		}
+		if r.IntN(4) == 0 {
+			task.Loop = 1 + r.IntN(5)
+		}
+		steps := 1 + r.IntN(5)
+		task.Program = append(task.Program, Step{Run: fmt.Sprintf("%dus", 5+r.IntN(2000))})
+		for i := 0; i < steps; i++ {
+			switch r.IntN(5) {
+			case 0:
+				task.Program = append(task.Program, Step{Run: fmt.Sprintf("%dus", 1+r.IntN(3000))})
+			case 1:
+				task.Program = append(task.Program, Step{Sleep: fmt.Sprintf("%dus", 1+r.IntN(3000))})
+			case 2:
+				task.Program = append(task.Program, Step{Timer: fmt.Sprintf("%dus", 10+r.IntN(5000))})
+			case 3:
+				task.Program = append(task.Program, Step{Wake: names[r.IntN(groups)], Sync: r.IntN(2) == 0, Fanout: pick("index", "all", "one", "waker")})
+			case 4:
+				task.Program = append(task.Program, Step{Wait: true})
+			}
+		}
+		waits := false
+		for _, st := range task.Program {
+			waits = waits || st.Wait
+		}
+		for i := range task.Program {
+			if !waits && task.Program[i].Fanout == "waker" {
+				task.Program[i].Fanout = "one" // a reply needs a wait to reply to
+			}
+		}
+		s.Tasks = append(s.Tasks, task)
+	}
+	out, err := Decode(s.Canonical())
+	if err != nil {
+		t.Fatalf("seed %d: the generator made an invalid scenario: %v\n%s", seed, err, s.Canonical())
+	}
+	return out
+}
+
+// checkRandom runs a random scenario, checking the invariants after every
+// event, and the determinism of its trace.
+func checkRandom(t testing.TB, seed uint64) {
+	s := randomScenario(t, seed)
+	cfg, err := s.Config()
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	x, err := sim.New(cfg)
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	n := 0
+	for x.NextEventTime() >= 0 && x.NextEventTime() <= cfg.Duration && x.Step() {
+		n++
+		if err := x.CheckInvariants(); err != nil {
+			t.Fatalf("seed %d, after %d events at %d ns: %v\nscenario: %s", seed, n, x.Now(), err, s.Canonical())
+		}
+	}
+	x.RunUntil(cfg.Duration)
+	y, _ := sim.New(cfg)
+	y.Run()
+	if x.TraceHash() != y.TraceHash() {
+		t.Fatalf("seed %d: same scenario, different traces", seed)
+	}
+}
+
+// TestRandomScenarios is the property test: random valid scenarios run
+// briefly with every invariant checked after every event.
+func TestRandomScenarios(t *testing.T) {
+	n := uint64(300)
+	if testing.Short() {
+		n = 50
+	}
+	for seed := uint64(1); seed <= n; seed++ {
+		checkRandom(t, seed)
+	}
+}
+
+// FuzzRandomScenario lets the fuzzer pick the generator's seed.
+func FuzzRandomScenario(f *testing.F) {
+	for _, s := range []uint64{1, 2, 3, 42, 1 << 40} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, seed uint64) { checkRandom(t, seed) })
+}
