@@ -591,9 +591,9 @@ func (s *Sim) detachTasks(env *lbEnv) int {
 	}
 	detached := 0
 	stats := &env.sd.Stats.LB[env.idle]
-	cands := s.cfsTasksLRU(src)
-	cands = append([]*Task(nil), cands...)
-	for _, p := range cands {
+	// A stable copy: detaching edits src's queue.
+	s.candBuf = append(s.candBuf[:0], s.cfsTasksLRU(src)...)
+	for _, p := range s.candBuf {
 		if env.idle != cpuNotIdle && src.nrRunning <= 1 {
 			break
 		}

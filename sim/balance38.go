@@ -304,7 +304,7 @@ func (s *Sim) moveTasks38(env *lbEnv) int {
 	if env.imbalance <= 0 {
 		return 0
 	}
-	cands := append([]*Task(nil), env.srcRQ.queue...)
+	cands := append(s.candBuf[:0], env.srcRQ.queue...)
 	if c := env.srcRQ.curr; c != nil && c.onRq {
 		cands = append(cands, c)
 	}
@@ -313,6 +313,7 @@ func (s *Sim) moveTasks38(env *lbEnv) int {
 			cands[j], cands[j-1] = cands[j-1], cands[j]
 		}
 	}
+	s.candBuf = cands
 	stats := &env.sd.Stats.LB[env.idle]
 	pulled := 0
 	for _, p := range cands {

@@ -191,6 +191,7 @@ type Sim struct {
 	lruBuf          []*Task
 	enqSeq          int64
 	orderBuf        []*Task
+	candBuf         []*Task
 
 	// Trace.
 	hash      uint64
@@ -374,6 +375,7 @@ func (s *Sim) buildTasks() error {
 		}
 		total += g.Count
 	}
+	s.q.init(s.topo.NCPU, total)
 	s.gfirst = make([]int, len(s.cfg.Tasks))
 	s.tasks = make([]*Task, 0, total)
 	s.infos = make([]TaskInfo, 0, total)
@@ -442,7 +444,7 @@ func (s *Sim) Run() { s.RunUntil(s.cfg.Duration) }
 // RunUntil processes every event up to time t and advances the clock to t.
 // A run that exhausts its event budget stops where it is (see Err).
 func (s *Sim) RunUntil(t int64) {
-	for s.err == nil && s.q.len() > 0 && s.q.peek().t <= t {
+	for s.err == nil && s.q.len() > 0 && s.q.peekTime() <= t {
 		s.step()
 	}
 	if s.err == nil && t > s.now {
@@ -468,7 +470,7 @@ func (s *Sim) NextEventTime() int64 {
 	if s.q.len() == 0 {
 		return -1
 	}
-	return s.q.peek().t
+	return s.q.peekTime()
 }
 
 // SetRecording turns on the collection of Events (TakeEvents) and
