@@ -8,14 +8,24 @@
 // time exists only here (how much simulated time a frame may advance, how
 // long that took); nothing of it reaches the simulator.
 //
+// A/B: with compare sets on (SetCompare), a second simulator runs the same
+// scenario and seed with the sets applied (side B); after every step of
+// side A, B is run to the same simulated time, so both sides always show
+// the same instant.
+//
 // Phase order within one frame (Session.Tick):
 //
-//  1. advance: if playing, run the simulator until now + speed × wall dt,
-//     in chunks, stopping early when the frame's work budget is spent;
-//  2. collect: take the recorded events, keep those that move a task
-//     between CPUs (the glides), and take a fresh snapshot;
+//  1. advance: if playing, run side A until now + speed × wall dt, in
+//     chunks, stopping early when the frame's work budget is spent (or
+//     right after a migration when the pause on the next migration is
+//     armed); side B follows each chunk to A's time. On the way, each side
+//     closes a time-series Sample at every sample-interval boundary;
+//  2. collect: take the recorded events: the moves (glides, with the CPUs
+//     their decisions examined), the event log (bounded, explained in
+//     words), the series counters; and take a fresh snapshot;
 //  3. publish: the returned Frame is the caller's to Broadcast; the
-//     snapshot and event slices in it are never touched again by Session.
+//     snapshot, event and log slices in it are never touched again by
+//     Session, and Series samples are immutable.
 package app
 
 import (
@@ -23,6 +33,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 	"time"
 
@@ -55,25 +66,28 @@ const (
 	metricsEvery = 250 * time.Millisecond
 )
 
-// Session plays one scenario. All methods are safe for concurrent use.
+// Session plays one scenario, and with A/B on a second copy of it under
+// another policy. All methods are safe for concurrent use.
 type Session struct {
-	mu      sync.Mutex
-	scen    *scenarios.Scenario
-	sim     *sim.Sim
-	topo    *sim.Topology
-	tasks   []sim.TaskInfo
-	idle    []sim.IdleState
-	rev     int64
-	link    string // share-link fragment of scen ("s=...")
-	linkRev int64  // rev whose change the link updater should write to the URL (0: none)
-	playing bool
-	speed   float64
-	budget  time.Duration
-	lastErr string
+	mu          sync.Mutex
+	scen        *scenarios.Scenario // the loaded scenario (side A)
+	a           *player
+	b           *player  // side B, nil when A/B is off
+	compare     []string // the "path=value" sets that make B from A; nil: off
+	lastCompare []string // the sets A/B last ran with (ToggleCompare restores them)
+	preset      string   // name of the preset the scenario is (by title), "" if none
+	rev         int64
+	link        string // share-link fragment of scen ("s=...")
+	linkRev     int64  // rev whose change the link updater should write to the URL (0: none)
+	playing     bool
+	speed       float64
+	budget      time.Duration
+	lastErr     string
+	talk        bool
+	pauseOnMove bool
+	pausedMove  bool // playing stopped on a migration; the next frame says so
 
 	seq         uint64
-	evbuf       []sim.Event
-	moves       []sim.Event // moves taken by Step, handed to the next frame
 	wall        time.Duration
 	lastMetrics time.Time
 	meter       Meter
@@ -88,31 +102,71 @@ func NewSession() *Session {
 // scenario keeps playing and the error is returned; the last error text is
 // cleared on success. userChange says whether the change came from the user
 // (loadScenario, set): then the page URL is updated to the new share link.
+//
+// With A/B on, side B is rebuilt from sc with the same compare sets; when
+// they no longer apply (a path the new scenario lacks), A/B is turned off
+// and Error says why, while sc itself loads.
 func (s *Session) Load(sc *scenarios.Scenario, userChange bool) error {
-	cfg, err := sc.Config()
+	return s.load(sc, userChange, "")
+}
+
+func (s *Session) load(sc *scenarios.Scenario, userChange bool, preset string) error {
+	s.mu.Lock()
+	iv := SampleInterval(s.speed)
+	compare := s.compare
+	s.mu.Unlock()
+	a, err := newPlayer(sc, iv)
 	if err != nil {
 		return s.fail(err)
 	}
-	sm, err := sim.New(cfg)
-	if err != nil {
-		return s.fail(err)
+	var b *player
+	var abErr error
+	if len(compare) > 0 {
+		b, abErr = buildB(sc, compare, iv)
 	}
-	sm.SetRecording(true)
 	link := scenarios.EncodeLink(sc)
+	if preset == "" {
+		preset = presetByTitle(sc.Title)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.scen, s.sim = sc, sm
-	s.topo, s.tasks = sm.Topology(), sm.Tasks()
-	s.idle = sm.Costs().IdleStates
+	s.scen, s.a, s.b = sc, a, b
+	s.preset = preset
 	s.rev++
 	s.link = link
 	if userChange {
 		s.linkRev = s.rev
 	}
-	s.moves = s.moves[:0]
 	s.wall = 0
 	s.lastErr = ""
 	s.lastMetrics = time.Time{}
+	s.pausedMove = false
+	if abErr != nil {
+		s.lastCompare = s.compare
+		s.compare = nil
+		s.lastErr = "A/B turned off: " + abErr.Error()
+	}
+	return nil
+}
+
+// restartLocked plays the loaded scenario (and B) again from t=0.
+func (s *Session) restartLocked() error {
+	iv := SampleInterval(s.speed)
+	a, err := newPlayer(s.scen, iv)
+	if err != nil {
+		return err
+	}
+	var b *player
+	if len(s.compare) > 0 {
+		if b, err = buildB(s.scen, s.compare, iv); err != nil {
+			return err
+		}
+	}
+	s.a, s.b = a, b
+	s.rev++
+	s.wall = 0
+	s.lastMetrics = time.Time{}
+	s.pausedMove = false
 	return nil
 }
 
@@ -143,7 +197,32 @@ func (s *Session) LoadPreset(name string, user bool) error {
 	if err != nil {
 		return s.fail(err)
 	}
-	return s.Load(sc, user)
+	return s.load(sc, user, name)
+}
+
+// Preset is the name of the preset being played ("" when the scenario is
+// not one: matched by title, so a preset with a changed field still counts).
+func (s *Session) Preset() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.preset
+}
+
+// NextPreset loads the preset after the current one in Presets() order
+// (the first when the scenario is not a preset), as a user change.
+func (s *Session) NextPreset() error {
+	list := scenarios.Presets()
+	if len(list) == 0 {
+		return s.fail(errors.New("no presets"))
+	}
+	cur := s.Preset()
+	next := list[0].Name
+	for i, p := range list {
+		if p.Name == cur {
+			next = list[(i+1)%len(list)].Name
+		}
+	}
+	return s.LoadPreset(next, true)
 }
 
 // Set changes one field of the scenario by path ("policy.select_idle_sibling",
@@ -211,16 +290,14 @@ func (s *Session) Info() (title, description string) {
 // Play resumes; at the end of the run it restarts the scenario.
 func (s *Session) Play() {
 	s.mu.Lock()
-	if s.sim != nil && s.sim.Done() && s.scen != nil {
-		sc := s.scen
-		s.mu.Unlock()
-		if s.Load(sc, false) != nil {
+	defer s.mu.Unlock()
+	if s.a != nil && s.a.done() {
+		if err := s.restartLocked(); err != nil {
+			s.lastErr = err.Error()
 			return
 		}
-		s.mu.Lock()
 	}
 	s.playing = true
-	s.mu.Unlock()
 }
 
 // Pause stops the clock; Step still works.
@@ -237,14 +314,30 @@ func (s *Session) Playing() bool {
 	return s.playing
 }
 
+// TogglePlay plays when paused and pauses when playing.
+func (s *Session) TogglePlay() {
+	if s.Playing() {
+		s.Pause()
+	} else {
+		s.Play()
+	}
+}
+
 // SetSpeed sets simulated seconds per wall-clock second (1 = real time).
+// The time series' sample interval follows (SampleInterval).
 func (s *Session) SetSpeed(x float64) error {
 	if math.IsNaN(x) || x < MinSpeed || x > MaxSpeed {
 		return s.fail(fmt.Errorf("speed %g: must be between %g and %g simulated seconds per second", x, float64(MinSpeed), float64(MaxSpeed)))
 	}
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.speed = x
-	s.mu.Unlock()
+	iv := SampleInterval(x)
+	for _, p := range []*player{s.a, s.b} {
+		if p != nil {
+			p.series.setInterval(iv, p.now())
+		}
+	}
 	return nil
 }
 
@@ -262,11 +355,47 @@ func (s *Session) SetBudget(d time.Duration) {
 	s.mu.Unlock()
 }
 
+// SetPauseOnMove arms (or disarms) the pause on the next migration: while
+// on, playing stops right after the first simulator event that migrates a
+// task (an EvMigrate of side A, any cause), and the frame after it has
+// PausedOnMove set and that migration as its LastMove (and as the last of
+// its Moves). It stays armed: Play runs to the next migration. Step is not
+// affected.
+func (s *Session) SetPauseOnMove(on bool) {
+	s.mu.Lock()
+	s.pauseOnMove = on
+	s.mu.Unlock()
+}
+
+// PauseOnMove reports whether the pause on the next migration is armed.
+func (s *Session) PauseOnMove() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pauseOnMove
+}
+
+// SetTalk turns talk mode on or off (Frame.Talk): the canvas uses large
+// type and shows the clock, the newest explanations and the key help; the
+// page hides its side panels.
+func (s *Session) SetTalk(on bool) {
+	s.mu.Lock()
+	s.talk = on
+	s.mu.Unlock()
+}
+
+// Talk reports whether talk mode is on.
+func (s *Session) Talk() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.talk
+}
+
 // MaxStep bounds one Step call, in simulated time.
 const MaxStep = 10 * time.Second
 
 // Step pauses and advances simulated time by d (at most MaxStep, and not
-// past the end of the run). It returns the new simulated time in ns.
+// past the end of the run); side B follows to the same time. It returns the
+// new simulated time in ns.
 func (s *Session) Step(d time.Duration) (int64, error) {
 	if d <= 0 || d > MaxStep {
 		return 0, s.fail(fmt.Errorf("step %v: must be more than 0 and at most %v", d, MaxStep))
@@ -274,41 +403,16 @@ func (s *Session) Step(d time.Duration) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.playing = false
-	if s.sim == nil {
+	if s.a == nil {
 		return 0, nil
 	}
 	start := time.Now()
-	s.runUntil(s.sim.Now() + int64(d))
+	s.a.advance(s.a.now()+int64(d), false)
+	if s.b != nil {
+		s.b.advance(s.a.now(), false)
+	}
 	s.wall += time.Since(start)
-	s.collectMoves()
-	return s.sim.Now(), nil
-}
-
-// runUntil advances to t, not past the configured duration.
-func (s *Session) runUntil(t int64) {
-	if end := s.sim.Config().Duration; t > end {
-		t = end
-	}
-	if t > s.sim.Now() {
-		s.sim.RunUntil(t)
-	}
-}
-
-// collectMoves takes the recorded events and keeps the newest moves.
-func (s *Session) collectMoves() {
-	s.evbuf = s.sim.TakeEvents(s.evbuf[:0])
-	for i := range s.evbuf {
-		if render.Moves(&s.evbuf[i]) {
-			s.moves = append(s.moves, s.evbuf[i])
-		}
-	}
-	if n := len(s.moves); n > maxMovesPerFrame {
-		s.moves = append(s.moves[:0], s.moves[n-maxMovesPerFrame:]...)
-	}
-	// Do not keep a burst's worth of events alive between frames.
-	if cap(s.evbuf) > 1<<16 {
-		s.evbuf = nil
-	}
+	return s.a.now(), nil
 }
 
 // Tick is one frame: advance by the wall time dt since the previous frame
@@ -317,98 +421,136 @@ func (s *Session) collectMoves() {
 func (s *Session) Tick(now time.Time, dt time.Duration) *Frame {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.sim == nil {
+	if s.a == nil {
 		return nil
 	}
 	dt = min(max(dt, 0), maxFrameDt)
-	before := s.sim.Now()
+	before := s.a.now()
 	var work time.Duration
 	if s.playing {
 		start := time.Now()
 		target := before + int64(float64(dt)*s.speed)
 		step := max((target-before)/chunks, 1)
-		for t := before; t < target && !s.sim.Done(); {
+		for t := before; t < target && !s.a.done(); {
 			t = min(t+step, target)
-			s.runUntil(t)
+			stopped := s.a.advance(t, s.pauseOnMove)
+			if s.b != nil {
+				s.b.advance(s.a.now(), false)
+			}
+			if stopped {
+				s.playing = false
+				s.pausedMove = true
+				break
+			}
 			if time.Since(start) > s.budget {
 				break
 			}
 		}
 		work = time.Since(start)
 		s.wall += work
-		if s.sim.Done() {
+		if s.a.done() {
 			s.playing = false
 		}
 	}
-	s.collectMoves()
-	s.meter.Frame(now, dt, s.sim.Now()-before, work)
+	s.meter.Frame(now, dt, s.a.now()-before, work)
 
 	s.seq++
+	ao := s.a.take()
 	f := &Frame{
-		Seq:         s.seq,
-		Rev:         s.rev,
-		Topology:    s.topo,
-		Tasks:       s.tasks,
-		IdleStates:  s.idle,
-		Snap:        s.snapshot(),
-		Moves:       append([]sim.Event(nil), s.moves...),
-		Now:         s.sim.Now(),
-		Duration:    s.sim.Config().Duration,
-		Playing:     s.playing,
-		Speed:       s.speed,
-		Title:       s.scen.Title,
-		Description: s.scen.Description,
-		Err:         s.lastErr,
-		Stats:       s.meter.Stats(),
+		Seq:          s.seq,
+		Rev:          s.rev,
+		Topology:     s.a.topo,
+		Tasks:        s.a.tasks,
+		IdleStates:   s.a.idle,
+		Era:          eraOf(s.a.sim),
+		Snap:         ao.snap,
+		Moves:        ao.moves,
+		Examined:     ao.examined,
+		LastMove:     ao.lastMove,
+		Log:          ao.log,
+		LogDropped:   ao.logDropped,
+		Series:       ao.series,
+		Now:          s.a.now(),
+		Duration:     s.a.sim.Config().Duration,
+		Playing:      s.playing,
+		Speed:        s.speed,
+		Title:        s.scen.Title,
+		Description:  s.scen.Description,
+		Preset:       s.preset,
+		Err:          s.lastErr,
+		Stats:        s.meter.Stats(),
+		Talk:         s.talk,
+		PauseOnMove:  s.pauseOnMove,
+		PausedOnMove: s.pausedMove,
+		Compare:      append([]string(nil), s.compare...),
 	}
-	if n := len(s.moves); n > 0 {
-		f.LastMove = s.sim.Explain(s.moves[n-1])
+	if s.pausedMove {
+		// The move paused on is the newest migration of the frame.
+		for i := len(f.Moves) - 1; i >= 0; i-- {
+			if f.Moves[i].Kind == sim.EvMigrate {
+				f.LastMove = s.a.sim.Explain(f.Moves[i])
+				break
+			}
+		}
+		s.pausedMove = false
 	}
-	s.moves = s.moves[:0]
 	if s.linkRev == s.rev {
 		f.Link = s.link
 	}
-	if now.Sub(s.lastMetrics) >= metricsEvery || !s.playing {
-		m := s.metricsLocked()
+	fresh := now.Sub(s.lastMetrics) >= metricsEvery || !s.playing
+	if fresh {
+		m := s.metricsLocked(s.a)
 		f.Metrics = &m
 		s.lastMetrics = now
+	}
+	if s.b != nil {
+		bo := s.b.take()
+		f.ATitle = "A: " + describeSets(s.scen, s.compare)
+		f.B = &Side{
+			Title:      "B: " + strings.Join(s.compare, ", "),
+			Topology:   s.b.topo,
+			Tasks:      s.b.tasks,
+			IdleStates: s.b.idle,
+			Era:        eraOf(s.b.sim),
+			Snap:       bo.snap,
+			Moves:      bo.moves,
+			Examined:   bo.examined,
+			LastMove:   bo.lastMove,
+			Log:        bo.log,
+			LogDropped: bo.logDropped,
+			Series:     bo.series,
+			Now:        s.b.now(),
+		}
+		if fresh {
+			m := s.metricsLocked(s.b)
+			f.B.Metrics = &m
+		}
 	}
 	return f
 }
 
-// snapshot returns a fresh snapshot whose queues share one backing array.
-func (s *Session) snapshot() *sim.Snapshot {
-	var tmp sim.Snapshot
-	s.sim.SnapshotInto(&tmp)
-	n := 0
-	for i := range tmp.CPUs {
-		n += len(tmp.CPUs[i].Queue)
+func eraOf(sm *sim.Sim) string {
+	if sm.Base() == sim.BaseV38 {
+		return "v3.8"
 	}
-	q := make([]int32, 0, n)
-	for i := range tmp.CPUs {
-		c := &tmp.CPUs[i]
-		start := len(q)
-		q = append(q, c.Queue...)
-		c.Queue = q[start:len(q):len(q)]
-	}
-	return &tmp
+	return "v6.17"
 }
 
-func (s *Session) metricsLocked() sim.Metrics {
-	m := s.sim.Metrics()
-	m.Title = s.scen.Title
+func (s *Session) metricsLocked(p *player) sim.Metrics {
+	m := p.sim.Metrics()
+	m.Title = p.scen.Title
 	m.WallMS = float64(s.wall) / float64(time.Millisecond)
 	return m
 }
 
-// Metrics returns the run's metrics so far, with the CLI's JSON keys.
+// Metrics returns the run's metrics so far (side A), with the CLI's JSON keys.
 func (s *Session) Metrics() (sim.Metrics, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.sim == nil {
+	if s.a == nil {
 		return sim.Metrics{}, false
 	}
-	return s.metricsLocked(), true
+	return s.metricsLocked(s.a), true
 }
 
 // MetricsJSON is Metrics marshalled as the CLI's -json output.
@@ -434,12 +576,12 @@ func (s *Session) DrawTime(d time.Duration) {
 	s.mu.Unlock()
 }
 
-// Explain is the one-line explanation of a move event, with its decision.
+// Explain is the one-line explanation of an event of side A, with its decision.
 func (s *Session) Explain(e sim.Event) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.sim == nil {
+	if s.a == nil {
 		return ""
 	}
-	return s.sim.Explain(e)
+	return s.a.sim.Explain(e)
 }

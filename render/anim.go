@@ -60,12 +60,25 @@ func (g *Glides) max() int {
 }
 
 // Moves reports whether e moves a task between two different CPUs: a
-// migration, or a wake-up placed on another CPU than the task's previous one.
+// migration, a wake-up placed on another CPU than the task's previous one,
+// or a fork placed away from its parent's CPU (fork balancing).
 func Moves(e *sim.Event) bool {
-	if e.Kind != sim.EvMigrate && e.Kind != sim.EvWakeup {
+	if e.Kind != sim.EvMigrate && e.Kind != sim.EvWakeup && e.Kind != sim.EvFork {
 		return false
 	}
 	return e.From >= 0 && e.CPU >= 0 && e.From != e.CPU && e.Task >= 0
+}
+
+// MoveCause is the cause a move is drawn with: a migration's own cause, a
+// wake-up's placement, a fork's fork balancing.
+func MoveCause(e *sim.Event) sim.Cause {
+	switch {
+	case e.Kind == sim.EvFork:
+		return sim.CauseFork
+	case e.Kind == sim.EvWakeup && e.Cause == sim.CauseNone:
+		return sim.CauseWakeup
+	}
+	return e.Cause
 }
 
 // Add starts a glide for every event of evs that moves a task, at wall time now.
@@ -75,10 +88,7 @@ func (g *Glides) Add(evs []sim.Event, now float64) {
 		if !Moves(e) {
 			continue
 		}
-		cause := e.Cause
-		if e.Kind == sim.EvWakeup && cause == sim.CauseNone {
-			cause = sim.CauseWakeup
-		}
+		cause := MoveCause(e)
 		// A task moving again replaces its previous glide.
 		for j := range g.list {
 			if g.list[j].Task == e.Task {

@@ -1,0 +1,198 @@
+package app
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"schedplay/scenarios"
+)
+
+// DefaultCompare is, per preset, the policy side B plays when A/B is turned
+// on from the keyboard without compare sets: the switch the preset's seed
+// argues about.
+var DefaultCompare = map[string][]string{
+	"tbench-pairs":       {"policy.select_idle_sibling=cpu_buddies"},
+	"pelt-pingpong":      {"policy.load_metric=runnable_plus_blocked", "policy.select_idle_sibling=off"},
+	"aim9-burst":         {"policy.new_task_load=full"},
+	"eligible-migration": {"policy.features.ELIGIBLE_FIRST=false"},
+	"overload-on-wakeup": {"policy.sd_flags.NUMA.SD_WAKE_AFFINE=false"},
+	"pgbench-1toN":       {"policy.features.SCHED_BALANCE_MAP=true"},
+}
+
+// fallbackCompare is side B for a scenario that is no preset: wake-ups
+// without wake_affine(), which every era has and most workloads feel.
+var fallbackCompare = []string{"policy.features.WAKE_AFFINE=false"}
+
+// defaultCompareFor is the comparison the A key turns on for preset.
+func defaultCompareFor(preset string) []string {
+	if sets, ok := DefaultCompare[preset]; ok {
+		return sets
+	}
+	return fallbackCompare
+}
+
+// buildB applies sets ("path=value", scenarios.Scenario.Set syntax) to a
+// copy of sc and starts side B's simulator from it.
+func buildB(sc *scenarios.Scenario, sets []string, interval int64) (*player, error) {
+	c, err := applySets(sc, sets)
+	if err != nil {
+		return nil, err
+	}
+	return newPlayer(c, interval)
+}
+
+func applySets(sc *scenarios.Scenario, sets []string) (*scenarios.Scenario, error) {
+	c := sc.Clone()
+	for _, kv := range sets {
+		path, value, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(path) == "" {
+			return nil, fmt.Errorf("compare %q: want path=value", kv)
+		}
+		if err := c.Set(strings.TrimSpace(path), strings.TrimSpace(value)); err != nil {
+			return nil, fmt.Errorf("compare: %w", err)
+		}
+	}
+	return c, nil
+}
+
+// SetCompare turns A/B on with side B = the loaded scenario with sets
+// applied (each "path=value", as Scenario.Set and the CLI's -set take them),
+// or off for nil or empty sets. Turning it on restarts both sides at t=0 so
+// that they run in lock-step from the same state; turning it off lets A
+// play on. On error nothing changes.
+func (s *Session) SetCompare(sets []string) error {
+	s.mu.Lock()
+	if s.scen == nil {
+		s.mu.Unlock()
+		return s.fail(errors.New("no scenario loaded"))
+	}
+	sc := s.scen
+	s.mu.Unlock()
+	if len(sets) == 0 {
+		s.mu.Lock()
+		if len(s.compare) > 0 {
+			s.lastCompare = s.compare
+		}
+		s.compare, s.b = nil, nil
+		s.rev++ // the canvas lays out one machine again
+		s.mu.Unlock()
+		return nil
+	}
+	sets = append([]string(nil), sets...)
+	if _, err := applySets(sc, sets); err != nil {
+		return s.fail(err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.scen != sc {
+		// Another scenario was loaded meanwhile: apply to that one.
+		if _, err := applySets(s.scen, sets); err != nil {
+			s.lastErr = err.Error()
+			return err
+		}
+	}
+	prev := s.compare
+	s.compare = sets
+	if err := s.restartLocked(); err != nil {
+		s.compare = prev
+		s.lastErr = err.Error()
+		return err
+	}
+	s.lastCompare = sets
+	return nil
+}
+
+// Compare returns the compare sets of side B, nil when A/B is off.
+func (s *Session) Compare() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.compare...)
+}
+
+// ToggleCompare turns A/B off when it is on; when off, it turns it on with
+// the sets it last ran with, or else the preset's DefaultCompare (for a
+// scenario that is no preset: policy.features.WAKE_AFFINE=false).
+func (s *Session) ToggleCompare() error {
+	s.mu.Lock()
+	on := len(s.compare) > 0
+	sets := s.lastCompare
+	preset := s.preset
+	s.mu.Unlock()
+	if on {
+		return s.SetCompare(nil)
+	}
+	if len(sets) > 0 {
+		if err := s.SetCompare(sets); err == nil {
+			return nil
+		}
+	}
+	return s.SetCompare(defaultCompareFor(preset))
+}
+
+// presetByTitle names the preset with this title, "" if none.
+func presetByTitle(title string) string {
+	for _, p := range scenarios.Presets() {
+		if p.Title == title {
+			return p.Name
+		}
+	}
+	return ""
+}
+
+// describeSets writes side A's values of the compare paths, to label A the
+// way B is labelled: "policy.select_idle_sibling=v3.6". A path the scenario
+// leaves to its base's default reads "path=default".
+func describeSets(sc *scenarios.Scenario, sets []string) string {
+	var doc any
+	_ = json.Unmarshal(sc.Canonical(), &doc)
+	parts := make([]string, 0, len(sets))
+	for _, kv := range sets {
+		path, _, _ := strings.Cut(kv, "=")
+		parts = append(parts, path+"="+lookup(doc, path))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// lookup reads a dotted path from a decoded scenario; tasks are addressed
+// by name (tasks.NAME.field).
+func lookup(doc any, path string) string {
+	cur := doc
+	segs := strings.Split(path, ".")
+	for i := 0; i < len(segs); i++ {
+		seg := segs[i]
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return "default"
+		}
+		if seg == "tasks" && i+1 < len(segs) {
+			list, _ := m["tasks"].([]any)
+			cur = nil
+			for _, t := range list {
+				if tm, ok := t.(map[string]any); ok && tm["name"] == segs[i+1] {
+					cur = tm
+				}
+			}
+			i++
+			continue
+		}
+		v, ok := m[seg]
+		if !ok {
+			return "default"
+		}
+		cur = v
+	}
+	switch v := cur.(type) {
+	case nil:
+		return "default"
+	case string:
+		return v
+	case map[string]any, []any:
+		b, _ := json.Marshal(v)
+		return string(b)
+	default:
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+}

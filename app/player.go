@@ -1,0 +1,186 @@
+package app
+
+import (
+	"schedplay/render"
+	"schedplay/scenarios"
+	"schedplay/sim"
+)
+
+// player runs one side of the session (A, or B of an A/B comparison): one
+// simulator, and what frames need from it between two frames: the moves
+// (glides), the event log and the time series.
+type player struct {
+	scen  *scenarios.Scenario
+	sim   *sim.Sim
+	topo  *sim.Topology
+	tasks []sim.TaskInfo
+	idle  []sim.IdleState
+
+	evbuf    []sim.Event
+	moves    []sim.Event   // moves since the last frame (the newest maxMovesPerFrame)
+	examined []sim.CPUMask // parallel to moves
+	log      logBuf
+	series   sampler
+}
+
+func newPlayer(sc *scenarios.Scenario, interval int64) (*player, error) {
+	cfg, err := sc.Config()
+	if err != nil {
+		return nil, err
+	}
+	sm, err := sim.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	sm.SetRecording(true)
+	p := &player{scen: sc, sim: sm, topo: sm.Topology(), tasks: sm.Tasks(), idle: sm.Costs().IdleStates}
+	p.series.reset(len(p.tasks), interval)
+	return p, nil
+}
+
+func (p *player) now() int64 { return p.sim.Now() }
+
+func (p *player) done() bool { return p.sim.Done() }
+
+// advance runs the simulator to t (not past the run's duration), closing
+// samples at their interval boundaries on the way. With stopAtMigrate it
+// goes one simulator event at a time and stops right after the first event
+// that emits an EvMigrate; it reports whether it stopped so.
+func (p *player) advance(t int64, stopAtMigrate bool) bool {
+	if end := p.sim.Config().Duration; t > end {
+		t = end
+	}
+	for {
+		next := min(t, p.series.next)
+		if stopAtMigrate {
+			if p.stepUntil(next) {
+				p.collect()
+				return true
+			}
+		} else if next >= p.sim.Now() {
+			p.sim.RunUntil(next)
+		}
+		if next == p.series.next && p.series.next <= t {
+			p.collect()
+			p.series.sample(p.sim, p.sim.Now())
+			p.series.next += p.series.interval
+			continue
+		}
+		return false
+	}
+}
+
+// stepUntil processes events up to t one at a time; it stops after the
+// first that emitted a migration (reporting true) or advances the clock to t.
+func (p *player) stepUntil(t int64) bool {
+	for {
+		nt := p.sim.NextEventTime()
+		if nt < 0 || nt > t {
+			break
+		}
+		n := len(p.evbuf)
+		p.sim.Step()
+		p.evbuf = p.sim.TakeEvents(p.evbuf)
+		for i := n; i < len(p.evbuf); i++ {
+			if p.evbuf[i].Kind == sim.EvMigrate {
+				return true
+			}
+		}
+	}
+	if t > p.sim.Now() {
+		p.sim.RunUntil(t)
+	}
+	return false
+}
+
+// collect takes the recorded events: moves for the glides, the log, and the
+// series' counters.
+func (p *player) collect() {
+	p.evbuf = p.sim.TakeEvents(p.evbuf)
+	for i := range p.evbuf {
+		e := &p.evbuf[i]
+		p.series.event(e, p.topo)
+		p.log.add(e)
+		if render.Moves(e) {
+			var ex sim.CPUMask
+			if d, ok := p.sim.Decision(e.Why); ok {
+				ex = d.Examined
+			}
+			p.moves = append(p.moves, *e)
+			p.examined = append(p.examined, ex)
+		}
+	}
+	if n := len(p.moves); n > maxMovesPerFrame {
+		p.moves = append(p.moves[:0], p.moves[n-maxMovesPerFrame:]...)
+		p.examined = append(p.examined[:0], p.examined[n-maxMovesPerFrame:]...)
+	}
+	p.evbuf = p.evbuf[:0]
+	// Do not keep a burst's worth of events alive between frames.
+	if cap(p.evbuf) > 1<<16 {
+		p.evbuf = nil
+	}
+}
+
+// snapshot returns a fresh snapshot whose queues share one backing array.
+func (p *player) snapshot() *sim.Snapshot {
+	var tmp sim.Snapshot
+	p.sim.SnapshotInto(&tmp)
+	n := 0
+	for i := range tmp.CPUs {
+		n += len(tmp.CPUs[i].Queue)
+	}
+	q := make([]int32, 0, n)
+	for i := range tmp.CPUs {
+		c := &tmp.CPUs[i]
+		start := len(q)
+		q = append(q, c.Queue...)
+		c.Queue = q[start:len(q):len(q)]
+	}
+	return &tmp
+}
+
+// frameOut is what a frame takes from a player: the moves and log since the
+// previous frame (the player forgets them) and a fresh snapshot.
+type frameOut struct {
+	snap       *sim.Snapshot
+	moves      []sim.Event
+	examined   []sim.CPUMask
+	lastMove   string
+	log        []LogEntry
+	logDropped int
+	series     *Series
+}
+
+func (p *player) take() frameOut {
+	p.collect()
+	out := frameOut{
+		snap:     p.snapshot(),
+		moves:    append([]sim.Event(nil), p.moves...),
+		examined: append([]sim.CPUMask(nil), p.examined...),
+		series:   p.series.view(),
+	}
+	if n := len(p.moves); n > 0 {
+		out.lastMove = p.sim.Explain(p.moves[n-1])
+	}
+	var evs []sim.Event
+	evs, out.logDropped = p.log.take(nil)
+	if len(evs) > 0 {
+		out.log = make([]LogEntry, len(evs))
+		for i := range evs {
+			out.log[i] = entry(p.sim, &evs[i])
+		}
+	}
+	p.moves = p.moves[:0]
+	p.examined = p.examined[:0]
+	return out
+}
+
+// firstMigration is the first EvMigrate of moves, for a pause on it.
+func firstMigration(moves []sim.Event) (sim.Event, bool) {
+	for _, e := range moves {
+		if e.Kind == sim.EvMigrate {
+			return e, true
+		}
+	}
+	return sim.Event{}, false
+}
