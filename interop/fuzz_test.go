@@ -1,0 +1,64 @@
+package interop
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"schedplay/scenarios"
+)
+
+// addTestdata seeds a fuzz corpus with the testdata files matching glob.
+func addTestdata(f *testing.F, glob string) {
+	files, _ := filepath.Glob(filepath.Join("testdata", glob))
+	for _, name := range files {
+		if data, err := os.ReadFile(name); err == nil {
+			f.Add(data)
+		}
+	}
+}
+
+// checkImported: whatever an importer returns without an error decodes as
+// a valid scenario, and every problem says something.
+func checkImported(t *testing.T, s *scenarios.Scenario, probs []Problem, err error) {
+	if err != nil {
+		if s != nil {
+			t.Fatalf("an error (%v) and a scenario", err)
+		}
+		return
+	}
+	if _, err := scenarios.Decode(s.Canonical()); err != nil {
+		t.Fatalf("the imported scenario does not decode: %v\n%s", err, s.Canonical())
+	}
+	for _, p := range probs {
+		if p.Message == "" {
+			t.Fatalf("a problem without a message at %q", p.Path)
+		}
+	}
+}
+
+func FuzzImportRTApp(f *testing.F) {
+	addTestdata(f, "rtapp-*.json")
+	f.Add([]byte(`{"tasks": {"a": {"run": 10, "resume": "a", "suspend": "a", "sem_post": "s", "sem_wait": "s"}}}`))
+	f.Add([]byte(`{"tasks": {"t": {"phases": {"p": {"loop": 40, "run": 1, "timer": {"period": 3}}}}}, "global": {"duration": 0}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, probs, err := ImportRTApp(data)
+		checkImported(t, s, probs, err)
+	})
+}
+
+func FuzzImportLscpu(f *testing.F) {
+	addTestdata(f, "lscpu-*.txt")
+	f.Add([]byte("# CPU,Core,Socket,Node,Online,MaxMHz\n0,0,0,0,Y,1\n1,-,-,-,N,\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, probs, err := ImportLscpu(data)
+		if err == nil {
+			n := m.Nodes * m.SocketsPerNode * m.LLCsPerSocket * m.ClustersPerLLC * m.CoresPerCluster * m.ThreadsPerCore
+			if n < 1 || n > scenarios.MaxCPUs {
+				t.Fatalf("a machine of %d CPUs", n)
+			}
+		}
+		s, probs, err := LscpuScenario(data)
+		checkImported(t, s, probs, err)
+	})
+}
