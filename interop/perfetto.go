@@ -37,9 +37,9 @@ var endNames = [...]string{"preempted", "blocked", "exited"}
 //     ("X" events, named after the task) are the intervals the task ran
 //     there, with args task id and why the slice ended
 //     (preempted/blocked/exited/running);
-//   - a flow ("s"/"f", category "wakeup", args waker and wakee) from the
-//     waker's slice to the slice in which the woken task next runs, for
-//     every wake-up by a task (timer wake-ups have no waker and no flow);
+//   - a flow ("s"/"f", category "wakeup", ids counting the wake-ups by a
+//     running task from 1) from the waker's slice to the slice in which the
+//     woken task next runs (timer wake-ups have no waker and no flow);
 //   - on thread "cpuN events", instant events ("i") for forks
 //     ("fork"), migrations ("migrate:CAUSE", on the destination CPU) and
 //     load-balance passes ("balance:LEVEL", on the balancing CPU), with the
@@ -64,7 +64,6 @@ func WritePerfetto(w io.Writer, s *sim.Sim, opt Options) error {
 
 type pfFlow struct {
 	id           int64
-	waker, wakee int32
 	wakeT        int64
 	sCPU, fCPU   int
 	sTS, fTS     int64
@@ -222,7 +221,7 @@ func (p *perfetto) event(e *sim.Event) {
 			old.dead = true
 		}
 		p.nextFlow++
-		f := &pfFlow{id: p.nextFlow, waker: e.Arg, wakee: e.Task, wakeT: e.T, sCPU: wc}
+		f := &pfFlow{id: p.nextFlow, wakeT: e.T, sCPU: wc}
 		p.cpus[wc].out = append(p.cpus[wc].out, f)
 		p.pending[e.Task] = f
 	case sim.EvFork:
@@ -304,13 +303,7 @@ func (p *perfetto) flow(f *pfFlow) {
 		p.common(ph, perfettoTaskTID+c, ts)
 		p.b = append(p.b, `,"cat":"wakeup","name":"wakeup","id":`...)
 		p.b = strconv.AppendInt(p.b, f.id, 10)
-		if ph == 's' {
-			p.b = append(p.b, `,"args":{"waker":`...)
-			p.b = appendJSONString(p.b, p.s.TaskName(int(f.waker)))
-			p.b = append(p.b, `,"wakee":`...)
-			p.b = appendJSONString(p.b, p.s.TaskName(int(f.wakee)))
-			p.b = append(p.b, '}')
-		} else {
+		if ph == 'f' {
 			p.b = append(p.b, `,"bp":"e"`...)
 		}
 		p.b = append(p.b, '}')
@@ -344,12 +337,10 @@ func (p *perfetto) instant(e *sim.Event, name string) {
 		p.num("moved", int64(e.Arg))
 	}
 	if d, ok := s.Decision(e.Why); ok {
+		// The text has the path, reason, chosen CPU, level, CPUs and
+		// groups examined, cost and numbers; the numbers are repeated as
+		// numbers so that queries can use them.
 		p.str("decision", d.Text(s.TaskName))
-		p.str("path", d.Path)
-		p.str("reason", d.Reason)
-		if !d.Examined.Empty() {
-			p.str("examined", d.Examined.String())
-		}
 		if d.NNums > 0 {
 			p.b = append(p.b, `,"numbers":{`...)
 			for i := 0; i < d.NNums; i++ {

@@ -46,7 +46,7 @@ func exportPerfetto(t *testing.T, s *sim.Sim, opt Options) []byte {
 // valid JSON; slices with non-negative durations that never overlap on a
 // CPU and add up to the tasks' CPU time; flows that start inside the
 // waker's slice and end inside the wakee's; counters and metadata present.
-func checkTrace(t *testing.T, data []byte, s *sim.Sim) {
+func checkTrace(t *testing.T, data []byte, s, rerun *sim.Sim) {
 	t.Helper()
 	if !json.Valid(data) {
 		t.Fatal("the trace is not valid JSON")
@@ -144,22 +144,84 @@ func checkTrace(t *testing.T, data []byte, s *sim.Sim) {
 		}
 		return ""
 	}
+	want := expectedFlows(t, rerun)
 	for id, fl := range flows {
 		if len(fl) != 2 || fl[0].Ph != "s" || fl[1].Ph != "f" || fl[1].BP != "e" {
 			t.Fatalf("flow %d is %+v", id, fl)
 		}
-		var a struct{ Waker, Wakee string }
-		json.Unmarshal(fl[0].Args, &a)
-		if got := enclosing(fl[0].TID, *fl[0].TS); got != a.Waker {
-			t.Fatalf("flow %d starts in a slice of %q, its waker is %q", id, got, a.Waker)
+		w, ok := want[id]
+		if !ok {
+			t.Fatalf("flow %d: no such wake-up in the run", id)
 		}
-		if got := enclosing(fl[1].TID, *fl[1].TS); got != a.Wakee {
-			t.Fatalf("flow %d ends in a slice of %q, its wakee is %q", id, got, a.Wakee)
+		if got := enclosing(fl[0].TID, *fl[0].TS); fl[0].TID != perfettoTaskTID+w.wakerCPU || got != w.waker {
+			t.Fatalf("flow %d starts in a slice of %q on tid %d, its waker is %q on cpu%d", id, got, fl[0].TID, w.waker, w.wakerCPU)
 		}
-		if *fl[0].TS > *fl[1].TS {
-			t.Fatalf("flow %d ends before it starts", id)
+		if got := enclosing(fl[1].TID, *fl[1].TS); fl[1].TID != perfettoTaskTID+w.runCPU || got != w.wakee {
+			t.Fatalf("flow %d ends in a slice of %q on tid %d, its wakee is %q on cpu%d", id, got, fl[1].TID, w.wakee, w.runCPU)
+		}
+		if math.Abs(*fl[0].TS-w.wakeUS) > 0.0011 || math.Abs(*fl[1].TS-w.runUS) > 0.0011 || *fl[0].TS > *fl[1].TS {
+			t.Fatalf("flow %d from %v to %v; the wake-up was at %v, the run at %v", id, *fl[0].TS, *fl[1].TS, w.wakeUS, w.runUS)
+		}
+		delete(want, id)
+	}
+	// Wake-ups whose wakee ran again before the end all have a flow.
+	for id, w := range want {
+		if w.runCPU >= 0 {
+			t.Fatalf("wake-up %d of %s by %s has no flow", id, w.wakee, w.waker)
 		}
 	}
+}
+
+type wantFlow struct {
+	waker, wakee     string
+	wakerCPU, runCPU int
+	wakeUS, runUS    float64
+}
+
+// expectedFlows replays a second, identical run from its recorded events:
+// the n-th wake-up by a running task is flow n, from the waker's CPU at the
+// wake-up to the wakee's next switch-in (runCPU -1: it never ran again, or
+// was woken again first).
+func expectedFlows(t *testing.T, s *sim.Sim) map[int64]*wantFlow {
+	s.SetRecording(true)
+	running := map[int32]int{}
+	pending := map[int32]*wantFlow{}
+	out := map[int64]*wantFlow{}
+	var n int64
+	var evs []sim.Event
+	for !s.Done() {
+		s.RunUntil(min(s.Now()+100_000, s.Config().Duration))
+		evs = s.TakeEvents(evs[:0])
+		for _, e := range evs {
+			switch e.Kind {
+			case sim.EvSwitch:
+				for task, c := range running {
+					if c == int(e.CPU) {
+						delete(running, task)
+					}
+				}
+				if e.Task >= 0 {
+					running[e.Task] = int(e.CPU)
+					if w := pending[e.Task]; w != nil {
+						w.runCPU, w.runUS = int(e.CPU), float64(e.T)/1000
+						delete(pending, e.Task)
+					}
+				}
+			case sim.EvWakeup:
+				c, ok := running[e.Arg]
+				if e.Arg < 0 || !ok {
+					continue
+				}
+				n++
+				if old := pending[e.Task]; old != nil {
+					old.runCPU = -1
+				}
+				w := &wantFlow{waker: s.TaskName(int(e.Arg)), wakee: s.TaskName(int(e.Task)), wakerCPU: c, runCPU: -1, wakeUS: float64(e.T) / 1000}
+				out[n], pending[e.Task] = w, w
+			}
+		}
+	}
+	return out
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
@@ -182,7 +244,7 @@ func TestPerfettoTraceIsValidAndAddsUp(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSim(t, tc.preset, tc.sets...)
 			data := exportPerfetto(t, s, Options{})
-			checkTrace(t, data, s)
+			checkTrace(t, data, s, newSim(t, tc.preset, tc.sets...))
 			if tc.busy && !bytes.Contains(data, []byte(`"ph":"f"`)) {
 				t.Error("no wake-up flows in a trace of tasks waking each other")
 			}

@@ -29,6 +29,18 @@ const usage = `usage:
       check a scenario: prints "ok: TITLE", or the problems and exits 2
   schedsim link [-base URL] [-set path=value]... FILE|PRESET
       print the share-link fragment (#s=...), or the whole URL with -base
+  schedsim export -format perfetto|schedstat|csv -o OUT [-interval 1ms] [-set path=value]... FILE|PRESET
+      run a scenario and write it for other tools (-o - writes to stdout):
+      perfetto   a trace-event JSON file for ui.perfetto.dev or chrome://tracing
+      schedstat  /proc/schedstat (version 15 for base v3.8, 17 for v6.17) at
+                 the end, or every -interval when -interval is given
+      csv        a long-form time series, time_ms,kind,id,signal,value,
+                 sampled every -interval
+  schedsim import -from rtapp|lscpu [-o OUT] [-machine FILE|PRESET] FILE
+      convert an rt-app workload (JSON) or lscpu -p output into a scenario,
+      printed as JSON (or written to -o); what could not be mapped is listed
+      on stderr as "path: problem". -machine runs an rt-app workload on that
+      scenario's machine (for example one imported from lscpu)
 
 FILE|PRESET is a scenario file or a preset name. -set paths are dotted
 (machine.cores_per_cluster=10, tasks.client.count=40,
@@ -67,6 +79,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdValidate(rest, stdout)
 	case "link":
 		err = cmdLink(rest, stdout)
+	case "export":
+		err = cmdExport(rest, stdout)
+	case "import":
+		err = cmdImport(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		fmt.Fprintln(stdout, "\npresets:")

@@ -61,7 +61,7 @@ func TestExitCodes(t *testing.T) {
 		{"no args", nil, 2, "", "usage:"},
 		{"help", []string{"help"}, 0, "tbench-pairs", ""},
 		{"-h", []string{"run", "-h"}, 0, "usage:", ""},
-		{"unknown command", []string{"export", "x"}, 2, "", `unknown command "export"`},
+		{"unknown command", []string{"bogus", "x"}, 2, "", `unknown command "bogus"`},
 		{"validate ok", []string{"validate", "pelt-pingpong"}, 0, "ok: PELT in the balancer: one 80% task and two 40% tasks on two CPUs\n", ""},
 		{"validate unknown field", []string{"validate", broken}, 2, "", broken + ": machine.corez: unknown field\n"},
 		{"validate invalid", []string{"validate", invalid}, 2, "", invalid + `: tasks[0].program[0].run: "8 ms" is not a duration`},

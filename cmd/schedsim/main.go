@@ -5,6 +5,8 @@
 //	schedsim sweep -vary path=v1,v2,... [-compare path=a,b,...] [-set path=value]... [-json] FILE|PRESET
 //	schedsim validate FILE|PRESET
 //	schedsim link [-base URL] [-set path=value]... FILE|PRESET
+//	schedsim export -format perfetto|schedstat|csv -o OUT [-interval 1ms] [-set path=value]... FILE|PRESET
+//	schedsim import -from rtapp|lscpu [-o OUT] [-machine FILE|PRESET] FILE
 //
 // FILE|PRESET is a scenario file (format: scenarios/FORMAT.md) or the name
 // of a preset (schedsim help lists them). Exit status: 0 ok, 2 bad input

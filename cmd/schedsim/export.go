@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"schedplay/interop"
+)
+
+// exportFormats are the -format values of schedsim export.
+var exportFormats = []string{"perfetto", "schedstat", "csv"}
+
+// cmdExport runs a scenario to its end and writes it in another tool's
+// format (package interop does the writing).
+func cmdExport(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+	format := fs.String("format", "", "perfetto | schedstat | csv")
+	out := fs.String("o", "", "the file to write; - for stdout")
+	interval := fs.Duration("interval", time.Millisecond, "sampling period in simulated time (counters, CSV rows, schedstat snapshots)")
+	var sets setFlags
+	fs.Var(&sets, "set", "path=value override (repeatable)")
+	pos, err := parse(fs, args, 1, "one FILE or PRESET")
+	if err != nil {
+		return err
+	}
+	intervalSet := false
+	fs.Visit(func(f *flag.Flag) { intervalSet = intervalSet || f.Name == "interval" })
+	switch *format {
+	case "perfetto", "schedstat", "csv":
+	case "":
+		return badInputf("schedsim export: -format perfetto|schedstat|csv is required")
+	default:
+		return badInputf("schedsim export: -format %q: want one of perfetto, schedstat, csv", *format)
+	}
+	if *out == "" {
+		return badInputf("schedsim export: -o OUT is required (- for stdout)")
+	}
+	if *interval < time.Microsecond {
+		return badInputf("schedsim export: -interval %v: want at least 1us", *interval)
+	}
+	s, err := load(pos[0], sets)
+	if err != nil {
+		return err
+	}
+	cfg, err := s.Config()
+	if err != nil {
+		return badInput(err)
+	}
+	sm, err := newSim(cfg)
+	if err != nil {
+		return internal(fmt.Errorf("internal error: the simulator refused a valid scenario: %v", err))
+	}
+	opt := interop.Options{Interval: int64(*interval)}
+	write := func(w io.Writer) error {
+		switch *format {
+		case "perfetto":
+			return interop.WritePerfetto(w, sm, opt)
+		case "csv":
+			return interop.WriteCSV(w, sm, opt)
+		}
+		if intervalSet {
+			return interop.WriteSchedstatSeries(w, sm, opt)
+		}
+		sm.Run()
+		return interop.WriteSchedstat(w, sm)
+	}
+	if *out == "-" {
+		if err := write(stdout); err != nil {
+			return internal(err)
+		}
+		return nil
+	}
+	n, err := writeOutput(*out, write)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s: %s, %d bytes, %.0f ms simulated\n", *out, *format, n, float64(sm.Now())/1e6)
+	return nil
+}
+
+// writeOutput creates path and fills it with write; on failure the partial
+// file is removed. A path that cannot be created is bad input; a write that
+// fails half way is an internal error.
+func writeOutput(path string, write func(io.Writer) error) (int64, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return 0, badInput(err)
+	}
+	cw := &countingWriter{w: bufio.NewWriterSize(f, 256<<10)}
+	err = write(cw)
+	if err == nil {
+		err = cw.w.(*bufio.Writer).Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return 0, internal(fmt.Errorf("writing %s: %v", path, err))
+	}
+	return cw.n, nil
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
