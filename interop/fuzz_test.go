@@ -1,6 +1,7 @@
 package interop
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -37,6 +38,23 @@ func checkImported(t *testing.T, s *scenarios.Scenario, probs []Problem, err err
 	}
 }
 
+// sameAgain: importing the same input again gives the same scenario and
+// the same problems (no map order or other accident leaks out).
+func sameAgain(t *testing.T, s *scenarios.Scenario, probs []Problem, err error, again func() (*scenarios.Scenario, []Problem, error)) {
+	s2, probs2, err2 := again()
+	if (err == nil) != (err2 == nil) || len(probs) != len(probs2) {
+		t.Fatalf("two imports differ: %v / %v, %d / %d problems", err, err2, len(probs), len(probs2))
+	}
+	for i := range probs {
+		if probs[i] != probs2[i] {
+			t.Fatalf("problem %d differs: %v / %v", i, probs[i], probs2[i])
+		}
+	}
+	if s != nil && !bytes.Equal(s.Canonical(), s2.Canonical()) {
+		t.Fatal("two imports of one input give different scenarios")
+	}
+}
+
 func FuzzImportRTApp(f *testing.F) {
 	addTestdata(f, "rtapp-*.json")
 	f.Add([]byte(`{"tasks": {"a": {"run": 10, "resume": "a", "suspend": "a", "sem_post": "s", "sem_wait": "s"}}}`))
@@ -44,6 +62,7 @@ func FuzzImportRTApp(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, probs, err := ImportRTApp(data)
 		checkImported(t, s, probs, err)
+		sameAgain(t, s, probs, err, func() (*scenarios.Scenario, []Problem, error) { return ImportRTApp(data) })
 	})
 }
 
@@ -60,5 +79,6 @@ func FuzzImportLscpu(f *testing.F) {
 		}
 		s, probs, err := LscpuScenario(data)
 		checkImported(t, s, probs, err)
+		sameAgain(t, s, probs, err, func() (*scenarios.Scenario, []Problem, error) { return LscpuScenario(data) })
 	})
 }
