@@ -25,6 +25,7 @@ func fourCPUs(t *testing.T, base Base, lm LoadMetric) *Sim {
 func place(s *Sim, cpu int, ids ...int) {
 	rq := s.cpus[cpu]
 	rq.idle = false
+	s.updIdleMask(rq)
 	s.m.nIdle--
 	for i, id := range ids {
 		p := s.tasks[id]

@@ -193,6 +193,7 @@ func (s *Sim) goIdle(rq *RQ, prev *Task) {
 		return
 	}
 	rq.idle = true
+	s.updIdleMask(rq)
 	rq.idleSince = s.now
 	s.m.nIdle++
 	if rq.busySince >= 0 {
@@ -233,6 +234,7 @@ func (s *Sim) goIdle(rq *RQ, prev *Task) {
 func (s *Sim) wakeIdle(rq *RQ) {
 	idleFor := s.now - rq.idleSince
 	rq.idle = false
+	s.updIdleMask(rq)
 	s.m.nIdle--
 	rq.llc.nrBusyCPUs++
 	for _, g := range s.cpuGroups[rq.cpu] {
@@ -281,6 +283,7 @@ func (s *Sim) activate(rq *RQ, p *Task, flags int) {
 // arrive handles evArrive: a woken task reaches its CPU after the IPI.
 func (s *Sim) arrive(p *Task, rq *RQ) {
 	rq.ttwuPending--
+	s.updIdleMask(rq)
 	flags := enqWakeup
 	if p.wakeMigrated {
 		flags |= enqMigrated
@@ -289,16 +292,45 @@ func (s *Sim) arrive(p *Task, rq *RQ) {
 	s.activate(rq, p, flags)
 }
 
-// startTick arms rq's tick at the next jiffy (tick_nohz_idle_exit()), and
-// catches up the 3.8 cpu_load[] for the ticks missed while idle.
+// startTick restarts rq's tick from the next jiffy (tick_nohz_idle_exit()),
+// and catches up the 3.8 cpu_load[] for the ticks missed while idle.
+//
+// Ticks are aligned on every CPU (skew_tick=0): one queued event per jiffy
+// ticks every CPU whose tick runs, in CPU order (tickAll).
 func (s *Sim) startTick(rq *RQ) {
 	rq.tickOn = true
 	j := s.jiffies()
+	rq.tickFrom = j + 1
 	if pending := j - rq.lastLoadUpdate; pending > 0 {
 		s.updateCPULoad(rq, 0, pending)
 		rq.lastLoadUpdate = j
 	}
-	s.q.push(qev{t: (j + 1) * s.tickNS, kind: evTick, cpu: int32(rq.cpu)})
+	if !s.tickArmed {
+		s.tickArmed = true
+		s.q.push(qev{t: (j + 1) * s.tickNS, kind: evTick})
+	}
+}
+
+// tickAll handles the jiffy event: the tick of every CPU whose tick runs,
+// each followed by the reschedules it asked for, as if they were separate
+// interrupts taken in CPU order.
+func (s *Sim) tickAll() {
+	s.tickArmed = false
+	j := s.jiffies()
+	any := false
+	for _, rq := range s.cpus {
+		if !rq.tickOn || j < rq.tickFrom {
+			any = any || rq.tickOn
+			continue
+		}
+		s.tick(rq)
+		s.flush()
+		any = any || rq.tickOn
+	}
+	if any && !s.tickArmed {
+		s.tickArmed = true
+		s.q.push(qev{t: (j + 1) * s.tickNS, kind: evTick})
+	}
 }
 
 // tick mirrors scheduler_tick(): update_curr and the preemption check, PELT
@@ -323,7 +355,6 @@ func (s *Sim) tick(rq *RQ) {
 	s.updateCPULoad(rq, s.cpuLoad(rq), j-rq.lastLoadUpdate)
 	rq.lastLoadUpdate = j
 	s.triggerLoadBalance(rq, idle)
-	s.q.push(qev{t: s.now + s.tickNS, kind: evTick, cpu: int32(rq.cpu)})
 }
 
 // degrade tables of 3.8 decay_load_missed().

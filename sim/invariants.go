@@ -59,6 +59,9 @@ func (s *Sim) CheckInvariants() error {
 		} else if rq.curr == nil && len(rq.queue) == 0 && !rq.exiting {
 			return fmt.Errorf("cpu%d: neither idle nor busy", c)
 		}
+		if s.idleMask.Has(c) != (rq.idle && rq.ttwuPending == 0) {
+			return fmt.Errorf("cpu%d: idle mask out of step", c)
+		}
 		if rq.ttwuPending != pending[c] {
 			return fmt.Errorf("cpu%d: ttwu_pending %d, tasks in flight %d", c, rq.ttwuPending, pending[c])
 		}

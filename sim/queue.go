@@ -7,7 +7,7 @@ type evKind uint8
 const (
 	// Per-CPU events (at most one pending of each kind per CPU).
 	evRunDone       evKind = iota // the running task finished its step's CPU work (gen-checked)
-	evTick                        // scheduler tick on a CPU
+	evTick                        // the jiffy: ticks every ticking CPU (uses CPU 0's slot)
 	evIdleReady                   // a CPU finished leaving its idle state
 	evNohzKick                    // the idle load balancer was kicked
 	evActiveBalance               // the stopper runs on the busiest CPU (task = destination CPU)

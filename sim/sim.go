@@ -100,6 +100,7 @@ type RQ struct {
 	ttwuPending        int   // wake-ups in flight to this CPU
 	needResched        bool
 	tickOn             bool
+	tickFrom           int64 // first jiffy its restarted tick fires
 	idleStamp          int64 // rq->idle_stamp (0: not idle)
 	avgIdle            int64 // rq->avg_idle
 	maxIdleBalanceCost int64
@@ -179,7 +180,9 @@ type Sim struct {
 
 	dirty []int // CPUs needing a reschedule after the current event
 
-	processed int64 // internal events processed
+	tickArmed bool    // the jiffy event is queued
+	idleMask  CPUMask // CPUs idle_cpu() is true of
+	processed int64   // internal events processed
 	maxEvents int64
 	err       error // why the run stopped early (event budget), nil if it did not
 
@@ -286,6 +289,7 @@ func New(cfg *Config) (*Sim, error) {
 	}
 
 	s.m.nIdle = n
+	s.idleMask = topo.All
 	s.cpuGroups = make([][]*SchedGroup, n)
 	for c := 0; c < n; c++ {
 		for _, sd := range perCPU[c] {
@@ -551,7 +555,7 @@ func (s *Sim) step() {
 			s.runDone(rq)
 		}
 	case evTick:
-		s.tick(s.cpus[e.cpu])
+		s.tickAll()
 	case evTimer:
 		p := s.tasks[e.task]
 		if e.gen == p.timerGen && p.state == TaskBlocked {

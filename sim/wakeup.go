@@ -104,6 +104,7 @@ func (s *Sim) tryToWakeUp(p *Task, waker *Task, cpu int, sync bool) int64 {
 		s.activate(trq, p, flags)
 	} else {
 		trq.ttwuPending++
+		s.updIdleMask(trq)
 		s.q.push(qev{t: s.now + s.costs.WakeupIPI, kind: evArrive, cpu: int32(target), task: p.id})
 	}
 	s.m.searchCost += d.Cost
@@ -113,10 +114,18 @@ func (s *Sim) tryToWakeUp(p *Task, waker *Task, cpu int, sync bool) int64 {
 
 // idleCPU mirrors idle_cpu(): running the idle task, nothing queued, no
 // wake-up in flight.
-func (s *Sim) idleCPU(cpu int) bool {
-	rq := s.cpus[cpu]
-	return rq.idle && rq.ttwuPending == 0
+func (s *Sim) idleCPU(cpu int) bool { return s.idleMask.Has(cpu) }
+
+// updIdleMask keeps idleMask (the CPUs idle_cpu() is true of) in step with
+// rq.idle and rq.ttwuPending.
+func (s *Sim) updIdleMask(rq *RQ) {
+	if rq.idle && rq.ttwuPending == 0 {
+		s.idleMask.Set(rq.cpu)
+	} else {
+		s.idleMask.Clear(rq.cpu)
+	}
 }
+
 
 // examine charges one CPU look-up to decision d.
 func (s *Sim) examine(d *Decision, cpu int) {

@@ -23,6 +23,7 @@ func busy(s *Sim, cpus ...int) {
 	for _, c := range cpus {
 		rq := s.cpus[c]
 		rq.idle = false
+		s.updIdleMask(rq)
 		for _, g := range s.cpuGroups[c] {
 			g.NrBusy++
 		}
@@ -105,6 +106,7 @@ func TestV36Walk(t *testing.T) {
 		got, _ := wake(s, p, waker, waker, waker)
 		path = append(path, got)
 		s.cpus[waker].idle = true // the waker sleeps after its sync wake-up
+		s.updIdleMask(s.cpus[waker])
 		for _, g := range s.cpuGroups[waker] {
 			g.NrBusy--
 		}
