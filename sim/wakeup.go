@@ -126,7 +126,6 @@ func (s *Sim) updIdleMask(rq *RQ) {
 	}
 }
 
-
 // examine charges one CPU look-up to decision d.
 func (s *Sim) examine(d *Decision, cpu int) {
 	d.Examined.Set(cpu)
