@@ -1,5 +1,7 @@
 package sim
 
+import "math/bits"
+
 // evKind is the kind of an internal (queued) event. Internal events drive the
 // simulation; trace Events are what it reports.
 type evKind uint8
@@ -32,55 +34,70 @@ type qev struct {
 	gen  uint32
 }
 
-func (a *qev) less(b *qev) bool {
-	if a.t != b.t {
-		return a.t < b.t
-	}
-	return a.seq < b.seq
-}
-
-// eventQueue is an indexed 4-ary min-heap. Every event has a slot — one
-// per (CPU, per-CPU kind) and per (task, per-task kind) — and a slot is
-// pending at most once: scheduling an event whose slot is pending replaces it
-// (the old one was stale: a re-armed completion, a re-armed timer). The heap
-// therefore never holds dead entries, and its size is bounded by the slots.
-// Heap entries are small (time, sequence, slot); the rest of an event lives
-// in per-slot arrays. Sifting moves a hole instead of swapping.
+// eventQueue orders pending events by (time, sequence).
+//
+// Every event has a slot — one per (CPU, per-CPU kind) and per (task,
+// per-task kind) — and a slot is pending at most once: scheduling an event
+// whose slot is pending replaces it (the old one was stale: a re-armed
+// completion, a re-armed timer). So the queue never holds dead entries.
+//
+// Events are nearly all due within a millisecond (a run step's end, an IPI,
+// an idle exit), so the queue is a timing wheel of wheelSize buckets of
+// bucketNS each, covering the next ~1 ms, with a binary heap for what lies
+// beyond. Within a bucket (about a microsecond) a few events are compared by
+// (time, sequence); a bitmap finds the next non-empty bucket. Overflow events
+// move into the wheel once, when it reaches them. The order is exactly the
+// heap's: the trace does not depend on the structure.
 type eventQueue struct {
-	h     []hent  // heap of pending events
-	pos   []int32 // slot -> heap index, -1 when not pending
+	// Per slot.
+	t     []int64
+	sq    []uint64
 	gen   []uint32
-	arg   []int32 // per-CPU slots: the event's task field; per-task slots: its CPU
+	arg   []int32  // per-CPU slots: the event's task field; per-task slots: its CPU
+	where []int32  // -1 not pending; -2 in the overflow heap; else bucket index
+	at    []int32  // index within its bucket, or within the heap
+	kind  []evKind // fixed at init
+	id    []int32  // fixed at init: the CPU of a per-CPU slot, the task of a per-task slot
+	head  int32    // cached earliest slot, -1 when unknown
+
+	buckets  [wheelSize][]int32 // slots per bucket (absolute bucket index & mask)
+	nonempty [wheelSize / 64]uint64
+	base     int64   // absolute bucket index of the current time
+	heap     []int32 // overflow min-heap of slots
+	n        int     // pending events
+
 	seq   uint64
 	ncpu  int32
 	ntask int32
 }
 
-type hent struct {
-	t    int64
-	seq  uint64
-	slot int32
-}
-
-func (a *hent) less(b *hent) bool {
-	if a.t != b.t {
-		return a.t < b.t
-	}
-	return a.seq < b.seq
-}
-
-const heapArity = 4
+const (
+	wheelBits   = 10
+	wheelSize   = 1 << wheelBits
+	bucketShift = 10 // a bucket is 1024 ns
+)
 
 func (q *eventQueue) init(ncpu, ntask int) {
 	q.ncpu, q.ntask = int32(ncpu), int32(ntask)
 	n := numCPUEvKinds*ncpu + (int(numEvKinds)-numCPUEvKinds)*ntask
-	q.pos = make([]int32, n)
-	for i := range q.pos {
-		q.pos[i] = -1
-	}
+	q.t = make([]int64, n)
+	q.sq = make([]uint64, n)
 	q.gen = make([]uint32, n)
 	q.arg = make([]int32, n)
-	q.h = make([]hent, 0, 64)
+	q.where = make([]int32, n)
+	q.at = make([]int32, n)
+	q.kind = make([]evKind, n)
+	q.id = make([]int32, n)
+	for i := range q.where {
+		q.where[i] = -1
+		if i < numCPUEvKinds*ncpu {
+			q.kind[i], q.id[i] = evKind(i/ncpu), int32(i%ncpu)
+		} else {
+			r := i - numCPUEvKinds*ncpu
+			q.kind[i], q.id[i] = evKind(numCPUEvKinds+r/ntask), int32(r%ntask)
+		}
+	}
+	q.head = -1
 }
 
 func (q *eventQueue) slot(e *qev) int32 {
@@ -90,107 +107,211 @@ func (q *eventQueue) slot(e *qev) int32 {
 	return int32(numCPUEvKinds)*q.ncpu + int32(int(e.kind)-numCPUEvKinds)*q.ntask + e.task
 }
 
-// event rebuilds the event of a slot.
-func (q *eventQueue) event(h *hent) qev {
-	s := h.slot
-	e := qev{t: h.t, seq: h.seq, gen: q.gen[s]}
-	cpuSlots := int32(numCPUEvKinds) * q.ncpu
-	if s < cpuSlots {
-		e.kind = evKind(s / q.ncpu)
-		e.cpu = s % q.ncpu
-		e.task = q.arg[s]
-	} else {
-		s -= cpuSlots
-		e.kind = evKind(numCPUEvKinds + int(s/q.ntask))
-		e.task = s % q.ntask
-		e.cpu = q.arg[h.slot]
+// before orders slots a and b by (time, sequence).
+func (q *eventQueue) before(a, b int32) bool {
+	if q.t[a] != q.t[b] {
+		return q.t[a] < q.t[b]
 	}
-	return e
+	return q.sq[a] < q.sq[b]
 }
 
-func (q *eventQueue) len() int { return len(q.h) }
-
-// peekTime is the time of the earliest event (the queue must not be empty).
-func (q *eventQueue) peekTime() int64 { return q.h[0].t }
+func (q *eventQueue) len() int { return q.n }
 
 // push schedules e, replacing a pending event of the same slot.
 func (q *eventQueue) push(e qev) {
 	q.seq++
 	s := q.slot(&e)
-	q.gen[s] = e.gen
+	if q.where[s] != -1 {
+		q.remove(s)
+	}
+	q.t[s], q.sq[s], q.gen[s] = e.t, q.seq, e.gen
 	if int(e.kind) < numCPUEvKinds {
 		q.arg[s] = e.task
 	} else {
 		q.arg[s] = e.cpu
 	}
-	x := hent{t: e.t, seq: q.seq, slot: s}
-	if i := q.pos[s]; i >= 0 {
-		q.fix(int(i), x)
+	q.insert(s)
+	q.n++
+	if q.head >= 0 && q.before(s, q.head) {
+		q.head = s
+	}
+}
+
+// insert puts a slot whose time is set into the wheel or the heap.
+func (q *eventQueue) insert(s int32) {
+	b := q.t[s] >> bucketShift
+	if b < q.base {
+		b = q.base // cannot happen (no event is scheduled in the past); be safe
+	}
+	if b >= q.base+wheelSize {
+		q.where[s] = -2
+		q.heap = append(q.heap, s)
+		q.heapUp(len(q.heap)-1, s)
 		return
 	}
-	q.h = append(q.h, x)
-	q.up(len(q.h)-1, x)
+	i := int32(b & (wheelSize - 1))
+	q.where[s] = i
+	q.at[s] = int32(len(q.buckets[i]))
+	q.buckets[i] = append(q.buckets[i], s)
+	q.nonempty[i>>6] |= 1 << (uint(i) & 63)
 }
+
+// remove takes a pending slot out of the queue.
+func (q *eventQueue) remove(s int32) {
+	if s == q.head {
+		q.head = -1
+	}
+	w := q.where[s]
+	q.where[s] = -1
+	q.n--
+	if w == -2 {
+		i := int(q.at[s])
+		last := q.heap[len(q.heap)-1]
+		q.heap = q.heap[:len(q.heap)-1]
+		if i < len(q.heap) {
+			q.heapFix(i, last)
+		}
+		return
+	}
+	bk := q.buckets[w]
+	i := q.at[s]
+	last := bk[len(bk)-1]
+	bk[i] = last
+	q.at[last] = i
+	bk = bk[:len(bk)-1]
+	q.buckets[w] = bk
+	if len(bk) == 0 {
+		q.nonempty[w>>6] &^= 1 << (uint(w) & 63)
+	}
+}
+
+// first returns the earliest pending slot (the queue must not be empty).
+func (q *eventQueue) first() int32 {
+	if q.head < 0 {
+		q.head = q.findFirst()
+	}
+	return q.head
+}
+
+func (q *eventQueue) findFirst() int32 {
+	for {
+		if i := q.nextBucket(); i >= 0 {
+			bk := q.buckets[i]
+			m := bk[0]
+			for _, s := range bk[1:] {
+				if q.before(s, m) {
+					m = s
+				}
+			}
+			return m
+		}
+		// The wheel is empty: move it to the heap's first event.
+		q.advance(q.t[q.heap[0]] >> bucketShift)
+	}
+}
+
+// nextBucket finds the first non-empty bucket at or after base, -1 if none.
+func (q *eventQueue) nextBucket() int {
+	start := int(q.base & (wheelSize - 1))
+	w, bit := start>>6, uint(start&63)
+	if x := q.nonempty[w] >> bit; x != 0 {
+		return start + bits.TrailingZeros64(x)
+	}
+	for k := 1; k <= wheelSize/64; k++ {
+		ww := (w + k) & (wheelSize/64 - 1)
+		x := q.nonempty[ww]
+		if k == wheelSize/64 {
+			x &= 1<<bit - 1 // back at the start word: only the bits before start
+		}
+		if x != 0 {
+			return ww<<6 + bits.TrailingZeros64(x)
+		}
+	}
+	return -1
+}
+
+// advance moves the wheel's origin to bucket b (never backwards) and pulls
+// the overflow events it now covers into the wheel.
+func (q *eventQueue) advance(b int64) {
+	if b <= q.base {
+		return
+	}
+	q.base = b
+	for len(q.heap) > 0 && q.t[q.heap[0]]>>bucketShift < q.base+wheelSize {
+		s := q.heap[0]
+		last := q.heap[len(q.heap)-1]
+		q.heap = q.heap[:len(q.heap)-1]
+		if len(q.heap) > 0 {
+			q.heapDown(0, last)
+		}
+		q.insert(s)
+	}
+}
+
+// peekTime is the time of the earliest event (the queue must not be empty).
+func (q *eventQueue) peekTime() int64 { return q.t[q.first()] }
 
 // pop removes and returns the earliest event.
 func (q *eventQueue) pop() qev {
-	top := q.h[0]
-	q.pos[top.slot] = -1
-	n := len(q.h) - 1
-	last := q.h[n]
-	q.h = q.h[:n]
-	if n > 0 {
-		q.down(0, last)
-	}
-	return q.event(&top)
+	s := q.first()
+	e := q.event(s)
+	q.remove(s)
+	q.advance(e.t >> bucketShift)
+	return e
 }
 
-// fix places x at index i (its slot's old place) and restores the order.
-func (q *eventQueue) fix(i int, x hent) {
-	if i > 0 && x.less(&q.h[(i-1)/heapArity]) {
-		q.up(i, x)
+// event rebuilds the event of a slot.
+func (q *eventQueue) event(s int32) qev {
+	e := qev{t: q.t[s], seq: q.sq[s], gen: q.gen[s], kind: q.kind[s]}
+	if int(e.kind) < numCPUEvKinds {
+		e.cpu, e.task = q.id[s], q.arg[s]
 	} else {
-		q.down(i, x)
+		e.task, e.cpu = q.id[s], q.arg[s]
+	}
+	return e
+}
+
+// The overflow heap: a binary heap of slots, sifted with a hole.
+
+func (q *eventQueue) heapFix(i int, s int32) {
+	if i > 0 && q.before(s, q.heap[(i-1)/2]) {
+		q.heapUp(i, s)
+	} else {
+		q.heapDown(i, s)
 	}
 }
 
-// up moves the hole at i towards the root until x fits, then writes x.
-func (q *eventQueue) up(i int, x hent) {
+func (q *eventQueue) heapUp(i int, s int32) {
 	for i > 0 {
-		p := (i - 1) / heapArity
-		if !x.less(&q.h[p]) {
+		p := (i - 1) / 2
+		if !q.before(s, q.heap[p]) {
 			break
 		}
-		q.h[i] = q.h[p]
-		q.pos[q.h[i].slot] = int32(i)
+		q.heap[i] = q.heap[p]
+		q.at[q.heap[i]] = int32(i)
 		i = p
 	}
-	q.h[i] = x
-	q.pos[x.slot] = int32(i)
+	q.heap[i] = s
+	q.at[s] = int32(i)
 }
 
-// down moves the hole at i towards the leaves until x fits, then writes x.
-func (q *eventQueue) down(i int, x hent) {
-	n := len(q.h)
+func (q *eventQueue) heapDown(i int, s int32) {
+	n := len(q.heap)
 	for {
-		c := heapArity*i + 1
+		c := 2*i + 1
 		if c >= n {
 			break
 		}
-		m := c
-		end := min(c+heapArity, n)
-		for k := c + 1; k < end; k++ {
-			if q.h[k].less(&q.h[m]) {
-				m = k
-			}
+		if c+1 < n && q.before(q.heap[c+1], q.heap[c]) {
+			c++
 		}
-		if !q.h[m].less(&x) {
+		if !q.before(q.heap[c], s) {
 			break
 		}
-		q.h[i] = q.h[m]
-		q.pos[q.h[i].slot] = int32(i)
-		i = m
+		q.heap[i] = q.heap[c]
+		q.at[q.heap[i]] = int32(i)
+		i = c
 	}
-	q.h[i] = x
-	q.pos[x.slot] = int32(i)
+	q.heap[i] = s
+	q.at[s] = int32(i)
 }
