@@ -9,14 +9,21 @@ UNIT_PKGS = $$($(GO) list ./... | grep -v '/e2e$$')
 # Packages that also run as wasm under node: those that do not import ebiten.
 WASM_PKGS = ./sim/... ./scenarios/... ./render ./app
 
-.PHONY: help all wasm serve test test-unit test-wasm test-e2e screenshot bench fmt vet check-fmt need-node need-chromium clean
+.PHONY: help all wasm serve test test-unit test-wasm test-fuzz test-e2e screenshot bench fmt vet check-fmt need-node need-chromium clean
+
+# Fuzz targets (package:target), each fuzzed for FUZZTIME by `make test-fuzz`
+# after its seed corpus ran as a plain test in test-unit.
+FUZZ_TARGETS = scenarios:FuzzDecode scenarios:FuzzDecodeLink scenarios:FuzzSet scenarios:FuzzRandomScenario \
+	interop:FuzzImportRTApp interop:FuzzImportLscpu
+FUZZTIME ?= 4s
 
 help:
 	@echo "make wasm       build web/main.wasm (+ .gz) and copy wasm_exec.js"
 	@echo "make serve      build, then serve web/ on http://$(ADDR)/"
-	@echo "make test       test-unit + test-wasm + test-e2e (what CI runs)"
+	@echo "make test       test-unit + test-wasm + test-fuzz + test-e2e (what CI runs)"
 	@echo "make test-unit  vet (native and js/wasm), gofmt check, go test (native)"
 	@echo "make test-wasm  go test of the non-ebiten packages as wasm under node"
+	@echo "make test-fuzz  every fuzz target for FUZZTIME (default 4s) each"
 	@echo "make test-e2e   build the wasm, then drive the page in headless Chromium"
 	@echo "make screenshot test-e2e that also writes docs/screenshot.png"
 	@echo "make bench      benchmarks; make fmt; make vet"
@@ -32,13 +39,21 @@ wasm:
 serve: wasm
 	$(GO) run ./cmd/serve -addr $(ADDR) -dir web
 
-test: test-unit test-wasm test-e2e
+test: test-unit test-wasm test-fuzz test-e2e
 
 test-unit: vet check-fmt
 	$(GO) test $(UNIT_PKGS)
 
 test-wasm: need-node
 	PATH="$$PATH:$(WASMDIR)" GOOS=js GOARCH=wasm $(GO) test $(WASM_PKGS)
+
+test-fuzz:
+	@for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; fn=$${t#*:}; \
+		echo "fuzz $$pkg $$fn $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) ./$$pkg >/dev/null || \
+			{ $(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) ./$$pkg; exit 1; }; \
+	done
 
 test-e2e: need-chromium wasm
 	SCHEDPLAY_CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -v -timeout 15m ./e2e
