@@ -122,27 +122,31 @@ func TestPresetAim9Burst(t *testing.T) {
 }
 
 func TestPresetEligibleMigration(t *testing.T) {
-	var off, on struct{ first, inelig, failed, ops int64 }
+	var off, on struct {
+		first, inelig, ops int64
+		wait               float64
+	}
 	for _, seed := range []string{"1", "2", "3"} {
 		a := runPreset(t, "eligible-migration", "seed", seed, "policy.features.ELIGIBLE_FIRST", "false")
 		b := runPreset(t, "eligible-migration", "seed", seed, "policy.features.ELIGIBLE_FIRST", "true")
 		off.first += a.Migrations.IneligibleFirstTry
 		off.inelig += a.Migrations.Ineligible
-		off.failed += a.Balance.Failed
+		off.wait += a.MigrationWaitUS.Mean
 		off.ops += a.Ops
 		on.first += b.Migrations.IneligibleFirstTry
 		on.inelig += b.Migrations.Ineligible
-		on.failed += b.Balance.Failed
+		on.wait += b.MigrationWaitUS.Mean
 		on.ops += b.Ops
 	}
 	if off.first < 10 || on.first != 0 {
 		t.Errorf("ineligible tasks moved at the first attempt: %d without, %d with ELIGIBLE_FIRST; want >= 10 and 0", off.first, on.first)
 	}
-	if float64(on.inelig) > 0.85*float64(off.inelig) {
-		t.Errorf("ineligible migrations: %d with vs %d without; want at least 15%% fewer", on.inelig, off.inelig)
+	if float64(on.inelig) > 0.8*float64(off.inelig) {
+		t.Errorf("ineligible migrations: %d with vs %d without; want at least 20%% fewer", on.inelig, off.inelig)
 	}
-	if on.failed <= off.failed {
-		t.Errorf("failed balances: %d with vs %d without; refusing ineligible tasks should fail more passes", on.failed, off.failed)
+	// The patch's rationale: a migrated task that is eligible runs sooner.
+	if on.wait > 0.9*off.wait {
+		t.Errorf("mean wait from a balancer migration to the first run: %.0f us with vs %.0f without (summed over seeds); want 10%% less", on.wait, off.wait)
 	}
 	if d := float64(on.ops)/float64(off.ops) - 1; d < -0.01 || d > 0.01 {
 		t.Errorf("throughput changed by %.2f%%; the effect should be slight", 100*d)

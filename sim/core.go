@@ -245,13 +245,18 @@ func (s *Sim) wakeIdle(rq *RQ) {
 	// (3.8: 2*sysctl_sched_migration_cost).
 	if rq.idleStamp > 0 {
 		delta := s.now - rq.idleStamp
-		rq.avgIdle += (delta - rq.avgIdle) / 8
-		limit := 2 * s.migrationCost
-		if !s.v38 {
-			limit = 2 * max(rq.maxIdleBalanceCost, 1)
-		}
-		if rq.avgIdle > limit {
-			rq.avgIdle = limit
+		if s.v38 {
+			// 3.8 ttwu_do_wakeup(): a long idle sets avg_idle to the cap.
+			if limit := 2 * s.migrationCost; delta > limit {
+				rq.avgIdle = limit
+			} else {
+				rq.avgIdle += (delta - rq.avgIdle) / 8
+			}
+		} else {
+			rq.avgIdle += (delta - rq.avgIdle) / 8
+			if limit := 2 * max(rq.maxIdleBalanceCost, 1); rq.avgIdle > limit {
+				rq.avgIdle = limit
+			}
 		}
 		rq.idleStamp = 0
 	}

@@ -274,7 +274,8 @@ func New(cfg *Config) (*Sim, error) {
 	s.cpus = make([]*RQ, n)
 	for c := 0; c < n; c++ {
 		rq := &RQ{cpu: c, capacity: capacity[c], domains: perCPU[c], idle: true, busySince: -1, idleSince: -1_000_000_000}
-		rq.avgIdle = 2 * s.migrationCost
+		rq.avgIdle = 2 * s.migrationCost        // sched_init()
+		rq.maxIdleBalanceCost = s.migrationCost // sched_init()
 		rq.sdLLC = highestFlagDomain(perCPU[c], SDShareLLC)
 		rq.llc = s.llcs[topo.CPU[c].LLC]
 		// The LLC state of a machine that has been idle a while (not of a
