@@ -396,15 +396,15 @@ func (s *Sim) findBusiestGroup(env *lbEnv) *SchedGroup {
 			env.d.Reason = "busiest not overloaded and this CPU busy"
 			return nil
 		}
-		if busiest.groupType != groupSMTBalance {
-			if busiest.groupWeight > 1 && local.idleCPUs <= busiest.idleCPUs+1 {
-				env.d.Reason = "idle CPUs balanced"
-				return nil
-			}
-			if busiest.sumHNrRunning == 1 {
-				env.d.Reason = "busiest runs one task"
-				return nil
-			}
+		// (smt_vs_nonsmt_groups() is false on a machine whose cores are all
+		// alike, so an smt_balance busiest goes through the same checks.)
+		if busiest.groupWeight > 1 && local.idleCPUs <= busiest.idleCPUs+1 {
+			env.d.Reason = "idle CPUs balanced"
+			return nil
+		}
+		if busiest.sumHNrRunning == 1 {
+			env.d.Reason = "busiest runs one task"
+			return nil
 		}
 	}
 	s.calculateImbalance(env, &sds)
