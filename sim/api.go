@@ -35,7 +35,8 @@ type CPUSnap struct {
 	Curr      int32   // running task id, -1 = idle
 	Queue     []int32 // queued tasks in pick order (not including Curr)
 	Waking    int     // wake-ups in flight to this CPU
-	IdleState int     // index into Costs.IdleStates of the current C-state, -1 = not idle
+	Exiting   bool    // leaving an idle state (work arrived; IdleState is the state being left)
+	IdleState int     // index into Costs.IdleStates of the current C-state (or the one being left), -1 = not idle
 	IdleFor   int64   // ns idle so far (0 when busy)
 	NrRunning int
 	// PELT signals of the CPU's cfs_rq (v6.17 arithmetic), 0..1024 scale.

@@ -260,6 +260,7 @@ func (s *Sim) wakeIdle(rq *RQ) {
 		}
 		rq.idleStamp = 0
 	}
+	rq.exitState = s.costs.idleState(idleFor)
 	s.q.push(qev{t: s.now + s.costs.exitLatency(idleFor), kind: evIdleReady, cpu: int32(rq.cpu)})
 }
 

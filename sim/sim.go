@@ -97,6 +97,7 @@ type RQ struct {
 	idle               bool  // running the idle task with nothing queued or in flight
 	idleSince          int64 // when it went idle
 	exiting            bool  // leaving an idle state (evIdleReady pending)
+	exitState          int   // the C-state it is leaving
 	ttwuPending        int   // wake-ups in flight to this CPU
 	needResched        bool
 	tickOn             bool

@@ -19,10 +19,12 @@ func (s *Sim) SnapshotInto(snap *Snapshot) {
 		}
 		c.Queue = q
 		c.Waking = rq.ttwuPending
-		c.IdleState, c.IdleFor = -1, 0
+		c.IdleState, c.IdleFor, c.Exiting = -1, 0, rq.exiting
 		if rq.idle {
 			c.IdleFor = s.now - rq.idleSince
 			c.IdleState = s.costs.idleState(c.IdleFor)
+		} else if rq.exiting {
+			c.IdleState = rq.exitState
 		}
 		c.NrRunning = rq.nrRunning
 		c.UtilAvg = int64(rq.cfsAvg.UtilAvg)
