@@ -1,0 +1,265 @@
+// Package pagemodel is what the page's editor reads besides the scenario
+// itself: the policy as the simulator resolves it (every switch's effective
+// value, and the value the base era alone would give), the sched-domain
+// levels the machine has, the cost model's defaults, and one-line summaries
+// of the presets. It imports no syscall/js, so it is tested natively; the
+// wasm bridge marshals a Model to JSON for window.schedplay.describe().
+//
+// The editor shows each switch with its effective value and marks the ones
+// the scenario overrides; clicking a switch back to its base value removes
+// the override instead of writing it out, so that links stay short and
+// equal scenarios keep equal links.
+package pagemodel
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"schedplay/scenarios"
+	"schedplay/sim"
+)
+
+// Model is the editor's view of one scenario.
+type Model struct {
+	// Scenario is the canonical JSON of the scenario (an object in JS).
+	Scenario json.RawMessage `json:"scenario"`
+	// JSON is the same canonical JSON as a string: the editor compares it to
+	// tell whether anything changed.
+	JSON string `json:"json"`
+	// NCPU is the machine's CPU count.
+	NCPU int `json:"ncpu"`
+	// Levels are the sched-domain levels CPU 0 has, bottom-up (SMT, CLS,
+	// MC, PKG, NUMA; degenerate levels are not built, as in the kernel).
+	Levels []string `json:"levels"`
+	// Effective is the resolved policy; Base is what the base era alone
+	// gives on this machine (no overrides).
+	Effective Policy `json:"effective"`
+	Base      Policy `json:"base"`
+	// CostDefaults are sim.DefaultCosts as duration strings (the editor's
+	// placeholders); IdleStates the C-states in effect.
+	CostDefaults Costs       `json:"cost_defaults"`
+	IdleStates   []IdleState `json:"idle_states"`
+	// Preset is the name of the preset this scenario is, unchanged; "" if
+	// it is none of them.
+	Preset string `json:"preset"`
+}
+
+// Policy is a resolved policy in the scenario's vocabulary.
+type Policy struct {
+	LoadMetric        string                     `json:"load_metric"`
+	SelectIdleSibling string                     `json:"select_idle_sibling"`
+	NewTaskLoad       string                     `json:"new_task_load"`
+	SDFlags           map[string]map[string]bool `json:"sd_flags"` // level -> flag -> on
+	Tunables          map[string]Tunables        `json:"tunables"` // level -> values
+	Features          map[string]bool            `json:"features"`
+}
+
+// Tunables of one level, resolved; intervals as duration strings ("4ms").
+type Tunables struct {
+	ImbalancePct   int    `json:"imbalance_pct"`
+	BusyFactor     int    `json:"busy_factor"`
+	MinInterval    string `json:"min_interval"`
+	MaxInterval    string `json:"max_interval"`
+	CacheNiceTries int    `json:"cache_nice_tries"`
+}
+
+// Costs are the cost model's values as the scenario format writes them.
+type Costs struct {
+	ContextSwitch string            `json:"context_switch"`
+	WakeupIPI     string            `json:"wakeup_ipi"`
+	SearchCPU     string            `json:"search_cpu"`
+	SearchGroup   string            `json:"search_group"`
+	SearchDomain  string            `json:"search_domain"`
+	BalanceCPU    string            `json:"balance_cpu"`
+	JitterPct     int               `json:"jitter_pct"`
+	CacheCold     map[string]string `json:"cache_cold"` // smt, cluster, llc, package, numa
+	Comm          map[string]string `json:"comm"`       // same, smt, cluster, llc, package, numa
+}
+
+// IdleState is one C-state in the scenario's spelling.
+type IdleState struct {
+	Name        string `json:"name"`
+	After       string `json:"after"`
+	ExitLatency string `json:"exit_latency"`
+}
+
+// EditableFlags are the SD_* flags the editor offers, in the order it shows
+// them. The others (SD_SHARE_*, SD_NUMA, SD_CLUSTER, SD_OVERLAP, ...)
+// describe the topology and stay as the machine makes them.
+var EditableFlags = []string{
+	"SD_BALANCE_WAKE", "SD_WAKE_AFFINE", "SD_BALANCE_NEWIDLE",
+	"SD_BALANCE_FORK", "SD_BALANCE_EXEC", "SD_PREFER_SIBLING",
+}
+
+// Describe resolves sc's policy and machine for the editor. sc must be
+// valid (the session only ever holds valid scenarios).
+func Describe(sc *scenarios.Scenario) (*Model, error) {
+	canon := sc.Canonical()
+	m := &Model{Scenario: canon, JSON: string(canon), CostDefaults: costs(sim.DefaultCosts())}
+
+	eff, err := resolve(sc, false)
+	if err != nil {
+		return nil, err
+	}
+	base, err := resolve(sc, true)
+	if err != nil {
+		return nil, err
+	}
+	m.NCPU = eff.Topology().NCPU
+	for _, sd := range eff.Domains(0) {
+		m.Levels = append(m.Levels, sd.Level.String())
+	}
+	m.Effective, m.Base = policy(eff), policy(base)
+	for _, p := range scenarios.Presets() {
+		if ps, err := scenarios.Preset(p.Name); err == nil && string(ps.Canonical()) == m.JSON {
+			m.Preset = p.Name
+			break
+		}
+	}
+	m.IdleStates = []IdleState{}
+	for _, st := range eff.Costs().IdleStates {
+		m.IdleStates = append(m.IdleStates, IdleState{Name: st.Name, After: Duration(st.After), ExitLatency: Duration(st.ExitLatency)})
+	}
+	return m, nil
+}
+
+// resolve builds a simulator for sc's machine and policy (bare: without
+// policy overrides) with one trivial task: the policy and the domains do
+// not depend on the tasks, and a 4096-task scenario should not be built
+// twice more for the editor.
+func resolve(sc *scenarios.Scenario, bare bool) (*sim.Sim, error) {
+	c := sc.Clone()
+	if bare {
+		c.Policy = scenarios.Policy{Base: c.Policy.Base}
+	}
+	c.Duration = "1s"
+	c.Tasks = []scenarios.Task{{Name: "t", Count: 1, Program: []scenarios.Step{{Run: "1ms"}}}}
+	cfg, err := c.Config()
+	if err != nil {
+		return nil, err
+	}
+	return sim.New(cfg)
+}
+
+var (
+	loadMetricNames = map[sim.LoadMetric]string{
+		sim.LoadWeight: "load_weight", sim.LoadRunnableAvg: "runnable_load_avg",
+		sim.LoadRunnablePlusBlocked: "runnable_plus_blocked", sim.LoadAvg: "load_avg",
+	}
+	sisNames = map[sim.SIS]string{
+		sim.SISV36: "v3.6", sim.SISV38: "v3.8", sim.SISBuddies: "cpu_buddies",
+		sim.SISBottomUp: "bottom_up", sim.SISUtil: "sis_util", sim.SISOff: "off",
+	}
+)
+
+func policy(s *sim.Sim) Policy {
+	p := Policy{
+		LoadMetric:        loadMetricNames[s.LoadMetric()],
+		SelectIdleSibling: sisNames[s.SIS()],
+		// The simulator has no accessor for the new-task load; its
+		// defaults are fixed by the base (sim.NewTaskLoadDefault).
+		NewTaskLoad: "full",
+		SDFlags:     map[string]map[string]bool{},
+		Tunables:    map[string]Tunables{},
+		Features:    map[string]bool{},
+	}
+	if s.Base() == sim.BaseV38 {
+		p.NewTaskLoad = "zero"
+	}
+	if nt := s.Config().Policy.NewTaskLoad; nt == sim.NewTaskLoadZero {
+		p.NewTaskLoad = "zero"
+	} else if nt == sim.NewTaskLoadFull {
+		p.NewTaskLoad = "full"
+	}
+	for _, sd := range s.Domains(0) {
+		l := sd.Level.String()
+		flags := map[string]bool{}
+		for _, name := range EditableFlags {
+			f, _ := sim.SDFlagByName(name)
+			flags[name] = sd.HasFlag(f)
+		}
+		p.SDFlags[l] = flags
+		p.Tunables[l] = Tunables{
+			ImbalancePct:   sd.ImbalancePct,
+			BusyFactor:     sd.BusyFactor,
+			MinInterval:    strconv.FormatInt(sd.MinInterval, 10) + "ms",
+			MaxInterval:    strconv.FormatInt(sd.MaxInterval, 10) + "ms",
+			CacheNiceTries: sd.CacheNiceTries,
+		}
+	}
+	for f := sim.Feature(0); f < sim.NumFeatures; f++ {
+		p.Features[f.String()] = s.Feature(f)
+	}
+	return p
+}
+
+var distKeys = [sim.NumDistances]string{"same", "smt", "cluster", "llc", "package", "numa"}
+
+func costs(c sim.Costs) Costs {
+	out := Costs{
+		ContextSwitch: Duration(c.ContextSwitch),
+		WakeupIPI:     Duration(c.WakeupIPI),
+		SearchCPU:     Duration(c.SearchCPU),
+		SearchGroup:   Duration(c.SearchGroup),
+		SearchDomain:  Duration(c.SearchDomain),
+		BalanceCPU:    Duration(c.BalanceCPU),
+		JitterPct:     c.JitterPct,
+		CacheCold:     map[string]string{},
+		Comm:          map[string]string{},
+	}
+	for d := sim.Distance(0); d < sim.NumDistances; d++ {
+		if d != sim.DistSame {
+			out.CacheCold[distKeys[d]] = Duration(c.CacheCold[d])
+		}
+		out.Comm[distKeys[d]] = Duration(c.Comm[d])
+	}
+	return out
+}
+
+// Duration writes ns the way scenario files do: "500us", "1.5ms", "2s",
+// "0s"; never "µs" (hard to type) nor "1m0s".
+func Duration(ns int64) string {
+	d := time.Duration(ns)
+	if d >= time.Second && d%time.Second == 0 {
+		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
+	}
+	return strings.ReplaceAll(d.String(), "µ", "u")
+}
+
+// Problem is one "path: problem" of an error, for the page to show next to
+// the field at Path.
+type Problem struct {
+	Path    string `json:"path"`
+	Problem string `json:"problem"`
+}
+
+// Problems lists the problems of an error returned by the scenarios package
+// or the session, seeing through wrappers such as Set's "path=value: ..."
+// and the share-link prefix (scenarios.Problems alone stops at the first
+// problem of a wrapped list).
+func Problems(err error) []Problem {
+	if err == nil {
+		return nil
+	}
+	for {
+		if _, ok := err.(*scenarios.Error); ok {
+			break
+		}
+		if _, ok := err.(interface{ Unwrap() []error }); ok {
+			break
+		}
+		u := errors.Unwrap(err)
+		if u == nil {
+			break
+		}
+		err = u
+	}
+	var out []Problem
+	for _, e := range scenarios.Problems(err) {
+		out = append(out, Problem{Path: e.Path, Problem: e.Problem})
+	}
+	return out
+}
