@@ -3,13 +3,17 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"log"
 	"math"
+	"strings"
 	"syscall/js"
 	"time"
 
 	"schedplay/app"
+	"schedplay/cmd/wasm/pagemodel"
 	"schedplay/scenarios"
 )
 
@@ -31,6 +35,37 @@ import (
 //	                          (default 0.001: 1 ms of simulated time per second)
 //	set(path, value)       -> {ok, error}; a scenario field by dotted path, restarts
 //	stats()                -> {fps, frame_ms, sim_rtf}
+//
+// The page's own additions (README, "The page"):
+//
+//	restart()              -> {ok, error}; the same scenario from t = 0
+//	state()                -> {playing, now_ms, duration_ms, speed}
+//	describe()             -> the editor's model: {scenario, json, ncpu, levels,
+//	                          effective, base, cost_defaults, idle_states}
+//	                          (cmd/wasm/pagemodel)
+//	exportScenario()       -> the scenario as indented JSON text
+//	importText(text, name, kind)
+//	                       -> {ok, error, problems, kind, notes}: a scenario JSON, an
+//	                          rt-app JSON (run on the current machine) or lscpu -p
+//	                          output (replaces the machine); kind "" recognises it;
+//	                          notes: what could not be mapped, "path: what happened"
+//	export(format, progress)
+//	                       -> Promise of {ok, error, name, type, data (Uint8Array)}:
+//	                          the scenario run from t = 0 to its end, as "perfetto",
+//	                          "schedstat" or "csv"; progress(fraction) is called on the way
+//	compare(sets)          -> {ok, error, problems}; A/B: side B is the scenario with
+//	                          sets applied (an array of "path=value", or one string with
+//	                          one per line); [] or "" turns A/B off; compare() -> the sets
+//	metricsB()             -> side B's metrics (as metrics()), null when A/B is off
+//	pauseOnMove(on)        -> pause at the next migration (stays armed); () -> armed?
+//	talk(on)               -> talk mode; talk() -> on?
+//	log(since)             -> {rev, next, dropped, entries: [{seq, t_ms, kind, cause,
+//	                          task, task_id, cpu, from, text}]}: the newest 500 lines of
+//	                          the event log after seq since (-1: all)
+//
+// Every {ok, error} result also has problems: [{path, problem}], the error
+// split by the scenario path it is about ("tasks[1].program[0].run"), so
+// the page can show each problem next to its field.
 //
 // A Go panic inside a call is turned into an error result instead of
 // killing the simulator.
@@ -64,7 +99,7 @@ func installAPI(sess *app.Session, g *game, pg *page) {
 		default:
 			return result(fmt.Errorf("loadScenario(json): want a JSON string or an object, got %s", a.Type()))
 		}
-		return result(sess.LoadJSON([]byte(data)))
+		return pg.result(sess.LoadJSON([]byte(data)))
 	})
 	fn("loadPreset", func(args []js.Value) any {
 		if len(args) < 1 || args[0].Type() != js.TypeString {
@@ -74,10 +109,115 @@ func installAPI(sess *app.Session, g *game, pg *page) {
 	})
 	fn("presets", func(args []js.Value) any {
 		var out []any
-		for _, p := range scenarios.Presets() {
-			out = append(out, map[string]any{"name": p.Name, "title": p.Title, "description": p.Description})
+		for _, p := range pagemodel.Presets() {
+			out = append(out, map[string]any{"name": p.Name, "title": p.Title, "summary": p.Summary, "description": p.Description})
 		}
 		return out
+	})
+	fn("restart", func(args []js.Value) any { return result(restart(sess)) })
+	fn("importText", func(args []js.Value) any {
+		str := func(i int) string {
+			if len(args) > i && args[i].Type() == js.TypeString {
+				return args[i].String()
+			}
+			return ""
+		}
+		if len(args) < 1 || args[0].Type() != js.TypeString {
+			return result(fmt.Errorf("importText(text, name, kind): want the text"))
+		}
+		r := importText(sess, str(0), str(1), str(2))
+		if !r["ok"].(bool) {
+			pg.attribute(r["error"].(string))
+		}
+		return r
+	})
+	fn("export", func(args []js.Value) any {
+		format, progress := "", js.Undefined()
+		if len(args) > 0 && args[0].Type() == js.TypeString {
+			format = args[0].String()
+		}
+		if len(args) > 1 {
+			progress = args[1]
+		}
+		return exportPromise(sess, format, progress)
+	})
+	fn("compare", func(args []js.Value) any {
+		if len(args) == 0 || args[0].IsUndefined() {
+			var out []any
+			for _, s := range sess.Compare() {
+				out = append(out, s)
+			}
+			return out
+		}
+		var sets []string
+		switch a := args[0]; {
+		case a.Type() == js.TypeString:
+			for _, line := range strings.Split(a.String(), "\n") {
+				if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+					sets = append(sets, line)
+				}
+			}
+		case a.InstanceOf(js.Global().Get("Array")):
+			for i := 0; i < a.Length(); i++ {
+				if line := strings.TrimSpace(a.Index(i).String()); line != "" {
+					sets = append(sets, line)
+				}
+			}
+		case a.IsNull():
+		default:
+			return result(fmt.Errorf("compare(sets): want an array of \"path=value\" strings"))
+		}
+		return pg.result(sess.SetCompare(sets))
+	})
+	fn("metricsB", func(args []js.Value) any {
+		b := pg.metricsB()
+		if b == nil {
+			return js.Null()
+		}
+		return parseJSON(b)
+	})
+	fn("pauseOnMove", func(args []js.Value) any {
+		if len(args) > 0 && args[0].Type() == js.TypeBoolean {
+			sess.SetPauseOnMove(args[0].Bool())
+		}
+		return sess.PauseOnMove()
+	})
+	fn("talk", func(args []js.Value) any {
+		if len(args) > 0 && args[0].Type() == js.TypeBoolean {
+			sess.SetTalk(args[0].Bool())
+			pg.showTalk(args[0].Bool())
+		}
+		return sess.Talk()
+	})
+	fn("log", func(args []js.Value) any {
+		since := int64(-1)
+		if len(args) > 0 && args[0].Type() == js.TypeNumber {
+			since = int64(args[0].Float())
+		}
+		return pg.log.since(since)
+	})
+	fn("state", func(args []js.Value) any {
+		now, dur := pg.clock()
+		return map[string]any{"playing": sess.Playing(), "now_ms": float64(now) / 1e6, "duration_ms": float64(dur) / 1e6, "speed": sess.Speed()}
+	})
+	fn("describe", func(args []js.Value) any {
+		sc, err := scenarios.Decode(sess.Scenario())
+		if err != nil {
+			return js.Null()
+		}
+		m, err := pagemodel.Describe(sc)
+		if err != nil {
+			return js.Null()
+		}
+		return parseJSON(m)
+	})
+	fn("exportScenario", func(args []js.Value) any {
+		var b bytes.Buffer
+		if err := json.Indent(&b, sess.Scenario(), "", "  "); err != nil {
+			return ""
+		}
+		b.WriteByte('\n')
+		return b.String()
 	})
 	fn("scenario", func(args []js.Value) any { return string(sess.Scenario()) })
 	fn("shareLink", func(args []js.Value) any { return pg.shareURL(sess.Link()) })
@@ -122,7 +262,7 @@ func installAPI(sess *app.Session, g *game, pg *page) {
 			// Numbers and booleans as the CLI would spell them.
 			value = js.Global().Get("String").Invoke(v).String()
 		}
-		return result(sess.Set(args[0].String(), value))
+		return pg.result(sess.Set(args[0].String(), value))
 	})
 	fn("stats", func(args []js.Value) any {
 		st := sess.Stats()
@@ -131,10 +271,34 @@ func installAPI(sess *app.Session, g *game, pg *page) {
 	js.Global().Set("schedplay", obj)
 }
 
-// result is the {ok, error} object the API returns.
+// result is the {ok, error, problems} object the API returns.
 func result(err error) any {
 	if err != nil {
-		return map[string]any{"ok": false, "error": err.Error()}
+		var probs []any
+		for _, p := range pagemodel.Problems(err) {
+			probs = append(probs, map[string]any{"path": p.Path, "problem": p.Problem})
+		}
+		return map[string]any{"ok": false, "error": err.Error(), "problems": probs}
 	}
-	return map[string]any{"ok": true, "error": ""}
+	return map[string]any{"ok": true, "error": "", "problems": []any{}}
+}
+
+// parseJSON hands v to JS as a plain object (js.ValueOf takes no structs
+// nor typed maps).
+func parseJSON(v any) js.Value {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return js.Null()
+	}
+	return js.Global().Get("JSON").Call("parse", string(b))
+}
+
+// restart plays the loaded scenario again from t = 0 (not a change: the
+// address bar stays as it is).
+func restart(sess *app.Session) error {
+	sc, err := scenarios.Decode(sess.Scenario())
+	if err != nil {
+		return err
+	}
+	return sess.Load(sc, false)
 }

@@ -43,9 +43,9 @@ func main() {
 	g.frames = hub.Listen(16)
 	go pg.panels(hub.Listen(4))
 	go pg.linkUpdater(hub.Listen(4))
+	go pg.log.run(hub.Listen(64))
 
 	installAPI(sess, g, pg)
-	pg.fillPresets(scenarios.Presets())
 
 	loadFromURL(sess, pg.hash())
 	js.Global().Call("addEventListener", "hashchange", js.FuncOf(func(this js.Value, args []js.Value) any {

@@ -4,8 +4,10 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall/js"
 	"time"
 
@@ -13,7 +15,6 @@ import (
 
 	"schedplay/app"
 	"schedplay/render"
-	"schedplay/scenarios"
 	"schedplay/sim"
 )
 
@@ -23,12 +24,33 @@ type page struct {
 	doc, win, body js.Value
 	stage          js.Value
 	shown          map[string]string // element id -> text last written
+
+	log *eventLog
+
+	mu         sync.Mutex
+	now, dur   int64        // simulated time and run length of the newest frame, ns
+	bMetrics   *sim.Metrics // side B's newest metrics (nil: A/B off)
+	attributed string       // an error shown next to its field, not at the top
+}
+
+// clock is the simulated time and run length of the newest frame, in ns.
+func (p *page) clock() (now, dur int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.now, p.dur
+}
+
+// notify dispatches a DOM event the page's scripts listen to
+// ("schedplay:scenario" when another scenario revision starts playing).
+func (p *page) notify(name string, detail map[string]any) {
+	ev := p.win.Get("CustomEvent").New(name, map[string]any{"detail": detail})
+	p.doc.Call("dispatchEvent", ev)
 }
 
 func newPage() *page {
 	win := js.Global()
 	doc := win.Get("document")
-	p := &page{doc: doc, win: win, body: doc.Get("body"), shown: map[string]string{}}
+	p := &page{doc: doc, win: win, body: doc.Get("body"), shown: map[string]string{}, log: &eventLog{}}
 	p.stage = p.el("stage")
 	// Colour the legend swatches with the canvas' cause colours.
 	causes := map[string]sim.Cause{
@@ -96,33 +118,17 @@ func (p *page) fatal(text string) {
 	}
 }
 
-func (p *page) fillPresets(list []scenarios.PresetInfo) {
-	sel := p.el("preset")
-	if !sel.Truthy() {
-		return
-	}
-	add := func(value, label string) {
-		o := p.doc.Call("createElement", "option")
-		o.Set("value", value)
-		o.Set("textContent", label)
-		sel.Call("appendChild", o)
-	}
-	add("", "choose a preset…")
-	for _, pi := range list {
-		label := pi.Name
-		if pi.Title != "" {
-			label = pi.Name + ": " + pi.Title
-		}
-		add(pi.Name, label)
-	}
-}
-
 // panels consumes frames and updates the text panels: title, description
 // and error when they change, the clock at most 10 times a second, the
-// metrics when a frame carries them.
+// metrics (A, and B with the difference when A/B is on) when a frame
+// carries them, talk mode and the pause-on-migration state as the session
+// has them (a key on the canvas may change them).
 func (p *page) panels(l *broadcast.Listener[*app.Frame]) {
 	var rev int64 = -1
 	var lastClock, lastMove time.Time
+	talk, armed, ab := false, false, false
+	pausedAtMove := false
+	first := true
 	for f := range l.Ch() {
 		if f.Rev != rev {
 			rev = f.Rev
@@ -131,8 +137,42 @@ func (p *page) panels(l *broadcast.Listener[*app.Frame]) {
 			p.doc.Set("title", "schedplay: "+f.Title)
 			p.setText("last-move", "–")
 			lastMove = time.Time{}
+			p.notify("schedplay:scenario", map[string]any{"rev": f.Rev})
 		}
+		p.mu.Lock()
+		p.now, p.dur = f.Now, f.Duration
+		if f.B == nil {
+			p.bMetrics = nil
+		} else if f.B.Metrics != nil {
+			p.bMetrics = f.B.Metrics
+		}
+		p.mu.Unlock()
 		p.setError(f.Err)
+		if first || f.Talk != talk {
+			talk = f.Talk
+			p.showTalk(talk)
+		}
+		if first || f.PauseOnMove != armed {
+			armed = f.PauseOnMove
+			if e := p.el("pause-on-move"); e.Truthy() {
+				e.Set("checked", armed)
+			}
+		}
+		if on := f.B != nil; first || on != ab {
+			ab = on
+			if e := p.el("metrics-table"); e.Truthy() {
+				e.Get("classList").Call("toggle", "ab", ab)
+			}
+			if !ab {
+				p.setText("ab-caption", "")
+			}
+		}
+		first = false
+		if f.PausedOnMove {
+			pausedAtMove = true
+		} else if f.Playing {
+			pausedAtMove = false
+		}
 		if now := time.Now(); now.Sub(lastClock) >= 100*time.Millisecond || !f.Playing {
 			lastClock = now
 			p.setText("clock", "t = "+fmtSimTime(f.Now)+" of "+fmtSimTime(f.Duration))
@@ -142,36 +182,140 @@ func (p *page) panels(l *broadcast.Listener[*app.Frame]) {
 				state = "finished"
 			case f.Playing:
 				state = "▶ " + fmtSpeed(f.Speed)
+			case pausedAtMove:
+				state = "paused at a migration"
 			}
 			p.setText("state", state)
 			st := f.Stats
 			p.setText("perf", fmt.Sprintf("%.0f fps · %.1f ms of work per frame · sim %s real time", st.FPS, st.FrameMS, fmtRTF(st.SimRTF)))
 		}
-		// The newest move's explanation, held for a moment so it can be read.
-		if now := time.Now(); f.LastMove != "" && (now.Sub(lastMove) >= 700*time.Millisecond || !f.Playing) {
+		// The newest move's explanation, held for a moment so it can be
+		// read; the move paused on is shown at once.
+		if now := time.Now(); f.LastMove != "" && (now.Sub(lastMove) >= 700*time.Millisecond || !f.Playing || f.PausedOnMove) {
 			lastMove = now
 			p.setText("last-move", f.LastMove)
 		}
 		if m := f.Metrics; m != nil {
-			p.setText("m-ops-per-s", fmtNum(m.OpsPerS))
-			p.setText("m-ops", fmtNum(float64(m.Ops)))
-			p.setText("m-wakeup", fmt.Sprintf("%s / %s µs", fmtUS(m.WakeupLatencyUS.P50), fmtUS(m.WakeupLatencyUS.P99)))
-			p.setText("m-busy", fmt.Sprintf("%.1f %%", m.BusyPct))
-			p.setText("m-iwo", fmt.Sprintf("%.2f ms", m.IdleWhileOverloadedMS))
-			p.setText("m-ctx", fmtNum(float64(m.CtxSwitches)))
-			mg := &m.Migrations
-			p.setText("m-migrations", fmtNum(float64(mg.Total)))
-			p.setText("m-wakeup-mig", fmtNum(float64(mg.Wakeup)))
-			p.setText("m-balance", fmtNum(float64(mg.Balance)))
-			p.setText("m-newidle", fmtNum(float64(mg.Newidle)))
-			p.setText("m-nohz", fmtNum(float64(mg.Nohz)))
-			p.setText("m-active", fmtNum(float64(mg.Active)))
-			p.setText("m-fork", fmtNum(float64(mg.Fork)))
+			var b *sim.Metrics
+			if f.B != nil {
+				b = f.B.Metrics
+				p.setText("ab-caption", f.ATitle+"\n"+f.B.Title)
+			}
+			p.showMetrics(m, b)
+			strip := fmt.Sprintf("%s ops/s · wake-up p99 %s µs · %s migrations · idle while overloaded %.1f ms",
+				fmtNum(m.OpsPerS), fmtUS(m.WakeupLatencyUS.P99), fmtNum(float64(m.Migrations.Total)), m.IdleWhileOverloadedMS)
+			if b != nil {
+				strip = fmt.Sprintf("A %s ops/s · B %s ops/s (%s) · migrations A %s, B %s",
+					fmtNum(m.OpsPerS), fmtNum(b.OpsPerS), fmtDelta(m.OpsPerS, b.OpsPerS, fmtNum),
+					fmtNum(float64(m.Migrations.Total)), fmtNum(float64(b.Migrations.Total)))
+			}
+			p.setText("talk-strip", strip+" · t = "+fmtSimTime(f.Now))
 		}
 	}
 }
 
+// metricRows are the rows of the metrics table: the cells are m-ID (side
+// A), mb-ID (side B) and md-ID (B against A).
+var metricRows = []struct {
+	id  string
+	val func(m *sim.Metrics) float64
+	fmt func(float64) string
+}{
+	{"ops-per-s", func(m *sim.Metrics) float64 { return m.OpsPerS }, fmtNum},
+	{"ops", func(m *sim.Metrics) float64 { return float64(m.Ops) }, fmtNum},
+	{"p50", func(m *sim.Metrics) float64 { return m.WakeupLatencyUS.P50 }, fmtUS},
+	{"p99", func(m *sim.Metrics) float64 { return m.WakeupLatencyUS.P99 }, fmtUS},
+	{"busy", func(m *sim.Metrics) float64 { return m.BusyPct }, func(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }},
+	{"iwo", func(m *sim.Metrics) float64 { return m.IdleWhileOverloadedMS }, func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }},
+	{"ctx", func(m *sim.Metrics) float64 { return float64(m.CtxSwitches) }, fmtNum},
+	{"migrations", func(m *sim.Metrics) float64 { return float64(m.Migrations.Total) }, fmtNum},
+	{"wakeup-mig", func(m *sim.Metrics) float64 { return float64(m.Migrations.Wakeup) }, fmtNum},
+	{"balance", func(m *sim.Metrics) float64 { return float64(m.Migrations.Balance) }, fmtNum},
+	{"newidle", func(m *sim.Metrics) float64 { return float64(m.Migrations.Newidle) }, fmtNum},
+	{"nohz", func(m *sim.Metrics) float64 { return float64(m.Migrations.Nohz) }, fmtNum},
+	{"active", func(m *sim.Metrics) float64 { return float64(m.Migrations.Active) }, fmtNum},
+	{"fork", func(m *sim.Metrics) float64 { return float64(m.Migrations.Fork) }, fmtNum},
+}
+
+func (p *page) showMetrics(a, b *sim.Metrics) {
+	for _, r := range metricRows {
+		av := r.val(a)
+		p.setText("m-"+r.id, r.fmt(av))
+		if b != nil {
+			bv := r.val(b)
+			p.setText("mb-"+r.id, r.fmt(bv))
+			p.setText("md-"+r.id, fmtDelta(av, bv, r.fmt))
+		}
+	}
+}
+
+// fmtDelta is B against A: a percentage of A, or the difference when A is 0.
+func fmtDelta(a, b float64, f func(float64) string) string {
+	switch {
+	case a == b:
+		return "="
+	case a == 0:
+		if b > 0 {
+			return "+" + f(b)
+		}
+		return f(b)
+	}
+	d := (b - a) / math.Abs(a) * 100
+	prec := 0
+	if math.Abs(d) < 10 {
+		prec = 1
+	}
+	s := strconv.FormatFloat(d, 'f', prec, 64)
+	if d > 0 {
+		s = "+" + s
+	}
+	return s + " %"
+}
+
+// showTalk puts the page in or out of talk mode (the canvas side follows
+// the session's flag by itself).
+func (p *page) showTalk(on bool) {
+	p.doc.Get("documentElement").Get("classList").Call("toggle", "talk", on)
+	if b := p.el("talk"); b.Truthy() {
+		b.Call("setAttribute", "aria-pressed", strconv.FormatBool(on))
+		label := "Talk mode (T)"
+		if on {
+			label = "Leave talk mode (T)"
+		}
+		b.Set("textContent", label)
+	}
+}
+
+// metricsB is side B's newest metrics, nil when A/B is off.
+func (p *page) metricsB() *sim.Metrics {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.bMetrics
+}
+
+// attribute marks an error text the page shows next to the field (or box)
+// that caused it, so the line at the top does not repeat it.
+func (p *page) attribute(text string) {
+	p.mu.Lock()
+	p.attributed = text
+	p.mu.Unlock()
+}
+
+// result is result(err) for a change the page's editor (or a console
+// user) made and gets the error of directly.
+func (p *page) result(err error) any {
+	if err != nil {
+		p.attribute(err.Error())
+	}
+	return result(err)
+}
+
 func (p *page) setError(text string) {
+	p.mu.Lock()
+	if text != "" && text == p.attributed {
+		text = ""
+	}
+	p.mu.Unlock()
 	if v, ok := p.shown["error"]; ok && v == text {
 		return
 	}
