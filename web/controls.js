@@ -1,0 +1,85 @@
+// Playback controls, the seed, talk mode and the page's keyboard keys.
+"use strict";
+
+import { $ } from "./dom.js";
+
+// syncControls makes the controls show the session's state (changed from
+// the console, by a key, or by a new scenario).
+export function syncControls(api) {
+  const st = api.state();
+  $("play").setAttribute("aria-pressed", st.playing ? "true" : "false");
+  $("pause").setAttribute("aria-pressed", st.playing ? "false" : "true");
+  const sel = $("speed");
+  const opt = [...sel.options].find((o) => Math.abs(parseFloat(o.value) - st.speed) < 1e-12);
+  if (opt) sel.value = opt.value;
+  const seed = $("seed");
+  if (document.activeElement !== seed) {
+    try { seed.value = String(JSON.parse(api.scenario()).seed); } catch (e) { /* keep */ }
+  }
+}
+
+function fieldError(el, text) {
+  const slot = el.closest(".errbox").querySelector(".field-error");
+  slot.textContent = text;
+  slot.hidden = !text;
+}
+
+export function setTalk(api, on) {
+  if (api.talk) api.talk(on);
+  document.documentElement.classList.toggle("talk", on);
+  $("talk").setAttribute("aria-pressed", on ? "true" : "false");
+  $("talk").textContent = on ? "Leave talk mode (T)" : "Talk mode (T)";
+}
+
+export function wireControls(api, editor) {
+  const sync = () => syncControls(api);
+  $("play").addEventListener("click", () => { api.play(); sync(); });
+  $("pause").addEventListener("click", () => { api.pause(); sync(); });
+  $("step").addEventListener("click", () => { api.step(0.1); sync(); });
+  $("restart").addEventListener("click", () => { api.restart(); sync(); });
+  $("speed").addEventListener("change", (e) => { api.setSpeed(parseFloat(e.target.value)); sync(); });
+
+  const seed = $("seed");
+  const setSeed = (v) => {
+    const r = api.set("seed", v);
+    fieldError(seed, r.ok ? "" : (r.problems && r.problems[0] ? r.problems[0].problem : r.error));
+    if (r.ok) { editor.refresh(); sync(); }
+  };
+  seed.addEventListener("change", () => setSeed(seed.value.trim()));
+  $("new-seed").addEventListener("click", () => {
+    const v = Math.floor(Math.random() * 1e9) + 1;
+    seed.value = String(v);
+    setSeed(String(v));
+  });
+
+  $("talk").addEventListener("click", () => setTalk(api, !document.documentElement.classList.contains("talk")));
+
+  // Keys for the page. The canvas handles its own keys when it has the
+  // focus (its events arrive here already handled: defaultPrevented).
+  document.addEventListener("keydown", (e) => {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+    const t = e.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    switch (e.key) {
+      case "t": case "T":
+        setTalk(api, !document.documentElement.classList.contains("talk"));
+        break;
+      case " ":
+        if (t && t.tagName === "BUTTON") return; // Space presses a focused button
+        if (api.state().playing) api.pause(); else api.play();
+        break;
+      case ".":
+        api.step(0.1);
+        break;
+      case "r": case "R":
+        api.restart();
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+    sync();
+  });
+  sync();
+  setInterval(sync, 500);
+}

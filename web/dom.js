@@ -1,0 +1,62 @@
+// DOM helpers. Every text goes in as a text node or through textContent,
+// value or an attribute: nothing the page shows is ever parsed as HTML
+// (titles, names and error messages come from links and files).
+
+// h creates an element. props: {class, id, text, title, attrs: {name: value},
+// on: {event: handler}, dataset: {key: value}, and any element property such
+// as value, checked, type, placeholder, disabled, hidden}. Children are
+// elements or strings (strings become text nodes); null/false are skipped.
+export function h(tag, props, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(props || {})) {
+    if (v === undefined || v === null) continue;
+    switch (k) {
+      case "class": el.className = v; break;
+      case "text": el.textContent = v; break;
+      case "attrs": for (const [a, av] of Object.entries(v)) el.setAttribute(a, String(av)); break;
+      case "on": for (const [ev, fn] of Object.entries(v)) el.addEventListener(ev, fn); break;
+      case "dataset": for (const [dk, dv] of Object.entries(v)) el.dataset[dk] = String(dv); break;
+      default: el[k] = v;
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    if (Array.isArray(c)) { append(el, c); continue; }
+    el.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+  }
+}
+
+// clear removes every child of el.
+export function clear(el) {
+  while (el.firstChild) el.removeChild(el.firstChild);
+}
+
+export const $ = (id) => document.getElementById(id);
+
+// download offers text as a file through a Blob URL (no server involved).
+export function download(name, text, type) {
+  const url = URL.createObjectURL(new Blob([text], { type: type || "application/octet-stream" }));
+  const a = h("a", { href: url, download: name, hidden: true });
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60000);
+}
+
+// slug makes a file name from a title, as the Go side does for exports:
+// "One tbench pair walking" -> "one-tbench-pair-walking" (at most about 40
+// characters, cut between words).
+export function slug(text) {
+  let s = "";
+  for (const word of String(text || "").toLowerCase().split(/[^a-z0-9]+/)) {
+    if (!word) continue;
+    if (s && s.length + 1 + word.length > 40) break;
+    s += (s ? "-" : "") + word;
+  }
+  return s.slice(0, 40) || "scenario";
+}
