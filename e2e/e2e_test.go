@@ -28,9 +28,11 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"schedplay/render"
 	"schedplay/scenarios"
+	"schedplay/sim"
 	"schedplay/web"
 )
 
@@ -243,8 +245,9 @@ type metrics struct {
 	WakeupLatencyUS struct {
 		P50, P99 float64
 	} `json:"wakeup_latency_us"`
-	Migrations map[string]int64 `json:"migrations"`
-	TraceHash  string           `json:"trace_hash"`
+	Migrations  map[string]int64 `json:"migrations"`
+	CtxSwitches int64            `json:"ctx_switches"`
+	TraceHash   string           `json:"trace_hash"`
 }
 
 func (tb *tab) metrics() metrics {
@@ -266,8 +269,116 @@ func (tb *tab) opsGrow(timeout time.Duration) (before, after int64) {
 }
 
 type apiResult struct {
-	OK    bool   `json:"ok"`
-	Error string `json:"error"`
+	OK       bool   `json:"ok"`
+	Error    string `json:"error"`
+	Problems []struct {
+		Path    string `json:"path"`
+		Problem string `json:"problem"`
+	} `json:"problems"`
+}
+
+// click clicks the element sel (a CSS selector) with the mouse.
+func (tb *tab) click(sel string) {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel))); err != nil {
+		tb.t.Fatalf("click %s: %v", sel, err)
+	}
+}
+
+// typeInto replaces the text of the input sel by typing text on the
+// keyboard, then presses Tab (which commits it: the change event).
+func (tb *tab) typeInto(sel, text string) {
+	tb.t.Helper()
+	eval[chromedp.Void](tb, `(() => { const e = document.querySelector(`+jsString(sel)+`); e.focus(); e.select(); })()`)
+	ctx, cancel := context.WithTimeout(tb.ctx, 20*time.Second)
+	defer cancel()
+	keys := text + kb.Tab
+	if text == "" {
+		keys = kb.Delete + kb.Tab // delete the selected text
+	}
+	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS(sel), keys)); err != nil {
+		tb.t.Fatalf("type into %s: %v", sel, err)
+	}
+}
+
+// choose picks value in the menu sel, as a user's choice does: the value
+// changes, then the change event fires.
+func (tb *tab) choose(sel, value string) {
+	tb.t.Helper()
+	if err := eval[string](tb, `(() => {
+		const e = document.querySelector(`+jsString(sel)+`);
+		if (!e) return "no element";
+		e.value = `+jsString(value)+`;
+		if (e.value !== `+jsString(value)+`) return "no such option";
+		e.dispatchEvent(new Event("change", {bubbles: true}));
+		return "";
+	})()`); err != "" {
+		tb.t.Fatalf("choose %s in %s: %s", value, sel, err)
+	}
+}
+
+// fill puts text into the text area sel, as a paste does.
+func (tb *tab) fill(sel, text string) {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS(sel), text)); err != nil {
+		tb.t.Fatalf("fill %s: %v", sel, err)
+	}
+}
+
+// path is the CSS selector of the editor control for a scenario path.
+func path(p string) string { return `#editor [data-path="` + p + `"]` }
+
+// fieldError is the error text shown in the field of the control sel, ""
+// when none is shown.
+func (tb *tab) fieldError(sel string) string {
+	tb.t.Helper()
+	return eval[string](tb, `(() => {
+		const f = document.querySelector(`+jsString(sel)+`).closest(".field, .errbox");
+		const e = f && f.querySelector(":scope > .field-error");
+		return e && !e.hidden ? e.textContent : "";
+	})()`)
+}
+
+// scenario is the scenario the page plays, decoded.
+func (tb *tab) scenario() *scenarios.Scenario {
+	tb.t.Helper()
+	sc, err := scenarios.Decode([]byte(eval[string](tb, `window.schedplay.scenario()`)))
+	if err != nil {
+		tb.t.Fatalf("scenario(): %v", err)
+	}
+	return sc
+}
+
+// runFromStart pauses, restarts the scenario with the page's Restart
+// button and steps ms of simulated time: the metrics of a run from t = 0.
+func (tb *tab) runFromStart(ms float64) metrics {
+	tb.t.Helper()
+	tb.click("#pause")
+	tb.click("#restart")
+	if got := eval[float64](tb, fmt.Sprintf(`window.schedplay.step(%g)`, ms)); got < ms-0.001 || got > ms+0.001 {
+		tb.t.Fatalf("step(%g) from a restart reached %v ms", ms, got)
+	}
+	return tb.metrics()
+}
+
+// nativeHash runs sc natively to ms of simulated time and returns the
+// trace hash: the page must agree with it exactly.
+func nativeHash(t *testing.T, sc *scenarios.Scenario, ms float64) string {
+	t.Helper()
+	cfg, err := sc.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sm, err := sim.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sm.RunUntil(int64(ms * 1e6))
+	return sm.Metrics().TraceHash
 }
 
 func jsString(s string) string {
@@ -429,14 +540,18 @@ func coverage(img image.Image, r image.Rectangle) (float64, int) {
 	return float64(drawn) / float64(total), len(colours)
 }
 
+// TestShareLinkRoundTrip changes the scenario with the page's own controls,
+// then opens the share link in a fresh browser context: the same scenario,
+// and the same run (trace hash) at the same simulated time, also natively.
 func TestShareLinkRoundTrip(t *testing.T) {
 	tb := newTab(t, false)
 	tb.open(serverURL)
-	// A scenario the default is not: another seed and policy.
-	for _, kv := range [][2]string{{"seed", "7"}, {"policy.select_idle_sibling", "cpu_buddies"}} {
-		if r := eval[apiResult](tb, fmt.Sprintf(`window.schedplay.set(%s, %s)`, jsString(kv[0]), jsString(kv[1]))); !r.OK {
-			t.Fatalf("set(%s, %s): %s", kv[0], kv[1], r.Error)
-		}
+	tb.click("#tab-policy")
+	tb.choose(path("policy.select_idle_sibling"), "cpu_buddies")
+	tb.typeInto("#seed", "7")
+	sc := tb.scenario()
+	if sc.Seed != 7 || sc.Policy.SelectIdleSibling != "cpu_buddies" {
+		t.Fatalf("the controls did not change the scenario: seed %d, select_idle_sibling %q", sc.Seed, sc.Policy.SelectIdleSibling)
 	}
 	want := eval[string](tb, `window.schedplay.scenario()`)
 	link := eval[string](tb, `window.schedplay.shareLink()`)
@@ -445,6 +560,12 @@ func TestShareLinkRoundTrip(t *testing.T) {
 	}
 	// The address bar follows the user's change.
 	tb.poll(`location.href === `+jsString(link), 10*time.Second)
+	// The Copy link button copies it (or, without clipboard access, says
+	// it is in the address bar).
+	tb.click("#share")
+	tb.poll(`document.getElementById("share-status").textContent !== ""`, 5*time.Second)
+	const ms = 40
+	ma := tb.runFromStart(ms)
 
 	fresh := newTab(t, true)
 	fresh.open(link)
@@ -454,11 +575,27 @@ func TestShareLinkRoundTrip(t *testing.T) {
 	if e := eval[string](fresh, `window.schedplay.error()`); e != "" {
 		t.Errorf("error() = %q after opening a good link", e)
 	}
-	// The link decodes natively to the same scenario too.
-	sc, err := scenarios.DecodeLink(link)
-	if err != nil || string(sc.Canonical()) != want {
-		t.Errorf("DecodeLink(shareLink()) = %v, %v", sc, err)
+	// The editor shows what the link carries.
+	if v := eval[string](fresh, `document.getElementById("seed").value`); v != "7" {
+		t.Errorf("the seed field shows %q, want 7", v)
 	}
+	if v := eval[string](fresh, `document.querySelector(`+jsString(path("policy.select_idle_sibling"))+`).value`); v != "cpu_buddies" {
+		t.Errorf("the select_idle_sibling menu shows %q, want cpu_buddies", v)
+	}
+	mb := fresh.runFromStart(ms)
+	if ma.TraceHash != mb.TraceHash || ma.Ops != mb.Ops || ma.SimMS != ms {
+		t.Errorf("the same link ran differently: %v ms %s (%d ops) vs %v ms %s (%d ops)", ma.SimMS, ma.TraceHash, ma.Ops, mb.SimMS, mb.TraceHash, mb.Ops)
+	}
+	// The link decodes natively to the same scenario, and the native
+	// simulator runs it to the same trace.
+	nsc, err := scenarios.DecodeLink(link)
+	if err != nil || string(nsc.Canonical()) != want {
+		t.Fatalf("DecodeLink(shareLink()) = %v, %v", nsc, err)
+	}
+	if h := nativeHash(t, nsc, ms); h != ma.TraceHash {
+		t.Errorf("native run of the link: trace %s, the page's %s", h, ma.TraceHash)
+	}
+	t.Logf("link of %d bytes; at %d ms: %d ops, trace %s in both contexts and natively", len(link), ms, ma.Ops, ma.TraceHash)
 }
 
 func TestBadLinks(t *testing.T) {
@@ -479,11 +616,26 @@ func TestBadLinks(t *testing.T) {
 		t.Errorf("after a bad link the page plays %s, want the default", got)
 	}
 	tb.opsGrow(20 * time.Second)
+	// The page works: the editor shows the default scenario and takes a change.
+	if v := eval[string](tb, `document.querySelector(`+jsString(path("title"))+`).value`); v != defaultScenario(t).Title {
+		t.Errorf("after a bad link the editor's title is %q", v)
+	}
+	tb.click("#tab-machine")
+	tb.choose(path("machine.hz"), "250")
+	if hz := tb.scenario().Machine.HZ; hz != 250 {
+		t.Errorf("after a bad link the HZ menu did not apply: hz %d", hz)
+	}
 
 	// An oversized link, arriving by hashchange.
 	eval[chromedp.Void](tb, `location.hash = "s=" + "A".repeat(70000)`)
 	tb.poll(`window.schedplay.error().includes("limit")`, 10*time.Second)
 	tb.poll(`document.getElementById("error").textContent.includes("limit")`, 10*time.Second)
+
+	// The top line says it in words, and the default plays on.
+	if text := eval[string](tb, `document.getElementById("error").textContent`); !strings.Contains(text, "Showing the default scenario instead") {
+		t.Errorf("the error line for an oversized link says %q", text)
+	}
+	tb.opsGrow(20 * time.Second)
 
 	// A good link by hashchange clears the error.
 	good := scenarios.EncodeLink(defaultScenario(t))
@@ -498,6 +650,9 @@ func TestBadLinks(t *testing.T) {
 	}
 	if got := eval[string](tb, `window.schedplay.scenario()`); got != def {
 		t.Errorf("a rejected scenario replaced the running one")
+	}
+	if len(r.Problems) == 0 || r.Problems[len(r.Problems)-1].Path != "tasks[0].program[0].run" {
+		t.Errorf("problems %+v, want one at tasks[0].program[0].run", r.Problems)
 	}
 	tb.opsGrow(20 * time.Second)
 }
@@ -527,4 +682,22 @@ func TestTitleIsText(t *testing.T) {
 	}
 	// The address bar now carries the loaded scenario.
 	tb.poll(`location.hash.startsWith("#s=")`, 10*time.Second)
+	if v := eval[string](tb, `document.querySelector(`+jsString(path("title"))+`).value`); v != sc.Title {
+		t.Errorf("the editor's title field shows %q, want %q", v, sc.Title)
+	}
+
+	// The same title arriving by a link, in a fresh context.
+	fresh := newTab(t, true)
+	fresh.open(serverURL + "#" + scenarios.EncodeLink(sc))
+	fresh.poll(`document.getElementById("title").textContent === `+jsString(sc.Title), 10*time.Second)
+	if v := eval[string](fresh, `document.querySelector(`+jsString(path("title"))+`).value + "|" + document.querySelector(`+jsString(path("description"))+`).value`); v != sc.Title+"|"+sc.Description {
+		t.Errorf("the editor shows %q", v)
+	}
+	if n := eval[int](fresh, `document.images.length + document.querySelectorAll("#ui script, #ui img, #ui b").length`); n != 0 {
+		t.Errorf("%d elements were created from a link's text", n)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if v := eval[string](fresh, `String(window.__pwned)`); v != "undefined" {
+		t.Errorf("a handler from a link's title ran: window.__pwned = %s", v)
+	}
 }

@@ -1,0 +1,304 @@
+//go:build !js
+
+package e2e
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"schedplay/scenarios"
+)
+
+// TestSwitchChangesMigrations is the acceptance test for the policy
+// switches: on the tbench preset with five pairs (typed into the task
+// editor), clicking SD_BALANCE_WAKE at the MC level changes the migration
+// counts, and clicking it again restores the run.
+func TestSwitchChangesMigrations(t *testing.T) {
+	tb := newTab(t, false)
+	tb.open(serverURL)
+	tb.click("#pause")
+	tb.click("#tab-tasks")
+	tb.typeInto(path("tasks[0].count"), "5")
+	sc := tb.scenario()
+	if sc.Tasks[0].Count != 5 || sc.Tasks[1].Count != 5 {
+		t.Fatalf("typing 5 into the client count gave counts %d and %d (want 5 and 5: server has count_of client)", sc.Tasks[0].Count, sc.Tasks[1].Count)
+	}
+	const ms = 50
+	off := tb.runFromStart(ms)
+
+	tb.click("#tab-policy")
+	box := path("policy.sd_flags.MC.SD_BALANCE_WAKE")
+	if eval[bool](tb, `document.querySelector(`+jsString(box)+`).checked`) {
+		t.Fatalf("v3.8's MC level shows SD_BALANCE_WAKE on; SD_MC_INIT has it off")
+	}
+	tb.click(box)
+	if !eval[bool](tb, `document.querySelector(`+jsString(box)+`).checked`) {
+		t.Errorf("the checkbox is not checked after the click")
+	}
+	if on, ok := tb.scenario().Policy.SDFlags["MC"]["SD_BALANCE_WAKE"]; !ok || !on {
+		t.Fatalf("clicking the box did not set policy.sd_flags.MC.SD_BALANCE_WAKE: %v", tb.scenario().Policy.SDFlags)
+	}
+	if cls := eval[string](tb, `document.querySelector(`+jsString(box)+`).closest("td").className`); !strings.Contains(cls, "changed") {
+		t.Errorf("the changed flag is not marked (td class %q)", cls)
+	}
+	tb.poll(`location.hash === "#" + `+jsString(scenarios.EncodeLink(tb.scenario())), 10*time.Second)
+	on := tb.runFromStart(ms)
+	t.Logf("5 tbench pairs, %d ms: SD_BALANCE_WAKE off: %d ops, %d migrations (%d wake-up); on: %d ops, %d migrations (%d wake-up)",
+		ms, off.Ops, off.Migrations["total"], off.Migrations["wakeup"], on.Ops, on.Migrations["total"], on.Migrations["wakeup"])
+	if on.Migrations["total"] == off.Migrations["total"] || on.Migrations["wakeup"] == off.Migrations["wakeup"] {
+		t.Errorf("SD_BALANCE_WAKE on MC did not change the migrations: %v vs %v", off.Migrations, on.Migrations)
+	}
+	if on.TraceHash == off.TraceHash {
+		t.Errorf("the switch did not change the run (trace %s)", on.TraceHash)
+	}
+	if h := nativeHash(t, tb.scenario(), ms); h != on.TraceHash {
+		t.Errorf("the page's run (%s) differs from the native run (%s)", on.TraceHash, h)
+	}
+
+	// Clicking again goes back to the base's value: no override left.
+	tb.click(box)
+	if fl := tb.scenario().Policy.SDFlags; len(fl) != 0 {
+		t.Errorf("clicking back left overrides %v", fl)
+	}
+	if again := tb.runFromStart(ms); again.TraceHash != off.TraceHash {
+		t.Errorf("switching back did not restore the run: %s vs %s", again.TraceHash, off.TraceHash)
+	}
+
+	// A feature switch and a menu work the same way.
+	tb.click(path("policy.features.WAKE_AFFINE"))
+	if on, ok := tb.scenario().Policy.Features["WAKE_AFFINE"]; !ok || on {
+		t.Errorf("WAKE_AFFINE: %v", tb.scenario().Policy.Features)
+	}
+	tb.choose(path("policy.load_metric"), "runnable_load_avg")
+	if lm := tb.scenario().Policy.LoadMetric; lm != "runnable_load_avg" {
+		t.Errorf("load metric %q", lm)
+	}
+	if eff := eval[string](tb, `window.schedplay.describe().effective.load_metric`); eff != "runnable_load_avg" {
+		t.Errorf("describe().effective.load_metric = %q", eff)
+	}
+	tb.typeInto(path("policy.tunables.MC.imbalance_pct"), "140")
+	if tu := tb.scenario().Policy.Tunables["MC"]; tu.ImbalancePct == nil || *tu.ImbalancePct != 140 {
+		t.Errorf("imbalance_pct: %+v", tu)
+	}
+}
+
+// TestFieldErrors types bad values: each error shows next to its field in
+// words, the top error line stays clear, and the last good scenario plays on.
+func TestFieldErrors(t *testing.T) {
+	tb := newTab(t, false)
+	tb.open(serverURL)
+	good := eval[string](tb, `window.schedplay.scenario()`)
+
+	tb.click("#tab-tasks")
+	count := path("tasks[0].count")
+	tb.typeInto(count, "abc")
+	if e := tb.fieldError(count); !strings.Contains(e, `"abc" is not an integer`) {
+		t.Errorf("next to the count: %q", e)
+	}
+	if eval[bool](tb, `document.getElementById("error").hidden`) == false {
+		t.Errorf("the field's error is repeated at the top: %q", eval[string](tb, `document.getElementById("error").textContent`))
+	}
+	if got := eval[string](tb, `window.schedplay.scenario()`); got != good {
+		t.Errorf("a bad count replaced the scenario")
+	}
+	if v := eval[string](tb, `document.querySelector(`+jsString(count)+`).value`); v != "abc" {
+		t.Errorf("the bad text was not kept for correction: %q", v)
+	}
+	tb.opsGrow(20 * time.Second)
+
+	// A step's duration.
+	run := path("tasks[0].program[0].run")
+	tb.typeInto(run, "8 ms")
+	if e := tb.fieldError(run); !strings.Contains(e, `"8 ms" is not a duration`) {
+		t.Errorf("next to the run step: %q", e)
+	}
+
+	// A value whose problem is the machine as a whole: shown where it was typed.
+	tb.click("#tab-machine")
+	cores := path("machine.cores_per_cluster")
+	tb.typeInto(cores, "200") // 4 x 200 x 2 = 1600 CPUs
+	if e := tb.fieldError(cores); !strings.Contains(e, "1600 CPUs") {
+		t.Errorf("next to cores per cluster: %q", e)
+	}
+	// A good value clears the errors and re-lays out the machine.
+	tb.typeInto(cores, "4")
+	if e := tb.fieldError(cores); e != "" {
+		t.Errorf("the error stayed after a good value: %q", e)
+	}
+	if n := eval[int](tb, `window.schedplay.describe().ncpu`); n != 32 {
+		t.Errorf("4 nodes x 4 cores x 2 threads: %d CPUs", n)
+	}
+	tb.poll(`document.querySelector("#machine-fields .summary").textContent.includes("= 32 CPUs")`, 5*time.Second)
+
+	// A cost override, and a bad one.
+	eval[chromedp.Void](tb, `document.querySelector("details.costs").open = true`)
+	llc := path("machine.costs.cache_cold.llc")
+	tb.typeInto(llc, "2s")
+	if e := tb.fieldError(llc); !strings.Contains(e, "longer than the limit 1s") {
+		t.Errorf("next to the LLC cache-cold cost: %q", e)
+	}
+	tb.typeInto(llc, "12us")
+	if c := tb.scenario().Machine.Costs.CacheCold.LLC; c != "12us" {
+		t.Errorf("cache_cold.llc = %q", c)
+	}
+
+	// The seed, outside the editor, has its own place for errors.
+	tb.typeInto("#seed", "-3")
+	if e := tb.fieldError("#seed"); !strings.Contains(e, "not a non-negative integer") {
+		t.Errorf("next to the seed: %q", e)
+	}
+	tb.opsGrow(20 * time.Second)
+}
+
+// TestTaskEditor builds a task group with the editor's buttons: add a
+// group, rename it (its wake references follow), use the duty-cycle
+// shortcut, add and change steps, wake another group, remove it again.
+func TestTaskEditor(t *testing.T) {
+	tb := newTab(t, false)
+	tb.open(serverURL)
+	tb.click("#pause")
+	tb.click("#tab-tasks")
+	tb.click("#task-fields > .errbox > button") // + Task group
+	sc := tb.scenario()
+	if len(sc.Tasks) != 3 {
+		t.Fatalf("after + Task group: %d groups", len(sc.Tasks))
+	}
+	name := path("tasks[2].name")
+	tb.typeInto(name, "hog")
+	if n := tb.scenario().Tasks[2].Name; n != "hog" {
+		t.Fatalf("renamed to %q", n)
+	}
+	// Duty cycle: 30 % of 20ms.
+	card := `#task-fields section.task[data-task="2"]`
+	tb.typeInto(card+` [data-role="duty-pct"]`, "30")
+	tb.typeInto(card+` [data-role="duty-period"]`, "20ms")
+	tb.click(card + ` .duty button`)
+	prog := tb.scenario().Tasks[2].Program
+	if len(prog) != 2 || prog[0].Run != "6ms" || prog[1].Timer != "20ms" {
+		t.Errorf("30%% of 20ms gave the program %+v", prog)
+	}
+	// A third step that wakes the client; then the client is renamed and
+	// the wake follows it.
+	tb.click(card + ` > .errbox:last-child > button`) // + Step
+	step := path("tasks[2].program[2]")
+	tb.choose(step, "wake")
+	tb.choose(path("tasks[2].program[2].wake"), "client")
+	tb.choose(path("tasks[2].program[2].fanout"), "all")
+	tb.click(path("tasks[2].program[2].sync"))
+	st := tb.scenario().Tasks[2].Program[2]
+	if st.Wake != "client" || st.Fanout != "all" || !st.Sync {
+		t.Errorf("the wake step is %+v", st)
+	}
+	tb.typeInto(path("tasks[0].name"), "cli")
+	s2 := tb.scenario()
+	if s2.Tasks[0].Name != "cli" || s2.Tasks[2].Program[2].Wake != "cli" || s2.Tasks[1].CountOf != "cli" || s2.Tasks[1].Program[2].Wake != "cli" {
+		t.Errorf("renaming client did not carry its references: %+v", s2.Tasks)
+	}
+	// Move the wake step up, then remove it.
+	tb.click(`#task-fields section.task[data-task="2"] .steps li:nth-child(3) button[aria-label^="move up"]`)
+	if p := tb.scenario().Tasks[2].Program; p[1].Wake != "cli" {
+		t.Errorf("after move up: %+v", p)
+	}
+	tb.click(`#task-fields section.task[data-task="2"] .steps li:nth-child(2) button[aria-label^="remove"]`)
+	if p := tb.scenario().Tasks[2].Program; len(p) != 2 {
+		t.Errorf("after remove: %+v", p)
+	}
+	// Nice, affinity, start: typed; a CPU the machine lacks is refused.
+	tb.typeInto(path("tasks[2].cpus"), "0-3")
+	tb.typeInto(path("tasks[2].nice"), "5")
+	tb.typeInto(path("tasks[2].start"), "2ms")
+	g := tb.scenario().Tasks[2]
+	if g.CPUs != "0-3" || g.Nice != 5 || g.Start != "2ms" {
+		t.Errorf("cpus %q nice %d start %q", g.CPUs, g.Nice, g.Start)
+	}
+	tb.typeInto(path("tasks[2].cpus"), "0-99")
+	if e := tb.fieldError(path("tasks[2].cpus")); e == "" {
+		t.Errorf("an affinity to CPUs 80-99 of an 80-CPU machine shows no error")
+	}
+	// The new group runs: its ops count.
+	before := tb.metrics()
+	eval[float64](tb, `window.schedplay.step(30)`)
+	m := tb.metrics()
+	var hogOps int64
+	raw := eval[[]byte](tb, `window.schedplay.metrics().tasks`)
+	var tasks []struct {
+		Name string `json:"name"`
+		Ops  int64  `json:"ops"`
+	}
+	if err := json.Unmarshal(raw, &tasks); err != nil {
+		t.Fatal(err)
+	}
+	for _, tk := range tasks {
+		if strings.HasPrefix(tk.Name, "hog/") {
+			hogOps += tk.Ops
+		}
+	}
+	if hogOps == 0 || m.Ops <= before.Ops {
+		t.Errorf("the new group completed %d periods in 30 ms (ops %d -> %d)", hogOps, before.Ops, m.Ops)
+	}
+	// Removing a group another one wakes is refused, with the reason next
+	// to the button; removing the new one works.
+	tb.click(`#task-fields section.task[data-task="0"] .task-head button`)
+	if e := tb.fieldError(`#task-fields section.task[data-task="0"] .task-head button`); !strings.Contains(e, "cli") {
+		t.Errorf("removing a woken group: %q", e)
+	}
+	tb.click(`#task-fields section.task[data-task="2"] .task-head button`)
+	if n := len(tb.scenario().Tasks); n != 2 {
+		t.Errorf("%d groups after removing the new one", n)
+	}
+}
+
+// TestPresetPicker lists every preset with its title and one-line summary
+// and loads one by a click.
+func TestPresetPicker(t *testing.T) {
+	tb := newTab(t, false)
+	tb.open(serverURL)
+	var shown []struct {
+		Name, Title, Summary string
+		Current              bool
+	}
+	raw := eval[[]byte](tb, `[...document.querySelectorAll("#presets .preset")].map(b => ({Name: b.dataset.preset,
+		Title: b.querySelector(".preset-title").textContent, Summary: b.querySelector(".preset-summary").textContent,
+		Current: b.classList.contains("current")}))`)
+	if err := json.Unmarshal(raw, &shown); err != nil {
+		t.Fatal(err)
+	}
+	all := scenarios.Presets()
+	if len(shown) != len(all) {
+		t.Fatalf("the picker shows %d presets, there are %d", len(shown), len(all))
+	}
+	for i, p := range all {
+		s := shown[i]
+		if s.Name != p.Name || s.Title != p.Title || s.Summary == "" || strings.Contains(s.Summary, "\n") {
+			t.Errorf("picker entry %d: %+v, want preset %s %q with a one-line summary", i, s, p.Name, p.Title)
+		}
+		if s.Current != (p.Name == scenarios.DefaultPreset) {
+			t.Errorf("preset %s marked current: %v", p.Name, s.Current)
+		}
+	}
+	tb.click(`#presets .preset[data-preset="pelt-pingpong"]`)
+	want, _ := scenarios.Preset("pelt-pingpong")
+	if got := eval[string](tb, `window.schedplay.scenario()`); got != string(want.Canonical()) {
+		t.Errorf("clicking pelt-pingpong loaded %s", got)
+	}
+	tb.poll(`document.querySelector('#presets .preset[data-preset="pelt-pingpong"]').classList.contains("current")`, 5*time.Second)
+	tb.poll(`document.getElementById("title").textContent === `+jsString(want.Title), 10*time.Second)
+	// The machine tab follows: 2 CPUs, one MC level.
+	tb.click("#tab-machine")
+	if v := eval[string](tb, `document.querySelector("#machine-fields .summary").textContent`); !strings.Contains(v, "= 2 CPUs") || !strings.Contains(v, "MC") {
+		t.Errorf("machine summary %q", v)
+	}
+	// A changed preset is no longer marked.
+	tb.typeInto(path("machine.cores_per_cluster"), "3")
+	tb.poll(`!document.querySelector("#presets .preset.current")`, 5*time.Second)
+	if note := eval[string](tb, `document.getElementById("preset-note").textContent`); note == "" {
+		t.Errorf("no note that the scenario is no preset as written")
+	}
+	if n := eval[int](tb, `window.schedplay.describe().ncpu`); n != 3 {
+		t.Errorf("%d CPUs after typing 3 cores", n)
+	}
+}

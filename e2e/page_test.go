@@ -1,0 +1,457 @@
+//go:build !js
+
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/chromedp"
+
+	"schedplay/scenarios"
+)
+
+// downloads makes the tab save downloads into a temporary directory and
+// returns a function that clicks sel and returns the downloaded file.
+func (tb *tab) downloads() func(sel string) (name string, data []byte) {
+	tb.t.Helper()
+	dir := tb.t.TempDir()
+	err := chromedp.Do(tb.ctx, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		ev := true
+		_, err := chromedp.Call(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+			Behavior:      browser.SetDownloadBehaviorBehaviorAllowAndName,
+			DownloadPath:  dir,
+			EventsEnabled: &ev,
+		})
+		return err
+	}))
+	if err != nil {
+		tb.t.Fatalf("download behaviour: %v", err)
+	}
+	return func(sel string) (string, []byte) {
+		tb.t.Helper()
+		ctx, cancel := context.WithTimeout(tb.ctx, 60*time.Second)
+		defer cancel()
+		begin := chromedp.Events(ctx, browser.DownloadWillBegin)
+		progress := chromedp.Events(ctx, browser.DownloadProgress)
+		tb.click(sel)
+		var name string
+		for ev, err := range begin {
+			if err != nil {
+				tb.t.Fatalf("download of %s did not begin: %v", sel, err)
+			}
+			name = ev.SuggestedFilename
+			break
+		}
+		for ev, err := range progress {
+			if err != nil {
+				tb.t.Fatalf("download of %s: %v", sel, err)
+			}
+			if ev.State == browser.DownloadProgressStateCompleted {
+				data, err := os.ReadFile(filepath.Join(dir, ev.GUID))
+				if err != nil {
+					tb.t.Fatal(err)
+				}
+				return name, data
+			}
+			if ev.State == browser.DownloadProgressStateCanceled {
+				tb.t.Fatalf("download of %s was cancelled", sel)
+			}
+		}
+		tb.t.Fatalf("download of %s did not finish", sel)
+		return "", nil
+	}
+}
+
+// drop drops a file on the page as a user dragging it from the desktop
+// does (a drop event carrying the file).
+func (tb *tab) drop(name, content string) {
+	tb.t.Helper()
+	eval[chromedp.Void](tb, fmt.Sprintf(`(() => {
+		const dt = new DataTransfer();
+		dt.items.add(new File([%s], %s, {type: "application/json"}));
+		const t = document.getElementById("stage");
+		for (const type of ["dragenter", "dragover", "drop"]) {
+			t.dispatchEvent(new DragEvent(type, {dataTransfer: dt, bubbles: true, cancelable: true}));
+		}
+	})()`, jsString(content), jsString(name)))
+}
+
+const rtappSample = `{
+	/* 25%: 5 ms every 20 ms, and a lock the simulator does not model */
+	"tasks" : {
+		"thread0" : {
+			"instance" : 2,
+			"loop" : -1,
+			"lock" : "mutex0",
+			"run" :   5000,
+			"unlock" : "mutex0",
+			"timer" : { "ref" : "unique", "period" : 20000 },
+		}
+	},
+	"global" : { "duration" : 2, "default_policy" : "SCHED_OTHER" }
+}`
+
+const lscpuSample = `# The following is the parsable format, which can be fed to other
+# programs. Each different item in every column has an unique ID
+# starting usually from zero.
+# CPU,Core,Socket,Node,,L1d,L1i,L2,L3
+0,0,0,0,,0,0,0,0
+1,1,0,0,,1,1,1,0
+2,2,0,0,,2,2,2,0
+3,3,0,0,,3,3,3,0
+4,0,0,0,,0,0,0,0
+5,1,0,0,,1,1,1,0
+6,2,0,0,,2,2,2,0
+7,3,0,0,,3,3,3,0
+`
+
+// TestImportExport exports the scenario JSON with the button (a real
+// download), imports by paste, by drop (an rt-app file) and lscpu output,
+// shows import errors next to the import box, and exports a trace.
+func TestImportExport(t *testing.T) {
+	tb := newTab(t, false)
+	tb.open(serverURL)
+	get := tb.downloads()
+
+	name, data := get("#export-json")
+	sc, err := scenarios.Decode(data)
+	if err != nil {
+		t.Fatalf("the exported %s does not decode: %v", name, err)
+	}
+	if got, want := string(sc.Canonical()), eval[string](tb, `window.schedplay.scenario()`); got != want {
+		t.Errorf("exported %s is another scenario:\n got %s\nwant %s", name, got, want)
+	}
+	if !strings.HasSuffix(name, ".json") || !strings.Contains(name, "tbench") {
+		t.Errorf("exported file name %q", name)
+	}
+
+	// Paste a scenario.
+	p, _ := scenarios.Preset("pelt-pingpong")
+	p.Title = "pasted: " + p.Title
+	tb.fill("#import-text", string(p.Canonical()))
+	tb.click("#import-load")
+	if got := eval[string](tb, `window.schedplay.scenario()`); got != string(p.Canonical()) {
+		t.Errorf("the pasted scenario was not loaded: %s", got)
+	}
+	tb.poll(`document.getElementById("import-status").textContent.includes("scenario loaded")`, 5*time.Second)
+
+	// A pasted scenario with a mistake: the error, by path, next to the box.
+	good := eval[string](tb, `window.schedplay.scenario()`)
+	tb.fill("#import-text", `{"version":1,"duration":"1s","tasks":[{"name":"a","program":[{"run":"8 ms"}]}]}`)
+	tb.click("#import-load")
+	if e := tb.fieldError("#import-load"); !strings.Contains(e, `tasks[0].program[0].run: "8 ms" is not a duration`) {
+		t.Errorf("next to the import box: %q", e)
+	}
+	if eval[bool](tb, `document.getElementById("error").hidden`) == false {
+		t.Errorf("the import error is repeated at the top")
+	}
+	if got := eval[string](tb, `window.schedplay.scenario()`); got != good {
+		t.Errorf("a bad import replaced the scenario")
+	}
+	tb.opsGrow(20 * time.Second)
+
+	// Text that is nothing the page knows.
+	tb.fill("#import-text", "hello, world")
+	tb.click("#import-load")
+	if e := tb.fieldError("#import-load"); !strings.Contains(e, "not a scenario JSON, an rt-app JSON or lscpu -p output") {
+		t.Errorf("garbage import: %q", e)
+	}
+
+	// An rt-app file dropped on the machine: imported onto this machine,
+	// with what could not be mapped listed by path.
+	tb.drop("periodic.json", rtappSample)
+	tb.poll(`document.getElementById("import-status").textContent.includes("rt-app workload imported")`, 10*time.Second)
+	if s := tb.scenario(); s.Title != "rt-app: periodic.json" || len(s.Tasks) != 1 || s.Tasks[0].Count != 2 || s.Machine.CoresPerCluster != p.Machine.CoresPerCluster {
+		t.Errorf("the rt-app import gave %+v", s)
+	}
+	if st := eval[string](tb, `document.getElementById("import-status").textContent`); !strings.Contains(st, "tasks.thread0.lock") {
+		t.Errorf("the unmapped lock is not reported by path: %q", st)
+	}
+
+	// lscpu -p output replaces the machine, keeps the tasks.
+	tasks := tb.scenario().Tasks
+	tb.fill("#import-text", lscpuSample)
+	tb.click("#import-load")
+	tb.poll(`document.getElementById("import-status").textContent.includes("machine imported from lscpu")`, 10*time.Second)
+	s := tb.scenario()
+	if m := s.Machine; m.CoresPerCluster*m.ThreadsPerCore != 8 || m.ThreadsPerCore != 2 || m.Numbering != "x86" {
+		t.Errorf("lscpu of a 4-core, 8-thread laptop gave %+v", m)
+	}
+	if len(s.Tasks) != len(tasks) || s.Tasks[0].Name != tasks[0].Name {
+		t.Errorf("the lscpu import changed the tasks: %+v", s.Tasks)
+	}
+
+	// Trace exports, from the buttons: a short run of the default.
+	tb.click(`#presets .preset[data-preset="tbench-pairs"]`)
+	tb.typeInto(path("duration"), "20ms")
+	start := time.Now()
+	name, data = get(`#export-formats button[data-format="perfetto"]`)
+	var trace struct {
+		TraceEvents []map[string]any `json:"traceEvents"`
+	}
+	if err := json.Unmarshal(data, &trace); err != nil || len(trace.TraceEvents) < 100 {
+		t.Errorf("the Perfetto export %s (%d bytes) is not a trace: %v", name, len(data), err)
+	}
+	t.Logf("Perfetto export of 20 ms: %s, %d bytes, %d events, %.1f s", name, len(data), len(trace.TraceEvents), time.Since(start).Seconds())
+	if !strings.HasSuffix(name, ".perfetto.json") {
+		t.Errorf("Perfetto file name %q", name)
+	}
+	name, data = get(`#export-formats button[data-format="schedstat"]`)
+	if !strings.HasPrefix(string(data), "version 15\n") || !strings.HasSuffix(name, ".schedstat.txt") {
+		t.Errorf("schedstat export %s starts %q", name, string(data[:min(len(data), 40)]))
+	}
+	name, data = get(`#export-formats button[data-format="csv"]`)
+	if !strings.HasPrefix(string(data), "time_ms,kind,id,signal,value\n") || !strings.HasSuffix(name, ".csv") {
+		t.Errorf("CSV export %s starts %q", name, string(data[:min(len(data), 40)]))
+	}
+	if st := eval[string](tb, `document.getElementById("export-status").textContent`); !strings.Contains(st, "saved") {
+		t.Errorf("export status %q", st)
+	}
+	// The page kept playing while it exported.
+	tb.opsGrow(20 * time.Second)
+}
+
+// TestCompare turns A/B on from its tab: B's metrics appear next to A's,
+// from the same seed, and differ where the policy differs.
+func TestCompare(t *testing.T) {
+	tb := newTab(t, false)
+	tb.open(serverURL)
+	tb.click("#tab-ab")
+	tb.choose("#ab-add", "policy.select_idle_sibling=cpu_buddies")
+	if v := eval[string](tb, `document.getElementById("ab-sets").value`); v != "policy.select_idle_sibling=cpu_buddies" {
+		t.Fatalf("the menu wrote %q", v)
+	}
+	tb.click("#ab-run")
+	var sets []string
+	if err := json.Unmarshal(eval[[]byte](tb, `window.schedplay.compare()`), &sets); err != nil || len(sets) != 1 {
+		t.Fatalf("compare() = %v, %v", sets, err)
+	}
+	tb.poll(`document.getElementById("metrics-table").classList.contains("ab")`, 10*time.Second)
+	a := tb.runFromStart(40)
+	tb.poll(`window.schedplay.metricsB() && window.schedplay.metricsB().sim_ms === 40`, 10*time.Second)
+	var b metrics
+	if err := json.Unmarshal(eval[[]byte](tb, `window.schedplay.metricsB()`), &b); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("40 ms, one tbench pair: A (v3.6) %d ops, %d migrations; B (cpu_buddies) %d ops, %d migrations", a.Ops, a.Migrations["total"], b.Ops, b.Migrations["total"])
+	if b.Ops <= a.Ops || b.TraceHash == a.TraceHash {
+		t.Errorf("CPU buddies should keep the pair together and complete more ops: A %d, B %d", a.Ops, b.Ops)
+	}
+	sb := tb.scenario()
+	if err := sb.Set("policy.select_idle_sibling", "cpu_buddies"); err != nil {
+		t.Fatal(err)
+	}
+	if h := nativeHash(t, sb, 40); h != b.TraceHash {
+		t.Errorf("side B's trace %s differs from a native run of A with B's change (%s)", b.TraceHash, h)
+	}
+	tb.poll(`document.getElementById("mb-ops").textContent === `+jsString(fmtThin(b.Ops)), 10*time.Second)
+	if d := eval[string](tb, `document.getElementById("md-ops").textContent`); !strings.HasPrefix(d, "+") {
+		t.Errorf("B vs A for ops shows %q", d)
+	}
+	if c := eval[string](tb, `document.getElementById("ab-caption").textContent`); !strings.Contains(c, "B: policy.select_idle_sibling=cpu_buddies") {
+		t.Errorf("caption %q", c)
+	}
+
+	// A change that does not apply: the error next to the box, A/B unchanged.
+	tb.fill("#ab-sets", "policy.nonsense=1")
+	tb.click("#ab-run")
+	if e := tb.fieldError("#ab-sets"); !strings.Contains(e, "policy.nonsense") {
+		t.Errorf("next to the A/B box: %q", e)
+	}
+	if got := eval[int](tb, `window.schedplay.compare().length`); got != 1 {
+		t.Errorf("a bad compare changed A/B: %d sets", got)
+	}
+
+	tb.click("#ab-off")
+	tb.poll(`!document.getElementById("metrics-table").classList.contains("ab")`, 10*time.Second)
+	tb.poll(`window.schedplay.metricsB() === null`, 10*time.Second)
+}
+
+// fmtThin formats n as the page does (thin-space thousands separators).
+func fmtThin(n int64) string {
+	s := fmt.Sprint(n)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteString("\u2009")
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// TestEventLog reads the event log, pauses at the next migration with the
+// checkbox, filters by CPU and task, and checks the log stays bounded.
+func TestEventLog(t *testing.T) {
+	tb := newTab(t, false)
+	tb.open(serverURL)
+	tb.poll(`document.querySelectorAll("#log li").length > 0`, 20*time.Second)
+
+	tb.click("#pause-on-move")
+	if !eval[bool](tb, `window.schedplay.pauseOnMove()`) {
+		t.Fatalf("the checkbox did not arm the pause")
+	}
+	tb.poll(`window.schedplay.state().playing === false`, 30*time.Second)
+	tb.poll(`document.getElementById("state").textContent === "paused at a migration"`, 5*time.Second)
+	tb.poll(`(() => { const l = document.querySelectorAll("#log li"); return l.length && l[l.length-1].dataset.kind === "migrate"; })()`, 5*time.Second)
+	last := eval[string](tb, `(() => { const l = document.querySelectorAll("#log li"); return l[l.length-1].textContent; })()`)
+	if lm := eval[string](tb, `document.getElementById("last-move").textContent`); lm != last || !strings.Contains(last, "moved") {
+		t.Errorf("paused at %q, the log ends with %q", lm, last)
+	}
+	// Play runs to the next migration.
+	before := eval[float64](tb, `window.schedplay.state().now_ms`)
+	tb.click("#play")
+	tb.poll(fmt.Sprintf(`window.schedplay.state().playing === false && window.schedplay.state().now_ms > %v`, before), 30*time.Second)
+	tb.click("#pause-on-move")
+	if eval[bool](tb, `window.schedplay.pauseOnMove()`) {
+		t.Errorf("unchecking did not disarm the pause")
+	}
+
+	// Filter by the CPU of the last migration.
+	var e struct {
+		CPU  int    `json:"cpu"`
+		Task string `json:"task"`
+	}
+	if err := json.Unmarshal(eval[[]byte](tb, `(() => { const r = window.schedplay.log(-1).entries.filter(e => e.kind === "migrate"); return r[r.length-1]; })()`), &e); err != nil {
+		t.Fatal(err)
+	}
+	// The page reads the log a few times a second: let it catch up.
+	tb.poll(`(() => { const l = document.querySelector("#log li:last-child"); return l && Number(l.dataset.seq) === window.schedplay.log(-1).next; })()`, 10*time.Second)
+	tb.typeInto("#log-cpu", fmt.Sprint(e.CPU))
+	var shown []struct {
+		CPU, From int
+	}
+	raw := eval[[]byte](tb, `(() => { const byseq = new Map(window.schedplay.log(-1).entries.map(e => [String(e.seq), e]));
+		return [...document.querySelectorAll("#log li")].map(li => { const e = byseq.get(li.dataset.seq); return {CPU: e.cpu, From: e.from}; }); })()`)
+	if err := json.Unmarshal(raw, &shown); err != nil {
+		t.Fatal(err)
+	}
+	if len(shown) == 0 {
+		t.Errorf("no line for cpu%d", e.CPU)
+	}
+	for _, s := range shown {
+		if s.CPU != e.CPU && s.From != e.CPU {
+			t.Errorf("CPU filter %d shows a line of cpu%d (from %d)", e.CPU, s.CPU, s.From)
+		}
+	}
+	tb.typeInto("#log-cpu", "")
+	group, _, _ := strings.Cut(e.Task, "/")
+	tb.typeInto("#log-task", group)
+	if n := eval[int](tb, fmt.Sprintf(`[...document.querySelectorAll("#log li")].filter(li => !li.textContent.includes(%s)).length`, jsString(group))); n != 0 {
+		t.Errorf("task filter %q shows %d lines without it", group, n)
+	}
+	tb.typeInto("#log-task", "")
+
+	// Bounded: a fast run keeps at most 500 lines.
+	eval[apiResult](tb, `window.schedplay.setSpeed(0.2)`)
+	tb.click("#play")
+	tb.poll(`window.schedplay.log(-1).next > 1500`, 30*time.Second)
+	if n := eval[int](tb, `document.querySelectorAll("#log li").length`); n > 500 || n < 100 {
+		t.Errorf("the log shows %d lines, want at most 500 (and plenty)", n)
+	}
+	if n := eval[int](tb, `window.schedplay.log(-1).entries.length`); n > 500 {
+		t.Errorf("log(-1) returned %d entries", n)
+	}
+}
+
+// TestTalkMode switches talk mode with the button and the T key, and
+// writes the screenshots for docs/ when SCHEDPLAY_DOCS names a directory.
+func TestTalkMode(t *testing.T) {
+	tb := newTab(t, false)
+	tb.open(serverURL)
+	editorW := eval[float64](tb, `document.getElementById("stage").getBoundingClientRect().width`)
+	tb.click("#talk")
+	if !eval[bool](tb, `window.schedplay.talk()`) {
+		t.Errorf("talk() is false after the button")
+	}
+	tb.poll(`document.documentElement.classList.contains("talk")`, 5*time.Second)
+	for _, id := range []string{"editor", "panel"} {
+		if w := eval[float64](tb, `document.getElementById("`+id+`").getBoundingClientRect().width`); w != 0 {
+			t.Errorf("#%s is %v px wide in talk mode", id, w)
+		}
+	}
+	if w := eval[float64](tb, `document.getElementById("stage").getBoundingClientRect().width`); w < viewportW-10 || w <= editorW {
+		t.Errorf("in talk mode the machine is %v px wide (window %d, before %v)", w, viewportW, editorW)
+	}
+	tb.poll(`document.getElementById("talk-strip").textContent.includes("ops/s")`, 10*time.Second)
+	if px := eval[float64](tb, `parseFloat(getComputedStyle(document.getElementById("talk-strip")).fontSize)`); px < 28 {
+		t.Errorf("the talk-mode numbers are %v px: not readable from a distance", px)
+	}
+	if dir := os.Getenv("SCHEDPLAY_DOCS"); dir != "" {
+		time.Sleep(2 * time.Second)
+		writeShot(t, tb, filepath.Join(dir, "talk-mode.png"))
+	}
+	// The T key, on the page (not in a text field), leaves talk mode.
+	eval[chromedp.Void](tb, `document.activeElement && document.activeElement.blur()`)
+	if err := chromedp.Do(tb.ctx, chromedp.KeyEvent("t")); err != nil {
+		t.Fatal(err)
+	}
+	tb.poll(`!document.documentElement.classList.contains("talk") && window.schedplay.talk() === false`, 5*time.Second)
+	// In a text field, T is just a letter.
+	tb.click("#tab-scenario")
+	tb.typeInto(path("title"), "Talk about it")
+	if eval[bool](tb, `window.schedplay.talk()`) {
+		t.Errorf("typing a T into the title turned talk mode on")
+	}
+	if got := tb.scenario().Title; got != "Talk about it" {
+		t.Errorf("title %q", got)
+	}
+}
+
+// TestEditorScreenshots checks the editor fits the window and, with
+// SCHEDPLAY_DOCS set, writes docs/editor.png (the policy switches, with
+// A/B on) and docs/editor-tasks.png.
+func TestEditorScreenshots(t *testing.T) {
+	tb := newTab(t, false)
+	tb.open(serverURL)
+	// Nothing of the editor or the panel sticks out sideways.
+	for _, id := range []string{"editor", "panel"} {
+		if over := eval[float64](tb, `(() => { const e = document.getElementById("`+id+`"); const p = e.querySelector(".pane:not([hidden])") || e; return p.scrollWidth - p.clientWidth; })()`); over > 1 {
+			t.Errorf("#%s overflows sideways by %v px", id, over)
+		}
+	}
+	tb.click("#tab-tasks")
+	tb.typeInto(path("tasks[0].count"), "4")
+	dir := os.Getenv("SCHEDPLAY_DOCS")
+	if dir != "" {
+		time.Sleep(2 * time.Second)
+		writeShot(t, tb, filepath.Join(dir, "editor-tasks.png"))
+	}
+	tb.click("#tab-policy")
+	tb.click(path("policy.sd_flags.MC.SD_BALANCE_WAKE"))
+	eval[apiResult](tb, `window.schedplay.compare(["policy.select_idle_sibling=cpu_buddies"])`)
+	tb.poll(`document.getElementById("metrics-table").classList.contains("ab")`, 10*time.Second)
+	for _, id := range []string{"editor", "panel"} {
+		if over := eval[float64](tb, `(() => { const e = document.getElementById("`+id+`"); const p = e.querySelector(".pane:not([hidden])") || e; return p.scrollWidth - p.clientWidth; })()`); over > 1 {
+			t.Errorf("with A/B on, #%s overflows sideways by %v px", id, over)
+		}
+	}
+	eval[chromedp.Void](tb, `document.querySelector(".concept:nth-of-type(4)").scrollIntoView()`)
+	if dir != "" {
+		time.Sleep(2 * time.Second)
+		writeShot(t, tb, filepath.Join(dir, "editor.png"))
+	}
+}
+
+func writeShot(t *testing.T, tb *tab, file string) {
+	t.Helper()
+	shot, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !filepath.IsAbs(file) {
+		file = filepath.Join("..", file) // relative to the repository, not e2e/
+	}
+	if err := os.WriteFile(file, shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %s", file)
+}
