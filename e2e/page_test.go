@@ -408,7 +408,8 @@ func TestTalkMode(t *testing.T) {
 
 // TestEditorScreenshots checks the editor fits the window and, with
 // SCHEDPLAY_DOCS set, writes docs/editor.png (the policy switches, with
-// A/B on) and docs/editor-tasks.png.
+// SD_BALANCE_WAKE on at MC against policy B without it) and
+// docs/editor-tasks.png.
 func TestEditorScreenshots(t *testing.T) {
 	tb := newTab(t, false)
 	tb.open(serverURL)
@@ -419,7 +420,7 @@ func TestEditorScreenshots(t *testing.T) {
 		}
 	}
 	tb.click("#tab-tasks")
-	tb.typeInto(path("tasks[0].count"), "4")
+	tb.typeInto(path("tasks[0].count"), "5")
 	dir := os.Getenv("SCHEDPLAY_DOCS")
 	if dir != "" {
 		time.Sleep(2 * time.Second)
@@ -427,7 +428,8 @@ func TestEditorScreenshots(t *testing.T) {
 	}
 	tb.click("#tab-policy")
 	tb.click(path("policy.sd_flags.MC.SD_BALANCE_WAKE"))
-	eval[apiResult](tb, `window.schedplay.compare(["policy.select_idle_sibling=cpu_buddies"])`)
+	// Policy B: the same without the switch (the base's default).
+	eval[apiResult](tb, `window.schedplay.compare(["policy.sd_flags.MC.SD_BALANCE_WAKE=false"])`)
 	tb.poll(`document.getElementById("metrics-table").classList.contains("ab")`, 10*time.Second)
 	for _, id := range []string{"editor", "panel"} {
 		if over := eval[float64](tb, `(() => { const e = document.getElementById("`+id+`"); const p = e.querySelector(".pane:not([hidden])") || e; return p.scrollWidth - p.clientWidth; })()`); over > 1 {
@@ -435,6 +437,10 @@ func TestEditorScreenshots(t *testing.T) {
 		}
 	}
 	eval[chromedp.Void](tb, `document.querySelector(".concept:nth-of-type(4)").scrollIntoView()`)
+	// Far enough into the run for the two policies to part.
+	tb.click("#pause")
+	eval[float64](tb, `window.schedplay.step(100)`)
+	tb.poll(`document.getElementById("mb-ops").textContent !== document.getElementById("m-ops").textContent`, 10*time.Second)
 	if dir != "" {
 		time.Sleep(2 * time.Second)
 		writeShot(t, tb, filepath.Join(dir, "editor.png"))

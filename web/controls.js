@@ -54,25 +54,53 @@ export function wireControls(api, editor) {
 
   $("talk").addEventListener("click", () => setTalk(api, !document.documentElement.classList.contains("talk")));
 
-  // Keys for the page. The canvas handles its own keys when it has the
-  // focus (its events arrive here already handled: defaultPrevented).
+  // Keys. The canvas side (cmd/wasm/keys.go) takes its keys on the whole
+  // page and marks them handled (defaultPrevented); these are the same
+  // keys for a page whose canvas side does not take them, so that the
+  // help line holds either way.
   document.addEventListener("keydown", (e) => {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
     const t = e.target;
     if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    if (t && /^(BUTTON|A|SUMMARY)$/.test(t.tagName) && (e.key === " " || e.key === "Enter")) return;
     switch (e.key) {
       case "t": case "T":
         setTalk(api, !document.documentElement.classList.contains("talk"));
         break;
       case " ":
-        if (t && t.tagName === "BUTTON") return; // Space presses a focused button
         if (api.state().playing) api.pause(); else api.play();
         break;
-      case ".":
-        api.step(0.1);
+      case "ArrowRight":
+        api.step(1000 / 60 * api.state().speed); // one frame of playing
         break;
-      case "r": case "R":
-        api.restart();
+      case "p": case "P":
+        $("pause-on-move").checked = api.pauseOnMove(!api.pauseOnMove());
+        break;
+      case "+": case "=": case "-": case "_": case "−": {
+        // The next speed in the menu.
+        const opts = [...$("speed").options].map((o) => parseFloat(o.value));
+        const cur = api.state().speed;
+        const up = e.key === "+" || e.key === "=";
+        const next = up ? opts.find((x) => x > cur * 1.001) : opts.slice().reverse().find((x) => x < cur * 0.999);
+        if (next) api.setSpeed(next);
+        break;
+      }
+      case "a": case "A": {
+        const cur = api.compare() || [];
+        const sets = $("ab-sets") && $("ab-sets").value.trim();
+        api.compare(cur.length ? [] : (sets || "policy.features.WAKE_AFFINE=false"));
+        break;
+      }
+      case "n": case "N": {
+        const list = api.presets() || [];
+        const cur = (api.describe() || {}).preset;
+        const i = list.findIndex((p) => p.name === cur);
+        if (list.length) api.loadPreset(list[(i + 1) % list.length].name);
+        break;
+      }
+      case "f": case "F":
+        if (document.fullscreenElement) document.exitFullscreen();
+        else if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen().catch(() => {});
         break;
       default:
         return;
