@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"schedplay/render"
 	"schedplay/scenarios"
 	"schedplay/sim"
 )
@@ -16,14 +17,15 @@ func TestSampleInterval(t *testing.T) {
 		speed float64
 		want  int64
 	}{
-		{DefaultSpeed, 20_000}, // 1 ms/s: 40 us -> 20 us
-		{1e-4, 2_000},
+		{DefaultSpeed, 50_000}, // 1 ms/s: 40 us -> 50 us
+		{1e-4, 5_000},
 		{MinSpeed, MinSampleInterval},
-		{0.01, 200_000},
-		{0.1, 2_000_000},
-		{1, 20_000_000},
+		{0.01, 500_000},
+		{0.1, 5_000_000},
+		{1, 50_000_000},
 		{MaxSpeed, MaxSampleInterval},
-		{0.0125, 500_000},
+		{0.0075, 200_000}, // 300 us: nearer 200 than 500 in ratio
+		{0.0025, 100_000}, // 100 us
 		{math.NaN(), MinSampleInterval},
 	} {
 		if got := SampleInterval(tc.speed); got != tc.want {
@@ -91,7 +93,7 @@ func TestSeriesMatchesMetrics(t *testing.T) {
 	if err := s.Load(shortPreset(t, "pgbench-1toN", "20ms"), false); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetSpeed(0.01); err != nil { // 200 us samples: 100 in the run
+	if err := s.SetSpeed(0.005); err != nil { // 200 us samples: 100 in the run
 		t.Fatal(err)
 	}
 	frames := playAll(t, s, 16*time.Millisecond)
@@ -115,6 +117,15 @@ func TestSeriesMatchesMetrics(t *testing.T) {
 			mig[c] += int64(smp.Mig[c])
 		}
 		wakeups += int64(smp.Wakeups)
+		// The smoothed rate is the window's ops over its time.
+		var wops, wdt int64
+		for j := max(0, i-render.SmoothSamples+1); j <= i; j++ {
+			wops += ser.Samples[j].Ops
+			wdt += ser.Samples[j].Dt
+		}
+		if want := float64(wops) * 1e9 / float64(wdt); math.Abs(smp.OpsRate-want) > 1e-6*want {
+			t.Errorf("sample %d: OpsRate %v, want %v", i, smp.OpsRate, want)
+		}
 		if smp.Wakeups > 0 && !(smp.LatP50 > 0 && smp.LatP50 <= smp.LatP95 && smp.LatP95 <= smp.LatP99) {
 			t.Errorf("sample %d: latency p50 %v p95 %v p99 %v", i, smp.LatP50, smp.LatP95, smp.LatP99)
 		}
@@ -147,7 +158,7 @@ func TestSeriesRing(t *testing.T) {
 	if err := s.Load(shortPreset(t, "pelt-pingpong", "100ms"), false); err != nil {
 		t.Fatal(err)
 	}
-	s.SetSpeed(0.01) // 200 us: 500 samples, more than the ring holds
+	s.SetSpeed(0.005) // 200 us: 500 samples, more than the ring holds
 	frames := playAll(t, s, 50*time.Millisecond)
 	ser := frames[len(frames)-1].Series
 	if len(ser.Samples) != SeriesLen {

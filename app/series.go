@@ -22,7 +22,7 @@ import (
 // are per second of simulated time.
 
 // SeriesLen is how many samples a Series keeps.
-const SeriesLen = 240
+const SeriesLen = render.SeriesLen
 
 // samplesPerWallSecond sets the interval: SampleInterval(speed) is about
 // speed/samplesPerWallSecond of simulated time.
@@ -35,8 +35,9 @@ const (
 )
 
 // SampleInterval is the simulated time one sample covers at speed x: x/25 s
-// rounded down to 1, 2 or 5 times a power of ten, within the bounds above.
-// At the default speed (1 ms per s) it is 20 µs.
+// rounded to the nearest (in ratio) of 1, 2 or 5 times a power of ten,
+// within the bounds above. At the default speed (1 ms per s) it is 50 µs,
+// and the charts hold 12 s of what was on screen.
 func SampleInterval(x float64) int64 {
 	if !(x > 0) {
 		return MinSampleInterval
@@ -49,83 +50,20 @@ func SampleInterval(x float64) int64 {
 		return MaxSampleInterval
 	}
 	p := math.Pow(10, math.Floor(math.Log10(ns)))
-	m := ns / p
-	switch {
-	case m >= 5:
-		m = 5
-	case m >= 2:
-		m = 2
-	default:
-		m = 1
+	best := p
+	for _, m := range []float64{2, 5, 10} {
+		if math.Abs(math.Log(m*p/ns)) < math.Abs(math.Log(best/ns)) {
+			best = m * p
+		}
 	}
-	return int64(math.Round(m * p))
+	return int64(math.Round(best))
 }
 
-// Sample is one interval of simulated time. It is immutable once a Series
-// holds it: series of different frames share their samples.
-type Sample struct {
-	T  int64 // end of the interval, simulated ns
-	Dt int64 // length of the interval, simulated ns
-	// Ops completed in the interval (program iterations of every task).
-	Ops int64
-	// Wake-up latency (from try_to_wake_up to the task running) of the
-	// wake-ups that completed in the interval, in µs, from a histogram with
-	// quarter-octave buckets (about ±9%); -1 when none completed.
-	Wakeups                int32
-	LatP50, LatP95, LatP99 float64
-	// Migrations in the interval by cause (sim.Cause) and by the cache
-	// distance crossed (sim.Distance), forks placed away from their
-	// parent's CPU included, as the simulator's metrics count them.
-	Mig     [sim.NumCauses]int32
-	MigDist [sim.NumDistances]int32
-	// NR is every CPU's nr_running at T (capped at 255), indexed by CPU id.
-	NR []uint8
-	// Idle marks the CPUs with nothing to run at T (no current task, empty
-	// runqueue).
-	Idle sim.CPUMask
-	// IWO is the idle-while-overloaded count at T: min(idle CPUs, tasks
-	// waiting behind a running task), the simulator's
-	// idle_while_overloaded integrand sampled at the interval's end.
-	IWO int
-}
-
-// OpsPerS is the interval's throughput in ops per simulated second.
-func (s *Sample) OpsPerS() float64 { return perS(s.Ops, s.Dt) }
-
-// MigPerS is the rate of migrations with cause c, per simulated second.
-func (s *Sample) MigPerS(c sim.Cause) float64 { return perS(int64(s.Mig[c]), s.Dt) }
-
-// MigTotal is the number of migrations in the interval.
-func (s *Sample) MigTotal() int64 {
-	var n int64
-	for _, v := range s.Mig {
-		n += int64(v)
-	}
-	return n
-}
-
-func perS(n, dt int64) float64 {
-	if dt <= 0 {
-		return 0
-	}
-	return float64(n) * 1e9 / float64(dt)
-}
-
-// Series is the newest samples, oldest first. A frame's Series is
-// read-only; a new Series is made only when a sample was added.
-type Series struct {
-	Samples []*Sample
-	// Interval is the current sample interval (older samples may differ).
-	Interval int64
-}
-
-// Last is the newest sample, or nil.
-func (s *Series) Last() *Sample {
-	if s == nil || len(s.Samples) == 0 {
-		return nil
-	}
-	return s.Samples[len(s.Samples)-1]
-}
+// Sample and Series are render's: the charts draw them.
+type (
+	Sample = render.Sample
+	Series = render.Series
+)
 
 // latHist is a wake-up latency histogram with quarter-octave buckets.
 type latHist struct {
@@ -158,6 +96,13 @@ func latValue(b int) float64 {
 	return math.Sqrt(lo * hi)
 }
 
+func (h *latHist) merge(o *latHist) {
+	for i, k := range o.counts {
+		h.counts[i] += k
+	}
+	h.n += o.n
+}
+
 func (h *latHist) add(ns int64) {
 	h.counts[latBucket(ns)]++
 	h.n++
@@ -185,12 +130,17 @@ type sampler struct {
 	next     int64   // end of the current interval
 	wakeT    []int64 // per task: time of the pending wake-up, -1 if none
 	lat      latHist
-	mig      [sim.NumCauses]int32
-	migDist  [sim.NumDistances]int32
-	ops      int64 // total ops at the last sample
-	ring     []*Sample
-	series   *Series // the published view; nil when a sample was added since
-	tmp      sim.Snapshot
+	window   [render.SmoothSamples]struct {
+		lat     latHist
+		ops, dt int64
+	}
+	nwin    int // samples closed (the window holds min(nwin, SmoothSamples))
+	mig     [sim.NumCauses]int32
+	migDist [sim.NumDistances]int32
+	ops     int64 // total ops at the last sample
+	ring    []*Sample
+	series  *Series // the published view; nil when a sample was added since
+	tmp     sim.Snapshot
 }
 
 func (sp *sampler) reset(ntasks int, interval int64) {
@@ -250,10 +200,20 @@ func (sp *sampler) sample(s *sim.Sim, now int64) {
 	} else {
 		dt = min(dt, now)
 	}
+	w := &sp.window[sp.nwin%render.SmoothSamples]
+	w.lat, w.ops, w.dt = sp.lat, ops-sp.ops, dt
+	sp.nwin++
+	var win latHist
+	var wops, wdt int64
+	for i := range min(sp.nwin, render.SmoothSamples) {
+		win.merge(&sp.window[i].lat)
+		wops += sp.window[i].ops
+		wdt += sp.window[i].dt
+	}
 	smp := &Sample{
-		T: now, Dt: dt, Ops: ops - sp.ops,
+		T: now, Dt: dt, Ops: ops - sp.ops, OpsRate: perS(wops, wdt),
 		Wakeups: sp.lat.n,
-		LatP50:  sp.lat.quantile(0.50), LatP95: sp.lat.quantile(0.95), LatP99: sp.lat.quantile(0.99),
+		LatP50:  win.quantile(0.50), LatP95: win.quantile(0.95), LatP99: win.quantile(0.99),
 		Mig: sp.mig, MigDist: sp.migDist,
 		NR: make([]uint8, len(snap.CPUs)),
 	}
@@ -288,4 +248,11 @@ func (sp *sampler) view() *Series {
 		sp.series = &Series{Samples: append([]*Sample(nil), sp.ring...), Interval: sp.interval}
 	}
 	return sp.series
+}
+
+func perS(n, dt int64) float64 {
+	if dt <= 0 {
+		return 0
+	}
+	return float64(n) * 1e9 / float64(dt)
 }

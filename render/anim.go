@@ -1,21 +1,54 @@
 package render
 
-import "schedplay/sim"
+import (
+	"image/color"
+
+	"schedplay/sim"
+)
+
+// Animations of moves. A task that changes CPU glides from the old cell to
+// the new one along an arc, in wall-clock time:
+//
+//   - the colour and the line pattern say why (CauseStyle): a wake-up
+//     placement is a solid cyan line, periodic balance orange dashes,
+//     newidle green dots, nohz violet dash-dots, active balance a red
+//     double line, fork balancing a white line;
+//   - the arc's height says how far in the cache hierarchy the task went
+//     (ArcLift: SMT siblings a flat hop, another NUMA node a high arc), and
+//     a badge at its apex names the distance (SMT, L2, LLC, pkg, NUMA);
+//   - the CPUs the decision examined (select_idle_sibling's scan, the
+//     balancer's groups) are outlined in the cause's colour for a moment.
+//
+// After the task arrives, its trail stays and fades for Linger seconds, so
+// that a move seen from the corner of the eye can still be found.
 
 // GlideDuration is how long a migrated task takes to glide from its old CPU
 // to its new one, in wall-clock seconds: long enough for the eye to follow,
 // short enough that a burst of migrations does not pile up.
-const GlideDuration = 0.3
+const GlideDuration = 0.45
+
+// Linger is how long a trail stays (fading) after its task arrived.
+const Linger = 0.5
 
 // MaxGlides bounds the glides on screen; the oldest give way to new ones.
 const MaxGlides = 96
+
+// MaxBadges bounds how many of the newest glides in flight carry their
+// distance badge.
+const MaxBadges = 6
+
+// MaxExamined bounds how many of the newest glides outline the CPUs their
+// decision examined (more would cover the machine in outlines).
+const MaxExamined = 4
 
 // Glide is one task in flight between two cells.
 type Glide struct {
 	Task     int32
 	From, To int16
 	Cause    sim.Cause
-	Start    float64 // wall-clock seconds
+	Dist     sim.Distance // cache distance crossed
+	Examined sim.CPUMask  // CPUs the decision examined (may be empty)
+	Start    float64      // wall-clock seconds
 }
 
 // Progress is how far along the glide is at now, 0..1.
@@ -26,6 +59,15 @@ func (g *Glide) Progress(now, dur float64) float64 {
 	return clamp((now-g.Start)/dur, 0, 1)
 }
 
+// Fade is the trail's opacity at now: 1 in flight, then down to 0 over Linger.
+func (g *Glide) Fade(now, dur float64) float64 {
+	after := now - g.Start - dur
+	if after <= 0 {
+		return 1
+	}
+	return clamp(1-after/Linger, 0, 1)
+}
+
 // Ease is a cubic ease-in-out of t in 0..1.
 func Ease(t float64) float64 {
 	t = clamp(t, 0, 1)
@@ -34,6 +76,111 @@ func Ease(t float64) float64 {
 	}
 	u := -2*t + 2
 	return 1 - u*u*u/2
+}
+
+// Pattern is a line pattern: alternating on and off lengths in line widths
+// (nil: solid).
+type Pattern []float64
+
+// Style is how moves of one cause are drawn.
+type Style struct {
+	Color  color.RGBA
+	Dash   Pattern
+	Width  float64 // line width in px at the base size
+	Double bool    // two parallel lines
+	Name   string  // for the legend: "wake-up", "periodic balance", ...
+}
+
+var causeStyles = [sim.NumCauses]Style{
+	sim.CauseNone:    {Name: "move", Width: 3},
+	sim.CauseWakeup:  {Name: "wake-up placement", Width: 3},
+	sim.CauseBalance: {Name: "periodic balance", Width: 3, Dash: Pattern{3, 1.6}},
+	sim.CauseNewidle: {Name: "newidle balance", Width: 3.5, Dash: Pattern{1, 1.2}},
+	sim.CauseNohz:    {Name: "nohz idle balance", Width: 3, Dash: Pattern{3, 1.2, 1, 1.2}},
+	sim.CauseActive:  {Name: "active balance", Width: 2, Double: true},
+	sim.CauseFork:    {Name: "fork placement", Width: 2.5},
+}
+
+// CauseStyle is the line style of moves with cause c.
+func CauseStyle(c sim.Cause) Style {
+	if c >= sim.NumCauses {
+		c = sim.CauseNone
+	}
+	st := causeStyles[c]
+	st.Color = CauseColor(c)
+	return st
+}
+
+// ArcLift is the height of a move's arc as a fraction of the straight
+// distance between the cells, by the cache distance crossed: the farther
+// the data has to come from, the higher the jump.
+func ArcLift(d sim.Distance) float64 {
+	switch d {
+	case sim.DistSMT:
+		return 0.08
+	case sim.DistCluster:
+		return 0.15
+	case sim.DistLLC:
+		return 0.22
+	case sim.DistPackage:
+		return 0.3
+	case sim.DistNUMA:
+		return 0.38
+	}
+	return 0
+}
+
+// DistanceLabel is the short name of a cache distance, for the badge on a
+// move's arc.
+func DistanceLabel(d sim.Distance) string {
+	switch d {
+	case sim.DistSMT:
+		return "SMT"
+	case sim.DistCluster:
+		return "L2"
+	case sim.DistLLC:
+		return "LLC"
+	case sim.DistPackage:
+		return "pkg"
+	case sim.DistNUMA:
+		return "NUMA"
+	}
+	return ""
+}
+
+// Moves reports whether e moves a task between two different CPUs: a
+// migration, a wake-up placed on another CPU than the task's previous one,
+// or a fork placed away from its parent's CPU (fork balancing).
+func Moves(e *sim.Event) bool {
+	if e.Kind != sim.EvMigrate && e.Kind != sim.EvWakeup && e.Kind != sim.EvFork {
+		return false
+	}
+	return e.From >= 0 && e.CPU >= 0 && e.From != e.CPU && e.Task >= 0
+}
+
+// MoveCause is the cause a move is drawn with: a migration's own cause, a
+// wake-up's placement, a fork's fork balancing.
+func MoveCause(e *sim.Event) sim.Cause {
+	switch {
+	case e.Kind == sim.EvFork:
+		return sim.CauseFork
+	case e.Kind == sim.EvWakeup && e.Cause == sim.CauseNone:
+		return sim.CauseWakeup
+	}
+	return e.Cause
+}
+
+// GlideFor maps a trace event to its animation: ok is false for events
+// that move nothing. topo gives the distance (nil: unknown).
+func GlideFor(e *sim.Event, topo *sim.Topology, examined sim.CPUMask, now float64) (Glide, bool) {
+	if !Moves(e) {
+		return Glide{}, false
+	}
+	g := Glide{Task: e.Task, From: e.From, To: e.CPU, Cause: MoveCause(e), Examined: examined, Start: now}
+	if topo != nil && int(e.From) < topo.NCPU && int(e.CPU) < topo.NCPU {
+		g.Dist = topo.Distance(int(e.From), int(e.CPU))
+	}
+	return g, true
 }
 
 // Glides animates migrations. It is driven by wall-clock time, not
@@ -59,39 +206,26 @@ func (g *Glides) max() int {
 	return MaxGlides
 }
 
-// Moves reports whether e moves a task between two different CPUs: a
-// migration, a wake-up placed on another CPU than the task's previous one,
-// or a fork placed away from its parent's CPU (fork balancing).
-func Moves(e *sim.Event) bool {
-	if e.Kind != sim.EvMigrate && e.Kind != sim.EvWakeup && e.Kind != sim.EvFork {
-		return false
-	}
-	return e.From >= 0 && e.CPU >= 0 && e.From != e.CPU && e.Task >= 0
-}
-
-// MoveCause is the cause a move is drawn with: a migration's own cause, a
-// wake-up's placement, a fork's fork balancing.
-func MoveCause(e *sim.Event) sim.Cause {
-	switch {
-	case e.Kind == sim.EvFork:
-		return sim.CauseFork
-	case e.Kind == sim.EvWakeup && e.Cause == sim.CauseNone:
-		return sim.CauseWakeup
-	}
-	return e.Cause
-}
-
-// Add starts a glide for every event of evs that moves a task, at wall time now.
-func (g *Glides) Add(evs []sim.Event, now float64) {
+// Add starts a glide for every event of evs that moves a task, at wall time
+// now. examined, when not nil, is parallel to evs (the CPUs each move's
+// decision examined); topo gives the distances (nil: unknown).
+func (g *Glides) Add(evs []sim.Event, examined []sim.CPUMask, topo *sim.Topology, now float64) {
 	for i := range evs {
-		e := &evs[i]
-		if !Moves(e) {
+		var ex sim.CPUMask
+		if i < len(examined) {
+			ex = examined[i]
+		}
+		gl, ok := GlideFor(&evs[i], topo, ex, now)
+		if !ok {
 			continue
 		}
-		cause := MoveCause(e)
-		// A task moving again replaces its previous glide.
+		// A task moving again replaces its previous glide (a wake-up that
+		// is also a migration is one move).
 		for j := range g.list {
-			if g.list[j].Task == e.Task {
+			if old := &g.list[j]; old.Task == gl.Task {
+				if old.Start == now && old.From == gl.From && old.To == gl.To && gl.Examined.Empty() {
+					gl.Examined = old.Examined
+				}
 				g.list = append(g.list[:j], g.list[j+1:]...)
 				break
 			}
@@ -99,14 +233,15 @@ func (g *Glides) Add(evs []sim.Event, now float64) {
 		if len(g.list) >= g.max() {
 			g.list = append(g.list[:0], g.list[1:]...)
 		}
-		g.list = append(g.list, Glide{Task: e.Task, From: e.From, To: e.CPU, Cause: cause, Start: now})
+		g.list = append(g.list, gl)
 	}
 }
 
-// Active drops finished glides and returns those still in flight at now.
-// The result is valid until the next call to Add, Active or Clear.
+// Active drops finished glides (arrived and faded) and returns those still
+// drawn at now, oldest first. The result is valid until the next call to
+// Add, Active or Clear.
 func (g *Glides) Active(now float64) []Glide {
-	d := g.dur()
+	d := g.dur() + Linger
 	keep := g.list[:0]
 	for _, gl := range g.list {
 		if now-gl.Start < d {

@@ -51,7 +51,7 @@ func TestGlides(t *testing.T) {
 		{Kind: sim.EvSwitch, CPU: 1, Task: 1},
 		{Kind: sim.EvMigrate, Cause: sim.CauseNewidle, From: 1, CPU: 2, Task: 2},
 	}
-	g.Add(evs, 0)
+	g.Add(evs, nil, nil, 0)
 	act := g.Active(0.1)
 	if len(act) != 2 {
 		t.Fatalf("%d glides, want 2", len(act))
@@ -60,7 +60,7 @@ func TestGlides(t *testing.T) {
 		t.Errorf("a wake-up without cause glides as %v, want wakeup", act[0].Cause)
 	}
 	// Task 1 moves again: its glide is replaced, not doubled.
-	g.Add([]sim.Event{{Kind: sim.EvMigrate, Cause: sim.CauseActive, From: 1, CPU: 3, Task: 1}}, 0.2)
+	g.Add([]sim.Event{{Kind: sim.EvMigrate, Cause: sim.CauseActive, From: 1, CPU: 3, Task: 1}}, nil, nil, 0.2)
 	act = g.Active(0.2)
 	if len(act) != 2 || act[1].Task != 1 || act[1].From != 1 || act[1].To != 3 {
 		t.Fatalf("after re-move: %+v", act)
@@ -69,13 +69,13 @@ func TestGlides(t *testing.T) {
 	g.Add([]sim.Event{
 		{Kind: sim.EvMigrate, From: 0, CPU: 3, Task: 7},
 		{Kind: sim.EvMigrate, From: 0, CPU: 3, Task: 8},
-	}, 0.25)
+	}, nil, nil, 0.25)
 	act = g.Active(0.25)
 	if len(act) != 3 || act[0].Task != 1 {
 		t.Fatalf("after overflow: %+v", act)
 	}
 	// Finished glides go.
-	if n := len(g.Active(0.25 + GlideDuration)); n != 0 {
+	if n := len(g.Active(0.25 + GlideDuration + Linger)); n != 0 {
 		t.Errorf("%d glides left after they all ended", n)
 	}
 	if p := (&Glide{Start: 1}).Progress(1+GlideDuration/2, GlideDuration); math.Abs(p-0.5) > 1e-9 {

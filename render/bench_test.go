@@ -39,7 +39,7 @@ func BenchmarkCells256(b *testing.B) {
 	for i := range MaxGlides {
 		evs = append(evs, sim.Event{Kind: sim.EvMigrate, Cause: sim.CauseBalance, From: int16(i), CPU: int16(255 - i), Task: int32(i)})
 	}
-	g.Add(evs, 0)
+	g.Add(evs, nil, tp, 0)
 	var sc Scene
 	b.ReportAllocs()
 	for b.Loop() {

@@ -20,7 +20,68 @@ var (
 	IdleText     = color.RGBA{0x8a, 0x96, 0xa8, 0xff}
 	UtilBar      = color.RGBA{0xf5, 0xd0, 0x4a, 0xff}
 	UtilBarTrack = color.RGBA{0x30, 0x36, 0x40, 0xff}
+	// PELT bars: runnable_avg, and load_avg split into the load of the
+	// tasks on the runqueue and the blocked load (tasks asleep whose load
+	// has not decayed yet).
+	RunnableBar = color.RGBA{0xff, 0x8a, 0x3d, 0xff}
+	LoadBar     = color.RGBA{0x5c, 0xa8, 0xff, 0xff}
+	BlockedBar  = color.RGBA{0x8d, 0x7b, 0xa8, 0xff}
+	// BarOverflow marks a PELT signal above the bar's 1024 full scale.
+	BarOverflow = color.RGBA{0xff, 0xff, 0xff, 0xff}
+	// Panel is the background of charts, the legend and text panels.
+	Panel       = color.RGBA{0x12, 0x17, 0x20, 0xff}
+	PanelBorder = color.RGBA{0x3a, 0x45, 0x55, 0xff}
+	GridLine    = color.RGBA{0x2a, 0x33, 0x40, 0xff}
+	Muted       = color.RGBA{0xaa, 0xb4, 0xc3, 0xff}
+	// SideA and SideB tell the two sides of an A/B comparison apart in the
+	// charts and captions.
+	SideA = color.RGBA{0xf2, 0xf5, 0xf9, 0xff}
+	SideB = color.RGBA{0xff, 0xc8, 0x3d, 0xff}
+	// Better and Worse colour a metric difference.
+	Better = color.RGBA{0x6d, 0xe0, 0x7a, 0xff}
+	Worse  = color.RGBA{0xff, 0x6b, 0x7a, 0xff}
 )
+
+// heatColors are the colours of a run queue's length (nr_running) in the
+// heatmap and the compact view's strip: idle, one task running, then
+// longer queues ever hotter.
+var heatColors = [...]color.RGBA{
+	{0x17, 0x1c, 0x25, 0xff}, // 0: idle
+	{0x1f, 0x7a, 0x8c, 0xff}, // 1: running, nobody waiting
+	{0xe8, 0xc5, 0x47, 0xff}, // 2
+	{0xf0, 0x8c, 0x2e, 0xff}, // 3
+	{0xe8, 0x43, 0x3a, 0xff}, // 4
+	{0xff, 0xb3, 0xc1, 0xff}, // 5 or more
+}
+
+// IWOColor marks an idle CPU while tasks wait on other CPUs' queues
+// (idle while overloaded).
+var IWOColor = color.RGBA{0xff, 0x2b, 0xd6, 0xff}
+
+// HeatLevels is the number of distinct heat colours (nr_running 0 .. HeatLevels-1+).
+const HeatLevels = len(heatColors)
+
+// HeatColor is the colour of a run queue with nr tasks (running + queued).
+func HeatColor(nr int) color.RGBA {
+	return heatColors[min(max(nr, 0), len(heatColors)-1)]
+}
+
+// IdleShade is the background of an idle cell in C-state depth (0 = the
+// shallowest) of n states: the deeper, the darker.
+func IdleShade(depth, n int) color.RGBA {
+	if n <= 1 || depth <= 0 {
+		return CellIdle
+	}
+	f := clamp(float64(depth)/float64(n-1), 0, 1)
+	mix := func(a, b uint8) uint8 { return uint8(math.Round(float64(a)*(1-f*0.6) + float64(b)*f*0.6)) }
+	return color.RGBA{mix(CellIdle.R, 0x05), mix(CellIdle.G, 0x06), mix(CellIdle.B, 0x09), 0xff}
+}
+
+// WithAlpha returns c with opacity a (0..1).
+func WithAlpha(c color.RGBA, a float64) color.RGBA {
+	c.A = uint8(math.Round(clamp(a, 0, 1) * float64(c.A)))
+	return c
+}
 
 // boxFill is the fill of a box at nesting depth d (0 = outermost): each level
 // a little lighter, so nesting reads without heavy borders.

@@ -48,15 +48,25 @@ type Box struct {
 func (b *Box) Is(k Kind) bool { return b.Kinds&(1<<k) != 0 }
 
 // Cell is one logical CPU.
+//
+// In the full view a cell is, top to bottom: the label band (cpu id, and
+// a dot while wake-ups are in flight to it), the Run block (the running
+// task, or the idle state), the Queue (queued tasks in pick order) and three
+// PELT bars (util_avg, runnable_avg, load_avg split into the load of the
+// tasks on the runqueue and the blocked load). In the compact heat view
+// (Layout.Compact) there are no labels: Run is the whole cell above the
+// bars, Band is a strip whose colour is the queue length.
 type Cell struct {
 	Rect
-	CPU   int
-	Label string // "cpu12" (or "12" where that does not fit)
-	Band  Rect   // the label band at the top
-	Run   Rect   // the running task's block
-	Queue Rect   // queued tasks, as smaller blocks, row-major
-	Util  Rect   // util_avg bar along the bottom
-	Box   int    // innermost enclosing box, index into Layout.Boxes
+	CPU      int
+	Label    string // "cpu12" (or "12" where that does not fit); "" in the compact view
+	Band     Rect   // the label band at the top (compact: the queue-length strip)
+	Run      Rect   // the running task's block
+	Queue    Rect   // queued tasks, as smaller blocks, row-major (empty when compact)
+	Util     Rect   // util_avg bar (the top PELT bar)
+	Runnable Rect   // runnable_avg bar
+	Load     Rect   // load_avg bar: runnable tasks' load, then blocked load
+	Box      int    // innermost enclosing box, index into Layout.Boxes
 }
 
 // Layout is the static geometry of one topology in one stage rectangle.
@@ -64,11 +74,18 @@ type Layout struct {
 	Stage Rect
 	Boxes []Box  // parents before children
 	Cells []Cell // indexed by CPU id
+	// Compact is the heat view for machines whose cells are too small for
+	// labels and queues (CompactBelow): each cell is a block of the running
+	// task's colour under a strip coloured by the queue length.
+	Compact bool
 	// Font sizes in px.
 	BoxFont, CellFont, TaskFont, QueueFont float64
 	// Queued task blocks: size, gap, and how many fit in a cell.
 	QueueW, QueueH, QueueGap float64
 	QueueCols, QueueRows     int
+	// BarFont > 0: the PELT bars are tall enough to carry their names and
+	// values (large cells).
+	BarFont float64
 }
 
 // QueueSlot is the rectangle of the i-th queued task in cell c (i <
@@ -97,8 +114,8 @@ func (l *Layout) Ancestors(cpu int) []int {
 const (
 	minAspect = 0.7
 	maxAspect = 1.5
-	maxCellW  = 300
-	maxCellH  = 340
+	maxCellW  = 420
+	maxCellH  = 400
 )
 
 // level is one level of the drawn grid: the children of one box (or of the
@@ -117,10 +134,16 @@ type decor struct {
 	boxFont, cellFont                                 float64
 }
 
-func decorFor(cell float64) decor {
+func decorFor(cell float64, o *LayoutOptions) decor {
 	var d decor
-	d.boxFont = clamp(cell*0.2, 12, 20)
-	d.cellFont = clamp(cell*0.2, 10, 18)
+	if o.Talk {
+		// Talk mode: type readable from the back of a room.
+		d.boxFont = clamp(cell*0.24, 16, 26)
+		d.cellFont = clamp(cell*0.22, 13, 22)
+	} else {
+		d.boxFont = clamp(cell*0.2, 12, 20)
+		d.cellFont = clamp(cell*0.2, 10, 18)
+	}
 	d.pad = clamp(cell*0.07, 3, 8)
 	d.labelBand = math.Ceil(d.boxFont * 1.45)
 	d.gapBox = d.pad
@@ -277,9 +300,30 @@ func solve(lvs []level, d *decor, w, h float64) (solution, bool) {
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
+// LayoutOptions tune a layout.
+type LayoutOptions struct {
+	// Talk uses larger type (talk mode on a projector).
+	Talk bool
+	// LLCSize and L2Size, when not empty, are printed after the cache's
+	// name ("L3 30 MB").
+	LLCSize, L2Size string
+}
+
+// CompactBelow: cells narrower or lower than this (px) use the compact
+// heat view; there is no room for labels, a run block and a queue.
+const (
+	CompactBelowW = 52
+	CompactBelowH = 48
+)
+
 // NewLayout lays topology t out in stage. measure may be nil (ApproxMeasure).
 // It fails only when the stage is too small to hold the machine at all.
 func NewLayout(t *sim.Topology, stage Rect, measure Measure) (*Layout, error) {
+	return NewLayoutWith(t, stage, measure, LayoutOptions{})
+}
+
+// NewLayoutWith is NewLayout with options.
+func NewLayoutWith(t *sim.Topology, stage Rect, measure Measure, o LayoutOptions) (*Layout, error) {
 	if measure == nil {
 		measure = ApproxMeasure
 	}
@@ -290,7 +334,7 @@ func NewLayout(t *sim.Topology, stage Rect, measure Measure) (*Layout, error) {
 	// The spacing depends on the cell size and the cell size on the spacing:
 	// start from a guess and settle in a few rounds.
 	guess := math.Sqrt(stage.W*stage.H/float64(t.NCPU)) * 0.6
-	d := decorFor(guess)
+	d := decorFor(guess, &o)
 	var sol solution
 	ok := false
 	for range 4 {
@@ -299,7 +343,7 @@ func NewLayout(t *sim.Topology, stage Rect, measure Measure) (*Layout, error) {
 			break
 		}
 		sol, ok = s, true
-		nd := decorFor(min(s.cellW, s.cellH))
+		nd := decorFor(min(s.cellW, s.cellH), &o)
 		if nd == d {
 			break
 		}
@@ -323,7 +367,7 @@ func NewLayout(t *sim.Topology, stage Rect, measure Measure) (*Layout, error) {
 	}
 	llcsPerSocket := t.LLCs / t.Sockets
 
-	b := &builder{l: l, lvs: lvs, sol: &sol, d: &d, measure: measure, byHier: byHier,
+	b := &builder{l: l, lvs: lvs, sol: &sol, d: &d, measure: measure, byHier: byHier, opts: &o,
 		llcLabelIndex: llcsPerSocket > 1 || t.Sockets > 1}
 	ox := stage.X + (stage.W-sol.totalW)/2
 	oy := stage.Y + (stage.H-sol.totalH)/2
@@ -339,6 +383,7 @@ type builder struct {
 	d             *decor
 	measure       Measure
 	byHier        []int
+	opts          *LayoutOptions
 	llcLabelIndex bool
 }
 
@@ -383,31 +428,53 @@ func (b *builder) itemLabel(k Kind, i int) string {
 	case KindSocket:
 		return "socket " + strconv.Itoa(i)
 	case KindLLC:
+		l := "L3"
 		if b.llcLabelIndex {
-			return "L3 " + strconv.Itoa(i)
+			l += " " + strconv.Itoa(i)
 		}
-		return "L3"
+		if b.opts.LLCSize != "" {
+			l += " (" + b.opts.LLCSize + ")"
+		}
+		return l
 	case KindCluster:
-		return "L2 " + strconv.Itoa(i)
+		l := "L2 " + strconv.Itoa(i)
+		if b.opts.L2Size != "" {
+			l += " (" + b.opts.L2Size + ")"
+		}
+		return l
 	}
 	return ""
 }
 
-// cellInteriors splits every cell into band, run block, queue and util bar.
-// All cells have the same size, so the split is computed once.
+// cellInteriors splits every cell into band, run block, queue and PELT
+// bars, or the compact heat view's strip, block and bars. All cells have
+// the same size, so the split is computed once.
 func (b *builder) cellInteriors() {
 	l := b.l
 	w, h := b.sol.cellW, b.sol.cellH
-	// Tiny cells (256 CPUs in a small window) shrink the label band and the
-	// spacing rather than spill out of the cell.
-	band := min(math.Ceil(l.CellFont*1.35), math.Floor(h*0.38))
-	l.CellFont = min(l.CellFont, band/1.35)
-	util := min(clamp(h*0.05, 3, 6), h*0.08)
-	ip := min(clamp(w*0.05, 2, 6), h*0.05)
-	rest := max(0, h-band-util-2*ip)
-	runH := rest * 0.5
-	queueH := max(0, rest-runH-ip)
-	l.TaskFont = clamp(runH*0.45, 10, 28)
+	l.Compact = w < CompactBelowW || h < CompactBelowH
+	if l.Compact {
+		b.compactInteriors(w, h)
+		return
+	}
+	// Tiny cells shrink the label band and the spacing rather than spill
+	// out of the cell.
+	band := min(math.Ceil(l.CellFont*1.35), math.Floor(h*0.3))
+	l.CellFont = min(l.CellFont, band/1.3)
+	bar := math.Floor(clamp(h*0.045, 2, 6))
+	barGap := 1.0
+	if w >= 150 && h >= 150 {
+		// Room to write "util 812" inside the bars.
+		bar = math.Floor(clamp(h*0.06, 11, 18))
+		barGap = 2
+		l.BarFont = bar * 0.85
+	}
+	bars := 3*bar + 2*barGap
+	ip := min(clamp(w*0.05, 2, 6), h*0.04)
+	rest := max(0, h-band-bars-3*ip)
+	runH := rest * 0.52
+	queueH := max(0, rest-runH)
+	l.TaskFont = clamp(runH*0.5, 10, 30)
 	l.QueueGap = clamp(ip*0.6, 1, 3)
 	innerW := w - 2*ip
 	// Queued tasks: at least three blocks side by side, wider than tall,
@@ -416,13 +483,38 @@ func (b *builder) cellInteriors() {
 	l.QueueW = max(0, (innerW-float64(l.QueueCols-1)*l.QueueGap)/float64(l.QueueCols))
 	l.QueueH = min(queueH, l.QueueW)
 	l.QueueRows = max(1, int((queueH+l.QueueGap)/(l.QueueH+l.QueueGap+1e-9)))
-	l.QueueFont = clamp(min(l.QueueH*0.55, 20), 9, 20)
+	l.QueueFont = clamp(min(l.QueueH*0.6, 20), 9, 20)
 	for i := range l.Cells {
 		c := &l.Cells[i]
 		c.Band = Rect{X: c.X, Y: c.Y, W: w, H: band}
 		c.Run = Rect{X: c.X + ip, Y: c.Y + band, W: innerW, H: runH}
 		c.Queue = Rect{X: c.X + ip, Y: c.Run.Bottom() + ip, W: innerW, H: queueH}
-		c.Util = Rect{X: c.X, Y: c.Bottom() - util, W: w, H: util}
+		by := c.Bottom() - ip - bars
+		c.Util = Rect{X: c.X + ip, Y: by, W: innerW, H: bar}
+		c.Runnable = Rect{X: c.X + ip, Y: by + bar + barGap, W: innerW, H: bar}
+		c.Load = Rect{X: c.X + ip, Y: by + 2*(bar+barGap), W: innerW, H: bar}
 		c.Label = fit(b.measure, l.CellFont, w-2*ip, "cpu"+strconv.Itoa(c.CPU), strconv.Itoa(c.CPU))
+	}
+}
+
+// compactInteriors: a queue-length strip on top, the running task's block,
+// and the three PELT bars (at least one pixel each) at the bottom.
+func (b *builder) compactInteriors(w, h float64) {
+	l := b.l
+	l.QueueCols, l.QueueRows = 0, 0
+	l.TaskFont, l.QueueFont = 0, 0
+	strip := math.Max(2, math.Floor(h*0.2))
+	bar := math.Max(1, math.Floor(h*0.06))
+	ip := math.Min(1, w*0.05)
+	for i := range l.Cells {
+		c := &l.Cells[i]
+		c.Band = Rect{X: c.X + ip, Y: c.Y + ip, W: w - 2*ip, H: strip}
+		by := c.Bottom() - ip - 3*bar
+		c.Run = Rect{X: c.X + ip, Y: c.Band.Bottom(), W: w - 2*ip, H: max(0, by-c.Band.Bottom())}
+		c.Queue = Rect{X: c.X + ip, Y: c.Run.Bottom(), W: w - 2*ip, H: 0}
+		c.Util = Rect{X: c.X + ip, Y: by, W: w - 2*ip, H: bar}
+		c.Runnable = Rect{X: c.X + ip, Y: by + bar, W: w - 2*ip, H: bar}
+		c.Load = Rect{X: c.X + ip, Y: by + 2*bar, W: w - 2*ip, H: bar}
+		c.Label = ""
 	}
 }

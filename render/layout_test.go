@@ -83,20 +83,29 @@ func checkLayout(t *testing.T, name string, tp *sim.Topology, l *Layout) {
 		if !l.Stage.Contains(c.Rect) {
 			t.Errorf("%s: cpu%d cell %v outside the stage %v", name, cpu, c.Rect, l.Stage)
 		}
-		for _, part := range []Rect{c.Band, c.Run, c.Queue, c.Util} {
+		parts := []Rect{c.Band, c.Run, c.Queue, c.Util, c.Runnable, c.Load}
+		for i, part := range parts {
 			if !c.Rect.Contains(part) {
 				t.Errorf("%s: cpu%d part %v outside its cell %v", name, cpu, part, c.Rect)
 			}
+			for _, o := range parts[i+1:] {
+				if part.Overlaps(o) {
+					t.Errorf("%s: cpu%d interior parts %v and %v overlap", name, cpu, part, o)
+				}
+			}
+			if i >= 3 && (part.H < 1 || part.W < c.W/2) {
+				t.Errorf("%s: cpu%d PELT bar %v too small", name, cpu, part)
+			}
 		}
-		if c.Run.Overlaps(c.Queue) || c.Run.Overlaps(c.Band) || c.Queue.Overlaps(c.Util) {
-			t.Errorf("%s: cpu%d interior parts overlap", name, cpu)
+		if compact := c.W < CompactBelowW || c.H < CompactBelowH; compact != l.Compact {
+			t.Errorf("%s: cell %.0fx%.0f, compact view %v", name, c.W, c.H, l.Compact)
 		}
 		for i := 0; i < l.QueueCols*l.QueueRows; i++ {
 			if s := l.QueueSlot(&c, i); !c.Queue.Contains(s) {
 				t.Errorf("%s: cpu%d queue slot %d %v outside %v", name, cpu, i, s, c.Queue)
 			}
 		}
-		if c.Label == "" {
+		if c.Label == "" && !l.Compact {
 			t.Errorf("%s: cpu%d has no label", name, cpu)
 		}
 		// Ancestors: contain the cell, one per expected kind, with the CPU's coordinates.
@@ -301,5 +310,33 @@ func TestTaskLabels(t *testing.T) {
 	}
 	if s := fit(ApproxMeasure, 10, ApproxMeasure("c/12", 10), got...); s != "c/12" {
 		t.Errorf("fit chose %q", s)
+	}
+}
+
+func TestWrap(t *testing.T) {
+	m := func(s string, size float64) float64 { return float64(len([]rune(s))) * size }
+	for _, tc := range []struct {
+		s    string
+		w    float64
+		want []string
+	}{
+		{"a bb ccc", 10, []string{"a bb ccc"}},
+		{"a bb ccc", 4, []string{"a bb", "ccc"}},
+		{"abcdefg hi", 3, []string{"abc", "def", "g", "hi"}},
+		{"abc", 0, nil},
+		{"abc", -5, nil},
+		{"", 10, nil},
+	} {
+		got := Wrap(m, tc.s, 1, tc.w)
+		if len(got) != len(tc.want) {
+			t.Errorf("Wrap(%q, %v) = %q, want %q", tc.s, tc.w, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("Wrap(%q, %v) = %q, want %q", tc.s, tc.w, got, tc.want)
+				break
+			}
+		}
 	}
 }

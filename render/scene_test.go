@@ -155,7 +155,7 @@ func TestGlidesScene(t *testing.T) {
 	}
 	p := NewPainter(l, tasksN(2), nil, nil)
 	var g Glides
-	g.Add([]sim.Event{{Kind: sim.EvMigrate, Cause: sim.CauseBalance, From: 0, CPU: 1, Task: 1}}, 10)
+	g.Add([]sim.Event{{Kind: sim.EvMigrate, Cause: sim.CauseBalance, From: 0, CPU: 1, Task: 1}}, nil, tp, 10)
 	var sc Scene
 	p.Glides(&g, 10+GlideDuration/2, &sc)
 	// Halfway: the block is between the two cells' run centres.
@@ -178,7 +178,7 @@ func TestGlidesScene(t *testing.T) {
 		t.Errorf("glide not outlined in the balance colour")
 	}
 	sc.Reset()
-	p.Glides(&g, 10+GlideDuration+0.01, &sc)
+	p.Glides(&g, 10+GlideDuration+Linger+0.01, &sc)
 	if len(sc.Quads) != 0 {
 		t.Errorf("glide still drawn after it ended")
 	}

@@ -10,46 +10,52 @@ import (
 
 	"schedplay/app"
 	"schedplay/render"
+	"schedplay/render/canvas"
 	"schedplay/render/ebitendraw"
 )
 
-// game is the Ebiten game: Update advances the session and publishes the
-// frame; Draw takes the frames published since the last Draw from its
-// listener and paints the newest one.
+// game is the Ebiten game: Update applies the keyboard commands, advances
+// the session and publishes the frame; Draw takes the frames published
+// since the last Draw from its listener and paints the newest one. What to
+// draw is package canvas's business (tested natively); this file only
+// hands its layers to the renderer.
 type game struct {
 	sess   *app.Session
 	hub    *app.Hub
 	page   *page
 	r      *ebitendraw.Renderer
 	frames *broadcast.Listener[*app.Frame]
+	keys   *keyboard
 
 	start    time.Time
 	lastTick time.Time
-	last     *app.Frame
-	glides   render.Glides
+	cv       *canvas.Canvas
 
-	// The layout is rebuilt when the scenario, the stage or the screen changes.
-	layout     *render.Layout
-	layoutErr  error
-	painter    *render.Painter
-	layoutRev  int64
-	layoutArea render.Rect
-	screenW    int
-	screenH    int
-	dyn        render.Scene // cells
-	top        render.Scene // glides, drawn over the cells' labels
-	msg        render.Scene
+	staticVer uint64 // canvas static version drawn into the renderer's cache
+	screenW   int
+	screenH   int
+	area      render.Rect // the stage the static layer was last drawn for
+	msg       render.Scene
 
 	drawn int
 	ready bool
 }
 
 func newGame(sess *app.Session, hub *app.Hub, pg *page, r *ebitendraw.Renderer) *game {
-	return &game{sess: sess, hub: hub, page: pg, r: r, start: time.Now(), layoutRev: -1}
+	return &game{sess: sess, hub: hub, page: pg, r: r, start: time.Now(), cv: canvas.New(r.Measure)}
 }
 
 // Update is one tick of the simulation (TPS is synced to the frame rate).
 func (g *game) Update() error {
+	if g.keys != nil {
+		for _, c := range g.keys.take() {
+			if c == app.CmdFullscreen {
+				toggleFullscreen()
+				continue
+			}
+			g.sess.Do(c) // errors show in the page's error area
+		}
+	}
 	now := time.Now()
 	var dt time.Duration
 	if !g.lastTick.IsZero() {
@@ -60,7 +66,7 @@ func (g *game) Update() error {
 	return nil
 }
 
-// wall is the glides' clock, in seconds.
+// wall is the animations' clock, in seconds.
 func (g *game) wall() float64 { return time.Since(g.start).Seconds() }
 
 // take drains the canvas listener: every frame's moves start glides, the
@@ -69,11 +75,7 @@ func (g *game) take() {
 	for {
 		select {
 		case f := <-g.frames.Ch():
-			if g.last == nil || f.Rev != g.last.Rev {
-				g.glides.Clear()
-			}
-			g.glides.Add(f.Moves, g.wall())
-			g.last = f
+			g.cv.Take(f, g.wall())
 		default:
 			return
 		}
@@ -83,8 +85,7 @@ func (g *game) take() {
 func (g *game) Draw(screen *ebiten.Image) {
 	t0 := time.Now()
 	g.take()
-	f := g.last
-	if f == nil {
+	if g.cv.Frame() == nil {
 		screen.Fill(render.Background)
 		return
 	}
@@ -92,48 +93,36 @@ func (g *game) Draw(screen *ebiten.Image) {
 	// The layout is in CSS pixels (so type sizes mean the same on every
 	// screen); the renderer scales it to device pixels.
 	area, scale := g.page.stageRect(float64(sw), float64(sh))
-	if f.Rev != g.layoutRev || area != g.layoutArea || sw != g.screenW || sh != g.screenH {
-		g.r.SetScale(scale)
-		g.relayout(f, area, sw, sh)
-	}
-	if g.layout == nil {
+	g.r.SetScale(scale)
+	g.cv.Build(area, g.wall())
+	static, ver := g.cv.Static()
+	if err := g.cv.Err(); err != nil {
 		screen.Fill(render.Background)
 		g.msg.Reset()
 		cx, cy := area.Center()
-		text := "the window is too small for this machine"
-		if g.layoutErr != nil {
-			text = g.layoutErr.Error()
-		}
-		g.msg.Label(cx, cy, 20, render.BoxLabel, text, render.AlignCenter)
+		g.msg.Label(cx, cy, 20, render.BoxLabel, err.Error(), render.AlignCenter)
 		g.r.Draw(screen, &g.msg)
 	} else {
-		g.r.DrawStatic(screen)
-		// Cells (with their labels) first, then the glides on top of them.
-		g.dyn.Reset()
-		g.painter.Cells(f.Snap, &g.dyn)
-		g.r.Draw(screen, &g.dyn)
-		g.top.Reset()
-		g.painter.Glides(&g.glides, g.wall(), &g.top)
-		g.r.Draw(screen, &g.top)
+		if ver != g.staticVer || sw != g.screenW || sh != g.screenH || area != g.area {
+			g.staticVer, g.screenW, g.screenH, g.area = ver, sw, sh, area
+			g.r.SetStatic(static, sw, sh)
+			g.r.DrawStatic(screen) // the whole screen once
+		}
+		// Only the stage changes from frame to frame; outside it the
+		// page's panels cover the canvas (it was filled when the static
+		// layer was redrawn).
+		g.r.DrawStaticIn(screen, area.Inset(-4))
+		g.r.Draw(screen, g.cv.Dynamic())
+		g.r.DrawImages(screen, g.cv.Images())
+		g.r.Draw(screen, g.cv.Top())
 	}
+	g.r.EndFrame()
 	g.sess.DrawTime(time.Since(t0))
 	g.drawn++
-	if !g.ready && g.drawn >= 2 && g.layout != nil {
+	if !g.ready && g.drawn >= 2 && g.cv.Err() == nil {
 		g.ready = true
 		g.page.setReady()
 	}
-}
-
-func (g *game) relayout(f *app.Frame, area render.Rect, sw, sh int) {
-	g.layoutRev, g.layoutArea, g.screenW, g.screenH = f.Rev, area, sw, sh
-	l, err := render.NewLayout(f.Topology, area, g.r.Measure)
-	g.layout, g.layoutErr = l, err
-	if err != nil {
-		g.painter = nil
-		return
-	}
-	g.painter = render.NewPainter(l, f.Tasks, f.IdleStates, g.r.Measure)
-	g.r.SetLayout(l, sw, sh)
 }
 
 // Layout: the screen has the canvas' device pixels, so text stays sharp on

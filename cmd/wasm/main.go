@@ -37,6 +37,7 @@ func main() {
 		return
 	}
 	g := newGame(sess, hub, pg, r)
+	g.keys = installKeyboard()
 
 	// Consumers. The canvas drains its channel every frame; the panels only
 	// need the latest state; the link updater only acts on revisions.

@@ -1,8 +1,9 @@
 //go:build js
 
 // Package ebitendraw hands render's display lists to Ebiten: quads in
-// batched DrawTriangles calls, labels with text/v2 in Go Medium, and the
-// static layer (the topology boxes) cached in an offscreen image that is
+// batched DrawTriangles calls, labels with text/v2 in Go Medium, pixel
+// images (heatmaps) uploaded only when they change, and the static layer
+// (boxes, chart frames, legend) cached in an offscreen image that is
 // redrawn only when the layout changes.
 //
 // It is built for js only: native Ebiten needs cgo, X11 and a display, and
@@ -34,10 +35,13 @@ type Renderer struct {
 	white *ebiten.Image            // 1x1 white sub-image, the source of every quad
 
 	scale       float64       // device pixels per layout pixel
-	static      *ebiten.Image // the layout's boxes, drawn once per layout
+	static      *ebiten.Image // the static layer, drawn once per layout
 	staticScene render.Scene
+	images      map[int]*gpuImage
 	verts       []ebiten.Vertex
 	idx         []uint16
+	labels      map[labelKey]*labelImage
+	frame       int
 }
 
 // New loads the font.
@@ -79,8 +83,8 @@ func (r *Renderer) Measure(s string, size float64) float64 {
 	return text.Advance(s, r.face(size))
 }
 
-// SetLayout redraws the cached static layer for l on a w x h screen.
-func (r *Renderer) SetLayout(l *render.Layout, w, h int) {
+// SetStatic redraws the cached static layer from s on a w x h screen.
+func (r *Renderer) SetStatic(s *render.Scene, w, h int) {
 	if r.static != nil {
 		b := r.static.Bounds()
 		if b.Dx() != w || b.Dy() != h {
@@ -92,8 +96,13 @@ func (r *Renderer) SetLayout(l *render.Layout, w, h int) {
 		r.static = ebiten.NewImage(w, h)
 	}
 	r.static.Fill(render.Background)
+	r.Draw(r.static, s)
+}
+
+// SetLayout redraws the cached static layer with the boxes of l.
+func (r *Renderer) SetLayout(l *render.Layout, w, h int) {
 	render.StaticScene(l, &r.staticScene)
-	r.Draw(r.static, &r.staticScene)
+	r.SetStatic(&r.staticScene, w, h)
 }
 
 // DrawStatic copies the cached static layer onto dst.
@@ -105,28 +114,150 @@ func (r *Renderer) DrawStatic(dst *ebiten.Image) {
 	dst.DrawImage(r.static, nil)
 }
 
+// DrawStaticIn copies the part of the cached static layer inside r (layout
+// pixels) onto dst: under a software GL every pixel copied counts.
+func (r *Renderer) DrawStaticIn(dst *ebiten.Image, clip render.Rect) {
+	if r.static == nil {
+		dst.Fill(render.Background)
+		return
+	}
+	b := image.Rect(int(math.Floor(clip.X*r.scale)), int(math.Floor(clip.Y*r.scale)),
+		int(math.Ceil(clip.Right()*r.scale)), int(math.Ceil(clip.Bottom()*r.scale))).Intersect(r.static.Bounds())
+	if b.Empty() {
+		return
+	}
+	var op ebiten.DrawImageOptions
+	op.GeoM.Translate(float64(b.Min.X), float64(b.Min.Y))
+	op.Blend = ebiten.BlendCopy
+	dst.DrawImage(r.static.SubImage(b).(*ebiten.Image), &op)
+}
+
+// DrawImages draws pixel images scaled into their rectangles
+// (nearest-neighbour), uploading an image's pixels only when its version
+// changed.
+func (r *Renderer) DrawImages(dst *ebiten.Image, ims []*render.Image) {
+	if r.images == nil {
+		r.images = map[int]*gpuImage{}
+	}
+	for _, im := range ims {
+		if im.W <= 0 || im.H <= 0 || len(im.Pix) < im.W*im.H*4 {
+			continue
+		}
+		g := r.images[im.ID]
+		if g == nil || g.w != im.W || g.h != im.H {
+			if g != nil {
+				g.img.Deallocate()
+			}
+			g = &gpuImage{img: ebiten.NewImage(im.W, im.H), w: im.W, h: im.H, version: im.Version - 1}
+			r.images[im.ID] = g
+		}
+		if g.version != im.Version {
+			g.img.WritePixels(im.Pix[:im.W*im.H*4])
+			g.version = im.Version
+		}
+		var op ebiten.DrawImageOptions
+		op.GeoM.Scale(im.Dst.W*r.scale/float64(im.W), im.Dst.H*r.scale/float64(im.H))
+		op.GeoM.Translate(math.Round(im.Dst.X*r.scale), math.Round(im.Dst.Y*r.scale))
+		op.Filter = ebiten.FilterNearest
+		dst.DrawImage(g.img, &op)
+	}
+}
+
+type gpuImage struct {
+	img     *ebiten.Image
+	w, h    int
+	version uint64
+}
+
 // Draw renders s onto dst: all quads, then all texts.
 func (r *Renderer) Draw(dst *ebiten.Image, s *render.Scene) {
 	for start := 0; start < len(s.Quads); start += quadsPerCall {
 		r.quads(dst, s.Quads[start:min(len(s.Quads), start+quadsPerCall)])
 	}
-	var op text.DrawOptions
+	var op ebiten.DrawImageOptions
 	for i := range s.Texts {
 		t := &s.Texts[i]
-		op.GeoM.Reset()
-		op.GeoM.Translate(math.Round(t.X*r.scale), math.Round(t.Y*r.scale))
-		op.ColorScale.Reset()
-		op.ColorScale.ScaleWithColor(t.C)
-		op.SecondaryAlign = text.AlignCenter
+		e := r.label(t.S, t.Size*r.scale)
+		if e == nil {
+			continue
+		}
+		x := math.Round(t.X * r.scale)
 		switch t.Align {
 		case render.AlignCenter:
-			op.PrimaryAlign = text.AlignCenter
+			x -= math.Round(e.w / 2)
 		case render.AlignRight:
-			op.PrimaryAlign = text.AlignEnd
-		default:
-			op.PrimaryAlign = text.AlignStart
+			x -= math.Round(e.w)
 		}
-		text.Draw(dst, t.S, r.face(t.Size*r.scale), &op)
+		op.GeoM.Reset()
+		op.GeoM.Translate(x-labelPad, math.Round(t.Y*r.scale-e.h/2)-labelPad)
+		op.ColorScale.Reset()
+		op.ColorScale.ScaleWithColor(t.C)
+		dst.DrawImage(e.img, &op)
+	}
+}
+
+// Labels are drawn once into small images (white, coloured when drawn)
+// and kept while they are used: shaping and drawing glyph by glyph every
+// frame costs more than one image draw per label, and most labels (cpu
+// ids, task names, C-states, chart values) repeat from frame to frame.
+type labelKey struct {
+	s    string
+	size int // device px × 2
+}
+
+type labelImage struct {
+	img  *ebiten.Image
+	w, h float64 // advance and line height, device px
+	used int     // frame of last use
+}
+
+// labelPad is the margin around a label's glyphs in its image.
+const labelPad = 2
+
+// labelKeep is how many frames an unused label image is kept.
+const labelKeep = 90
+
+// maxLabels bounds the cache; beyond it the least recently used go.
+const maxLabels = 6000
+
+func (r *Renderer) label(s string, size float64) *labelImage {
+	k := labelKey{s, int(math.Round(size * 2))}
+	if e, ok := r.labels[k]; ok {
+		e.used = r.frame
+		return e
+	}
+	if r.labels == nil {
+		r.labels = map[labelKey]*labelImage{}
+	}
+	face := r.face(size)
+	w, h := text.Measure(s, face, 0)
+	if w <= 0 || h <= 0 {
+		return nil
+	}
+	img := ebiten.NewImage(int(math.Ceil(w))+2*labelPad, int(math.Ceil(h))+2*labelPad)
+	var op text.DrawOptions
+	op.GeoM.Translate(labelPad, labelPad)
+	text.Draw(img, s, face, &op)
+	e := &labelImage{img: img, w: w, h: h, used: r.frame}
+	r.labels[k] = e
+	return e
+}
+
+// EndFrame ends a drawn frame: label images unused for a while are freed.
+func (r *Renderer) EndFrame() {
+	r.frame++
+	if r.frame%30 != 0 && len(r.labels) < maxLabels {
+		return
+	}
+	keep := labelKeep
+	if len(r.labels) >= maxLabels {
+		keep = 1
+	}
+	for k, e := range r.labels {
+		if r.frame-e.used > keep {
+			e.img.Deallocate()
+			delete(r.labels, k)
+		}
 	}
 }
 

@@ -1,0 +1,144 @@
+//go:build !js
+
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// The canvas in headless Chromium: what a room sees, at 2, 80 and 256 CPUs,
+// normal and talk mode (and A/B), and the frame rate for the 80-CPU tbench
+// preset and the 256-CPU machine.
+//
+// Environment:
+//
+//	SCHEDPLAY_SCREENS  if set, a directory: TestScreens writes
+//	                   screenshot-<name>.png there (make screens: docs/)
+
+// screen is one picture: a preset, fields changed with set(), the keys
+// pressed on the page, and the speed.
+type screen struct {
+	name   string
+	preset string
+	sets   [][2]string
+	keys   string // pressed in order: "t" talk mode, "a" A/B
+	speed  float64
+	wait   time.Duration
+}
+
+var bigMachine = [][2]string{{"machine.cores_per_cluster", "32"}, {"tasks.client.count", "100"}}
+
+var screens = []screen{
+	{name: "2cpu", preset: "pelt-pingpong", speed: 0.01},
+	{name: "2cpu-talk", preset: "pelt-pingpong", speed: 0.01, keys: "t"},
+	{name: "80cpu", preset: "tbench-pairs", sets: [][2]string{{"tasks.client.count", "8"}}, speed: 0.001},
+	{name: "80cpu-talk", preset: "tbench-pairs", sets: [][2]string{{"tasks.client.count", "8"}}, speed: 0.001, keys: "t"},
+	{name: "80cpu-ab", preset: "tbench-pairs", sets: [][2]string{{"tasks.client.count", "8"}}, speed: 0.001, keys: "a"},
+	{name: "256cpu", preset: "tbench-pairs", sets: bigMachine, speed: 0.001},
+	{name: "256cpu-talk", preset: "tbench-pairs", sets: bigMachine, speed: 0.001, keys: "t"},
+}
+
+type pageStats struct {
+	FPS     float64 `json:"fps"`
+	FrameMS float64 `json:"frame_ms"`
+	SimRTF  float64 `json:"sim_rtf"`
+}
+
+func (tb *tab) stats() pageStats {
+	tb.t.Helper()
+	var st pageStats
+	if err := json.Unmarshal(eval[[]byte](tb, `window.schedplay.stats()`), &st); err != nil {
+		tb.t.Fatal(err)
+	}
+	return st
+}
+
+// press sends a key to the page as a user would (keydown on the document).
+func (tb *tab) press(key string) {
+	tb.t.Helper()
+	eval[chromedp.Void](tb, fmt.Sprintf(`document.body.dispatchEvent(new KeyboardEvent("keydown", {key: %s, bubbles: true, cancelable: true}))`, jsString(key)))
+}
+
+// setUp loads the screen's scenario, changes its fields and presses its keys.
+func (tb *tab) setUp(sc screen) {
+	tb.t.Helper()
+	if r := eval[apiResult](tb, fmt.Sprintf(`window.schedplay.loadPreset(%s)`, jsString(sc.preset))); !r.OK {
+		tb.t.Fatalf("loadPreset(%s): %s", sc.preset, r.Error)
+	}
+	for _, kv := range sc.sets {
+		if r := eval[apiResult](tb, fmt.Sprintf(`window.schedplay.set(%s, %s)`, jsString(kv[0]), jsString(kv[1]))); !r.OK {
+			tb.t.Fatalf("set(%s, %s): %s", kv[0], kv[1], r.Error)
+		}
+	}
+	if r := eval[apiResult](tb, fmt.Sprintf(`window.schedplay.setSpeed(%g)`, sc.speed)); !r.OK {
+		tb.t.Fatalf("setSpeed: %s", r.Error)
+	}
+	for _, k := range sc.keys {
+		tb.press(string(k))
+	}
+}
+
+// measure lets the page play for d and returns the frame rate stats()
+// reports over the last full second.
+func (tb *tab) measure(d time.Duration) pageStats {
+	time.Sleep(d)
+	return tb.stats()
+}
+
+func TestScreens(t *testing.T) {
+	dir := os.Getenv("SCHEDPLAY_SCREENS")
+	tb := newTab(t, false)
+	tb.open(serverURL)
+	for _, sc := range screens {
+		if dir == "" && !strings.HasSuffix(sc.name, "talk") && sc.name != "80cpu" && sc.name != "256cpu" {
+			continue // without a directory: only what the frame rates need, and talk mode
+		}
+		tb.setUp(sc)
+		st := tb.measure(4 * time.Second)
+		t.Logf("%s: %.1f fps, %.2f ms of Go work per frame, sim %.3gx real time", sc.name, st.FPS, st.FrameMS, st.SimRTF)
+		if st.FPS <= 0 {
+			t.Errorf("%s: stats().fps = %v", sc.name, st.FPS)
+		}
+		if e := eval[string](tb, `window.schedplay.error()`); e != "" {
+			t.Errorf("%s: error() = %q", sc.name, e)
+		}
+		shot, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(shot))
+		if err != nil {
+			t.Fatal(err)
+		}
+		frac, colours := coverage(img, img.Bounds())
+		t.Logf("%s: %.0f%% of the page drawn, %d colours", sc.name, frac*100, colours)
+		if frac < 0.3 || colours < 12 {
+			t.Errorf("%s: the page looks blank: %.0f%% drawn, %d colours", sc.name, frac*100, colours)
+		}
+		if dir != "" {
+			path := dir
+			if !filepath.IsAbs(path) {
+				path = filepath.Join("..", path) // relative to the repository, not e2e/
+			}
+			path = filepath.Join(path, "screenshot-"+sc.name+".png")
+			if err := os.WriteFile(path, shot, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("wrote %s", path)
+		}
+		// Undo the keys: talk mode and A/B are toggles.
+		for _, k := range sc.keys {
+			tb.press(string(k))
+		}
+	}
+}

@@ -1,0 +1,149 @@
+package canvas
+
+import (
+	"flag"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"schedplay/app"
+	"schedplay/render"
+	"schedplay/render/raster"
+	"schedplay/scenarios"
+)
+
+var preview = flag.String("preview", "", "write PNG previews of the canvas into this directory")
+
+// shot is one picture: a scenario, changes to it, a mode, played for a while.
+type shot struct {
+	name    string
+	preset  string
+	sets    [][2]string
+	talk    bool
+	compare []string
+	speed   float64
+	frames  int
+	stage   render.Rect
+	pause   bool // arm the pause on the next migration
+}
+
+// Stages as the page gives them in a 1600x1000 window: normal mode with
+// the editor open (narrow), with the editor hidden (wide), and talk mode
+// (the panels hidden, a large title above).
+var (
+	normalStage = render.Rect{X: 550, Y: 142, W: 626, H: 850}
+	wideStage   = render.Rect{X: 10, Y: 142, W: 1166, H: 850}
+	talkStage   = render.Rect{X: 10, Y: 262, W: 1580, H: 730}
+)
+
+// big is a 256-CPU machine (4 nodes x 32 cores x 2 threads) with 100 tbench pairs.
+var big = [][2]string{{"machine.cores_per_cluster", "32"}, {"tasks.client.count", "100"}}
+
+var shots = []shot{
+	{name: "2cpu", preset: "pelt-pingpong", speed: 0.01, frames: 90, stage: normalStage},
+	{name: "2cpu-talk", preset: "pelt-pingpong", speed: 0.01, frames: 90, stage: talkStage, talk: true},
+	{name: "80cpu", preset: "tbench-pairs", sets: [][2]string{{"tasks.client.count", "8"}}, speed: 0.001, frames: 60, stage: normalStage},
+	{name: "80cpu-talk", preset: "tbench-pairs", sets: [][2]string{{"tasks.client.count", "8"}}, speed: 0.001, frames: 60, stage: talkStage, talk: true},
+	{name: "256cpu", preset: "tbench-pairs", sets: big, speed: 0.001, frames: 60, stage: normalStage},
+	{name: "256cpu-talk", preset: "tbench-pairs", sets: big, speed: 0.001, frames: 60, stage: talkStage, talk: true},
+	{name: "80cpu-wide", preset: "tbench-pairs", sets: [][2]string{{"tasks.client.count", "8"}}, speed: 0.001, frames: 60, stage: wideStage},
+	{name: "80cpu-ab-wide", preset: "tbench-pairs", sets: [][2]string{{"tasks.client.count", "8"}}, compare: []string{"policy.select_idle_sibling=cpu_buddies"}, speed: 0.001, frames: 60, stage: wideStage},
+	{name: "256cpu-wide", preset: "tbench-pairs", sets: big, speed: 0.001, frames: 60, stage: wideStage},
+	{name: "80cpu-ab", preset: "tbench-pairs", sets: [][2]string{{"tasks.client.count", "8"}}, compare: []string{"policy.select_idle_sibling=cpu_buddies"}, speed: 0.001, frames: 60, stage: normalStage},
+	{name: "80cpu-ab-talk", preset: "tbench-pairs", sets: [][2]string{{"tasks.client.count", "8"}}, compare: []string{"policy.select_idle_sibling=cpu_buddies"}, speed: 0.001, frames: 60, stage: talkStage, talk: true},
+	{name: "pgbench-pause", preset: "pgbench-1toN", speed: 0.01, frames: 200, stage: talkStage, talk: true, pause: true},
+}
+
+// play runs sh and returns a canvas built at the end, and the measure used.
+func play(t testing.TB, sh shot, m render.Measure) *Canvas {
+	t.Helper()
+	sc, err := scenarios.Preset(sh.preset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range sh.sets {
+		if err := sc.Set(kv[0], kv[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := app.NewSession()
+	if err := s.Load(sc, false); err != nil {
+		t.Fatal(err)
+	}
+	if sh.compare != nil {
+		if err := s.SetCompare(sh.compare); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.SetTalk(sh.talk)
+	if err := s.SetSpeed(sh.speed); err != nil {
+		t.Fatal(err)
+	}
+	s.SetBudget(time.Hour)
+	if sh.pause {
+		// Run a while first, then stop at the next migration.
+		for range sh.frames {
+			s.Tick(time.Unix(0, 0), 33*time.Millisecond)
+		}
+		s.SetPauseOnMove(true)
+	}
+	c := New(m)
+	t0 := time.Unix(1000, 0)
+	wall := 0.0
+	for i := range sh.frames {
+		wall = float64(i) / 30
+		f := s.Tick(t0.Add(time.Duration(wall*float64(time.Second))), time.Second/30)
+		c.Take(f, wall)
+		if f.PausedOnMove {
+			break
+		}
+	}
+	c.Build(sh.stage, wall+0.15)
+	if c.Err() != nil {
+		t.Fatalf("%s: %v", sh.name, c.Err())
+	}
+	return c
+}
+
+// rasterize draws the layers as a drawer would.
+func rasterize(c *Canvas, w, h int) *raster.Canvas {
+	rc := raster.New(w, h, 1, render.Background)
+	st, _ := c.Static()
+	rc.Scene(st)
+	rc.Scene(c.Dynamic())
+	for _, im := range c.Images() {
+		rc.Image(im)
+	}
+	rc.Scene(c.Top())
+	return rc
+}
+
+func TestPreview(t *testing.T) {
+	if *preview == "" {
+		t.Skip("-preview DIR writes PNGs of the canvas")
+	}
+	if err := os.MkdirAll(*preview, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, sh := range shots {
+		c := play(t, sh, raster.Measure)
+		rc := rasterize(c, 1600, 1000)
+		path := filepath.Join(*preview, sh.name+".png")
+		fh, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := sh.stage.Inset(-6)
+		crop := rc.Img.SubImage(image.Rect(int(st.X), int(st.Y), int(st.Right()), int(st.Bottom())))
+		if err := png.Encode(fh, crop); err != nil {
+			t.Fatal(err)
+		}
+		fh.Close()
+		l := c.Layout(0)
+		t.Logf("%s: cell %.0fx%.0f compact %v, %d static quads, %d dynamic quads %d texts, %d top quads",
+			path, l.Cells[0].W, l.Cells[0].H, l.Compact, len(c.static.Quads), len(c.dyn.Quads), len(c.dyn.Texts), len(c.top.Quads))
+	}
+}

@@ -1,0 +1,529 @@
+package render
+
+import (
+	"image/color"
+	"math"
+	"slices"
+	"strconv"
+
+	"schedplay/sim"
+)
+
+// Charts: four time-series panels under (or beside) the machine, each
+// SeriesLen samples wide with the newest on the right.
+//
+//  1. ops/s: completed program iterations per simulated second.
+//  2. wake-up latency: p50, p95 and p99 of the wake-ups completed in each
+//     sample, on a logarithmic axis (latencies span orders of magnitude).
+//  3. migrations/s by cause: stacked columns in the cause colours; with
+//     A/B, side A grows up from the middle line and side B down.
+//  4. nr_running per CPU: a heatmap, one row per CPU in topology order
+//     (nodes top to bottom), one column per sample; idle CPUs while tasks
+//     wait elsewhere (idle while overloaded) in magenta.
+//
+// With A/B the line charts draw side A in white and side B in gold.
+
+// Chart identifies one panel.
+type Chart int
+
+const (
+	ChartOps Chart = iota
+	ChartLatency
+	ChartMigrations
+	ChartHeat
+	NumCharts
+)
+
+// ChartTitle is the panel's title.
+func ChartTitle(c Chart) string {
+	return [...]string{"ops/s", "wake-up latency (µs)", "migrations/s by cause", "nr_running per CPU"}[c]
+}
+
+// chartShortTitle is the title of a narrow panel.
+func chartShortTitle(c Chart) string {
+	return [...]string{"ops/s", "latency µs", "migrations/s", "nr_running"}[c]
+}
+
+// Latency line colours (one side): p50, p95, p99.
+var latColors = [3]color.RGBA{
+	{0xd8, 0xde, 0xe8, 0xff},
+	{0xff, 0xb3, 0x47, 0xff},
+	{0xff, 0x5c, 0x6c, 0xff},
+}
+
+// ChartStyle sizes the charts' type.
+type ChartStyle struct {
+	Font    float64 // title and values, px
+	Measure Measure // nil: ApproxMeasure
+}
+
+func (st ChartStyle) measure(s string, f float64) float64 {
+	if st.Measure == nil {
+		return ApproxMeasure(s, f)
+	}
+	return st.Measure(s, f)
+}
+
+// valueRoom is the title line's width kept for the newest values.
+func (st ChartStyle) valueRoom() float64 { return st.Font * 9 }
+
+func (st ChartStyle) small() float64 { return math.Max(10, st.Font*0.8) }
+
+// titleBand is the height of a chart's title line.
+func (st ChartStyle) titleBand() float64 { return math.Ceil(st.Font * 1.5) }
+
+// ChartFrame draws the static part of a chart: panel and title.
+func ChartFrame(dst *Scene, r Rect, c Chart, st ChartStyle) {
+	dst.Fill(r, Panel)
+	dst.Stroke(r, 1, PanelBorder)
+	title := ChartTitle(c)
+	if st.measure(title, st.Font)+st.valueRoom() > r.W {
+		title = chartShortTitle(c)
+	}
+	dst.Label(r.X+st.Font*0.5, r.Y+st.titleBand()/2, st.Font, BoxLabel, title, AlignLeft)
+}
+
+// headValue is one newest value in a chart's title line.
+type headValue struct {
+	s string
+	c color.RGBA
+}
+
+// headValues writes the newest values right-aligned in chart r's title
+// line, the last one right-most.
+func headValues(dst *Scene, r Rect, st ChartStyle, vals []headValue) {
+	x := r.Right() - st.Font*0.5
+	y := r.Y + st.titleBand()/2
+	for i := len(vals) - 1; i >= 0; i-- {
+		dst.Label(x, y, st.Font, vals[i].c, vals[i].s, AlignRight)
+		x -= st.measure(vals[i].s, st.Font) + st.Font*0.6
+	}
+}
+
+// sideValues labels one value per side: "40k" alone, or "A 40k", "B 230k".
+func sideValues(sd Sides, f func(s *Series) (string, bool), single color.RGBA) []headValue {
+	var out []headValue
+	for k, s := range sd.list() {
+		v, ok := f(s)
+		if !ok {
+			continue
+		}
+		if sd.B == nil {
+			out = append(out, headValue{v, single})
+			continue
+		}
+		out = append(out, headValue{[...]string{"A ", "B "}[k] + v, []color.RGBA{SideA, SideB}[k]})
+	}
+	return out
+}
+
+// plotArea is the part of chart r where data goes.
+func plotArea(r Rect, st ChartStyle) Rect {
+	pad := math.Round(st.Font * 0.5)
+	bottom := math.Ceil(st.small() * 1.4) // x-axis caption
+	return Rect{r.X + pad, r.Y + st.titleBand(), r.W - 2*pad, r.H - st.titleBand() - bottom}
+}
+
+// NiceCeil rounds v up to 1, 2 or 5 times a power of ten (the axis top).
+func NiceCeil(v float64) float64 {
+	if !(v > 0) {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*p >= v*(1-1e-12) {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+// FormatValue prints a rate or count compactly: 950, 12.5k, 3.2M.
+func FormatValue(v float64) string {
+	a := math.Abs(v)
+	switch {
+	case a >= 1e9:
+		return strconv.FormatFloat(v/1e9, 'f', 1, 64) + "G"
+	case a >= 1e6:
+		return strconv.FormatFloat(v/1e6, 'f', 1, 64) + "M"
+	case a >= 1e4:
+		return strconv.FormatFloat(v/1e3, 'f', 0, 64) + "k"
+	case a >= 1e3:
+		return strconv.FormatFloat(v/1e3, 'f', 1, 64) + "k"
+	case a >= 10 || v == 0:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64)
+}
+
+// FormatSimTime prints simulated ns for axis captions: 480 µs, 4.8 ms, 1.2 s.
+func FormatSimTime(ns int64) string {
+	switch {
+	case ns < 1e6:
+		return strconv.FormatFloat(float64(ns)/1e3, 'f', -1, 64) + " µs"
+	case ns < 1e9:
+		return strconv.FormatFloat(math.Round(float64(ns)/1e4)/1e2, 'f', -1, 64) + " ms"
+	}
+	return strconv.FormatFloat(math.Round(float64(ns)/1e7)/1e2, 'f', -1, 64) + " s"
+}
+
+// span is the simulated time the samples cover.
+func span(ss []*Sample) int64 {
+	var t int64
+	for _, s := range ss {
+		t += s.Dt
+	}
+	return t
+}
+
+// xOf is the left edge of sample slot i (of SeriesLen, newest at the right)
+// for a series of n samples.
+func xOf(a Rect, i, n int) float64 {
+	slot := a.W / SeriesLen
+	return a.X + float64(SeriesLen-n+i)*slot
+}
+
+// ChartCaption writes the time the samples span under chart r.
+func ChartCaption(dst *Scene, r Rect, st ChartStyle, ss []*Sample) {
+	if len(ss) == 0 {
+		return
+	}
+	y := r.Bottom() - math.Ceil(st.small()*1.4)/2
+	dst.Label(r.Right()-st.Font*0.5, y, st.small(), Muted, "last "+FormatSimTime(span(ss))+" simulated", AlignRight)
+}
+
+// LineValues is one line of a line chart.
+type LineValues struct {
+	V     []float64 // per sample; negative or NaN: no value (a gap)
+	C     color.RGBA
+	Width float64
+}
+
+// lineChart draws lines in a (y from 0 to top, or log from lo to top).
+func lineChart(dst *Scene, a Rect, lines []LineValues, n int, top, lo float64, logY bool) {
+	yOf := func(v float64) float64 {
+		if logY {
+			f := (math.Log10(max(v, lo)) - math.Log10(lo)) / (math.Log10(top) - math.Log10(lo))
+			return a.Bottom() - a.H*clamp(f, 0, 1)
+		}
+		return a.Bottom() - a.H*clamp(v/top, 0, 1)
+	}
+	slot := a.W / SeriesLen
+	var xs, ys []float64
+	for _, ln := range lines {
+		xs, ys = xs[:0], ys[:0]
+		flush := func() {
+			if len(xs) == 1 {
+				dst.Fill(Rect{xs[0] - ln.Width/2, ys[0] - ln.Width/2, ln.Width, ln.Width}, ln.C)
+			}
+			dst.Polyline(xs, ys, ln.Width, ln.C, nil)
+			xs, ys = xs[:0], ys[:0]
+		}
+		for i, v := range ln.V {
+			if !(v >= 0) {
+				flush()
+				continue
+			}
+			xs = append(xs, xOf(a, i, n)+slot/2)
+			ys = append(ys, yOf(v))
+		}
+		flush()
+	}
+}
+
+// grid draws horizontal grid lines at the given fractions of a's height.
+func grid(dst *Scene, a Rect, fracs ...float64) {
+	for _, f := range fracs {
+		y := math.Round(a.Bottom() - a.H*f)
+		dst.Fill(Rect{a.X, y, a.W, 1}, GridLine)
+	}
+}
+
+// Sides is the data of one or two sides (A, and B when comparing).
+type Sides struct {
+	A, B *Series
+}
+
+func (s Sides) list() []*Series {
+	if s.B == nil {
+		return []*Series{s.A}
+	}
+	return []*Series{s.A, s.B}
+}
+
+func samplesOf(s *Series) []*Sample {
+	if s == nil {
+		return nil
+	}
+	return s.Samples
+}
+
+// OpsChart draws the ops/s panel's data into r (the frame is ChartFrame's).
+func OpsChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
+	a := plotArea(r, st)
+	top := 0.0
+	for _, s := range sd.list() {
+		for _, smp := range samplesOf(s) {
+			top = max(top, smp.OpsRate)
+		}
+	}
+	top = NiceCeil(top)
+	grid(dst, a, 0, 0.5, 1)
+	dst.Label(a.X+2, a.Y+st.small()*0.6, st.small(), Muted, FormatValue(top), AlignLeft)
+	cols := []color.RGBA{SideA, SideB}
+	var lines []LineValues
+	n := len(samplesOf(sd.A))
+	for k, s := range sd.list() {
+		ss := samplesOf(s)
+		v := make([]float64, len(ss))
+		for i, smp := range ss {
+			v[i] = smp.OpsRate
+		}
+		lines = append(lines, LineValues{V: v, C: cols[k], Width: 2.5})
+		n = max(n, len(ss))
+	}
+	lineChart(dst, a, lines, n, top, 0, false)
+	headValues(dst, r, st, sideValues(sd, func(s *Series) (string, bool) {
+		if last := s.Last(); last != nil {
+			return FormatValue(last.OpsRate), true
+		}
+		return "", false
+	}, SideA))
+	ChartCaption(dst, r, st, samplesOf(sd.A))
+}
+
+// LatencyChart draws the wake-up latency panel's data.
+func LatencyChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
+	a := plotArea(r, st)
+	top := 1.0
+	for _, s := range sd.list() {
+		for _, smp := range samplesOf(s) {
+			top = max(top, smp.LatP99)
+		}
+	}
+	top = NiceCeil(top)
+	lo := math.Max(top/1e4, 0.1)
+	lo = math.Pow(10, math.Floor(math.Log10(lo)))
+	// Grid lines at the decades.
+	for d := lo; d <= top*1.0001; d *= 10 {
+		f := (math.Log10(d) - math.Log10(lo)) / (math.Log10(top) - math.Log10(lo))
+		grid(dst, a, f)
+		if f > 0.08 {
+			dst.Label(a.X+2, a.Bottom()-a.H*f+st.small()*0.6, st.small(), Muted, FormatValue(d), AlignLeft)
+		}
+	}
+	var lines []LineValues
+	n := 0
+	for k, s := range sd.list() {
+		ss := samplesOf(s)
+		n = max(n, len(ss))
+		p := [3][]float64{make([]float64, len(ss)), make([]float64, len(ss)), make([]float64, len(ss))}
+		for i, smp := range ss {
+			p[0][i], p[1][i], p[2][i] = smp.LatP50, smp.LatP95, smp.LatP99
+		}
+		if sd.B == nil {
+			lines = append(lines,
+				LineValues{V: p[1], C: latColors[1], Width: 1.5},
+				LineValues{V: p[0], C: latColors[0], Width: 2},
+				LineValues{V: p[2], C: latColors[2], Width: 2.5})
+		} else {
+			c := []color.RGBA{SideA, SideB}[k]
+			lines = append(lines,
+				LineValues{V: p[0], C: WithAlpha(c, 0.6), Width: 1.5},
+				LineValues{V: p[2], C: c, Width: 2.5})
+		}
+	}
+	lineChart(dst, a, lines, n, top, lo, true)
+	// The newest p99, large.
+	headValues(dst, r, st, sideValues(sd, func(s *Series) (string, bool) {
+		if last := s.Last(); last != nil && last.LatP99 >= 0 {
+			return "p99 " + FormatValue(last.LatP99), true
+		}
+		return "", false
+	}, latColors[2]))
+	if sd.B == nil {
+		y := r.Bottom() - math.Ceil(st.small()*1.4)/2
+		x := r.X + st.Font*0.5
+		for i, name := range []string{"p50", "p95", "p99"} {
+			dst.Label(x, y, st.small(), latColors[i], name, AlignLeft)
+			x += st.small() * 2.4
+		}
+	}
+	ChartCaption(dst, r, st, samplesOf(sd.A))
+}
+
+// MigrationChart draws the migrations/s panel's data: stacked columns by
+// cause (side B mirrored below the middle line).
+func MigrationChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
+	a := plotArea(r, st)
+	top := 0.0
+	for _, s := range sd.list() {
+		for _, smp := range samplesOf(s) {
+			top = max(top, perSecond(smp.MigTotal(), smp.Dt))
+		}
+	}
+	top = NiceCeil(top)
+	slot := a.W / SeriesLen
+	w := math.Max(1, slot)
+	draw := func(ss []*Sample, base, h float64, down bool) {
+		for i, smp := range ss {
+			x := xOf(a, i, len(ss))
+			y := base
+			for c := sim.Cause(1); c < sim.NumCauses; c++ {
+				v := perSecond(int64(smp.Mig[c]), smp.Dt)
+				if v <= 0 {
+					continue
+				}
+				bh := h * clamp(v/top, 0, 1)
+				if down {
+					dst.Fill(Rect{x, y, w, bh}, CauseColor(c))
+					y += bh
+				} else {
+					y -= bh
+					dst.Fill(Rect{x, y, w, bh}, CauseColor(c))
+				}
+			}
+		}
+	}
+	if sd.B == nil {
+		grid(dst, a, 0, 0.5, 1)
+		dst.Label(a.X+2, a.Y+st.small()*0.6, st.small(), Muted, FormatValue(top), AlignLeft)
+		draw(samplesOf(sd.A), a.Bottom(), a.H, false)
+	} else {
+		mid := math.Round(a.Y + a.H/2)
+		grid(dst, a, 0, 1)
+		dst.Fill(Rect{a.X, mid, a.W, 1}, Muted)
+		draw(samplesOf(sd.A), mid, a.H/2, false)
+		draw(samplesOf(sd.B), mid+1, a.H/2-1, true)
+		dst.Label(a.X+2, a.Y+st.small()*0.6, st.small(), SideA, "A ↑ "+FormatValue(top), AlignLeft)
+		dst.Label(a.X+2, a.Bottom()-st.small()*0.6, st.small(), SideB, "B ↓", AlignLeft)
+	}
+	headValues(dst, r, st, sideValues(sd, func(s *Series) (string, bool) {
+		if last := s.Last(); last != nil {
+			return FormatValue(perSecond(last.MigTotal(), last.Dt)), true
+		}
+		return "", false
+	}, SideA))
+	ChartCaption(dst, r, st, samplesOf(sd.A))
+}
+
+func perSecond(n, dt int64) float64 {
+	if dt <= 0 {
+		return 0
+	}
+	return float64(n) * 1e9 / float64(dt)
+}
+
+// HeatRows is the heatmap's row order: CPUs in topology order (node,
+// socket, LLC, cluster, core, thread) grouped into at most maxRows rows; a
+// row of several CPUs shows the longest run queue among them.
+type HeatRows struct {
+	Groups [][]int // CPUs per row, top to bottom
+	// NodeStart[k] is the first row of NUMA node k.
+	NodeStart []int
+}
+
+// NewHeatRows orders t's CPUs into at most maxRows rows (at least 1).
+func NewHeatRows(t *sim.Topology, maxRows int) HeatRows {
+	cpus := make([]int, t.NCPU)
+	for i := range cpus {
+		cpus[i] = i
+	}
+	slices.SortStableFunc(cpus, func(a, b int) int {
+		ca, cb := t.CPU[a], t.CPU[b]
+		ka := [...]int{ca.Node, ca.Socket, ca.LLC, ca.Cluster, ca.Core, ca.Thread}
+		kb := [...]int{cb.Node, cb.Socket, cb.LLC, cb.Cluster, cb.Core, cb.Thread}
+		return slices.Compare(ka[:], kb[:])
+	})
+	maxRows = max(1, maxRows)
+	per := (t.NCPU + maxRows - 1) / maxRows
+	var hr HeatRows
+	node := -1
+	for i := 0; i < len(cpus); i += per {
+		g := cpus[i:min(i+per, len(cpus))]
+		if n := t.CPU[g[0]].Node; n != node {
+			node = n
+			hr.NodeStart = append(hr.NodeStart, len(hr.Groups))
+		}
+		hr.Groups = append(hr.Groups, g)
+	}
+	return hr
+}
+
+// HeatPixels fills dst (resized as needed) with the heatmap of samples:
+// SeriesLen columns (the newest on the right, empty slots transparent) by
+// len(rows.Groups) rows, RGBA.
+func HeatPixels(dst []byte, samples []*Sample, rows HeatRows) []byte {
+	w, h := SeriesLen, len(rows.Groups)
+	n := w * h * 4
+	if cap(dst) < n {
+		dst = make([]byte, n)
+	}
+	dst = dst[:n]
+	clear(dst)
+	off := w - len(samples)
+	for i, smp := range samples {
+		x := off + i
+		if x < 0 {
+			continue
+		}
+		for y, g := range rows.Groups {
+			nr, idle := 0, false
+			for _, cpu := range g {
+				if cpu < len(smp.NR) {
+					nr = max(nr, int(smp.NR[cpu]))
+				}
+				if smp.Idle.Has(cpu) {
+					idle = true
+				}
+			}
+			c := HeatColor(nr)
+			if nr == 0 && idle && smp.IWO > 0 {
+				c = IWOColor
+			}
+			o := (y*w + x) * 4
+			dst[o], dst[o+1], dst[o+2], dst[o+3] = c.R, c.G, c.B, 0xff
+		}
+	}
+	return dst
+}
+
+// HeatArea is where the heatmap image goes in chart r, and the rectangles
+// for one or two sides.
+func HeatArea(r Rect, st ChartStyle, ab bool) [2]Rect {
+	a := plotArea(r, st)
+	a.X += st.small() * 2.2 // node labels
+	a.W -= st.small() * 2.2
+	if !ab {
+		return [2]Rect{a}
+	}
+	gap := st.small() * 2.4 // room for side B's node labels
+	hw := (a.W - gap) / 2
+	return [2]Rect{{a.X, a.Y, hw, a.H}, {a.X + hw + gap, a.Y, hw, a.H}}
+}
+
+// HeatDecor draws the heatmap's node separators and labels over its image
+// in area a, and the side label when comparing.
+func HeatDecor(dst *Scene, a Rect, st ChartStyle, rows HeatRows, side string) {
+	n := len(rows.Groups)
+	if n == 0 {
+		return
+	}
+	rh := a.H / float64(n)
+	for k, start := range rows.NodeStart {
+		y := a.Y + float64(start)*rh
+		if k > 0 {
+			dst.Fill(Rect{a.X, math.Round(y), a.W, 1}, Background)
+		}
+		end := n
+		if k+1 < len(rows.NodeStart) {
+			end = rows.NodeStart[k+1]
+		}
+		if len(rows.NodeStart) > 1 && float64(end-start)*rh >= st.small() {
+			dst.Label(a.X-3, y+float64(end-start)*rh/2, st.small(), Muted, "n"+strconv.Itoa(k), AlignRight)
+		}
+	}
+	if side != "" {
+		dst.Label(a.X+3, a.Y+st.small()*0.7, st.small(), BoxLabel, side, AlignLeft)
+	}
+}

@@ -1,0 +1,169 @@
+package render
+
+import "math"
+
+// The dashboard: how the stage is shared between the machine (or the two
+// machines of an A/B comparison), the four charts, the legend, the A/B
+// metric differences, and in talk mode a status line and the newest
+// explanations.
+//
+// Normal mode (the page shows the clock, metrics and log beside the stage):
+//
+//	┌──────────── machine(s) ────────────┐
+//	│ [A caption]        [B caption]     │
+//	├──────┬──────┬──────┬──────┬────────┤
+//	│ ops  │ lat  │ migr │ heat │ (A/B Δ)│
+//	├──────┴──────┴──────┴──────┴────────┤
+//	│ legend (flowing rows)              │
+//	└────────────────────────────────────┘
+//
+// Talk mode (the page hides its panels; type is larger):
+//
+//	┌ status: ► 1 ms/s  t = 3.4 ms   keys ┐
+//	├────────── machine(s) ───────┬ ops   ┤
+//	│                             │ lat   │
+//	│                             │ migr  │
+//	│                             │ heat  │
+//	├ explanations (A/B: Δ table) ┤       │
+//	├ legend ─────────────────────┴───────┤
+//	└─────────────────────────────────────┘
+
+// DashOptions describe what the dashboard must hold.
+type DashOptions struct {
+	Talk bool
+	AB   bool
+	// Stacked puts side B under side A instead of beside it (better for
+	// tall stages; the canvas tries both).
+	Stacked bool
+	// LegendH returns the legend's height for a width at the legend font
+	// (LayoutLegend's H).
+	LegendH func(w, font float64) float64
+}
+
+// Dash is the stage's split.
+type Dash struct {
+	Stage      Rect
+	Font       float64 // charts, captions, diff table, log
+	LegendFont float64
+	Status     Rect    // talk mode only
+	Caption    [2]Rect // A/B only: above each machine
+	Machine    [2]Rect // [1] only with A/B
+	Charts     [NumCharts]Rect
+	Diff       Rect // A/B only
+	Log        Rect // talk mode only
+	Legend     Rect
+}
+
+// NewDash splits stage.
+func NewDash(stage Rect, o DashOptions) Dash {
+	d := Dash{Stage: stage}
+	legendH := func(w, f float64) float64 {
+		if o.LegendH == nil {
+			return 0
+		}
+		return o.LegendH(w, f)
+	}
+	gap := 8.0
+	if o.Talk {
+		d.Font = clamp(math.Min(stage.H/40, stage.W/64), 15, 28)
+		d.LegendFont = math.Max(15, d.Font*0.72)
+		gap = math.Round(d.Font * 0.5)
+		r := stage
+		d.Status = Rect{r.X, r.Y, r.W, math.Ceil(d.Font * 1.9)}
+		r.Y += d.Status.H + gap
+		r.H -= d.Status.H + gap
+		lh := legendH(r.W, d.LegendFont)
+		d.Legend = Rect{r.X, r.Bottom() - lh, r.W, lh}
+		r.H -= lh + gap
+		// Right column: the charts stacked. Under the machine(s): the
+		// newest explanations, or with A/B the metric differences.
+		colW := math.Round(clamp(r.W*0.27, 260, 560))
+		col := Rect{r.Right() - colW, r.Y, colW, r.H}
+		r.W -= colW + gap
+		d.stackCharts(col, gap)
+		logH := math.Ceil(d.Font * 0.9 * 1.35 * 3.4)
+		if o.AB {
+			logH = math.Ceil(d.Font * 1.3 * 4.3)
+			d.Diff = Rect{r.X, r.Bottom() - logH, r.W, logH}
+		} else {
+			d.Log = Rect{r.X, r.Bottom() - logH, r.W, logH}
+		}
+		r.H -= logH + gap
+		d.machines(r, o.AB, o.Stacked, gap)
+		return d
+	}
+	d.Font = clamp(math.Min(stage.H/64, stage.W/80), 11, 15)
+	d.LegendFont = d.Font
+	r := stage
+	lh := legendH(r.W, d.LegendFont)
+	d.Legend = Rect{r.X, r.Bottom() - lh, r.W, lh}
+	r.H -= lh + gap
+	if r.W >= 1000 {
+		// Wide: the four charts in a row (and the A/B table beside them).
+		chartsH := math.Round(clamp(r.H*0.26, 130, 250))
+		row := Rect{r.X, r.Bottom() - chartsH, r.W, chartsH}
+		r.H -= chartsH + gap
+		if o.AB {
+			dw := math.Round(clamp(row.W*0.26, 250, 380))
+			d.Diff = Rect{row.Right() - dw, row.Y, dw, row.H}
+			row.W -= dw + gap
+		}
+		cw := (row.W - 3*gap) / 4
+		for i := range d.Charts {
+			d.Charts[i] = Rect{row.X + float64(i)*(cw+gap), row.Y, cw, row.H}
+		}
+	} else {
+		// Narrow: the charts two by two (the A/B table under them).
+		if o.AB {
+			dh := math.Ceil(d.Font * 1.45 * 7.4)
+			d.Diff = Rect{r.X, r.Bottom() - dh, r.W, dh}
+			r.H -= dh + gap
+		}
+		gridH := math.Round(clamp(r.H*0.34, 200, 380))
+		cw, ch := (r.W-gap)/2, (gridH-gap)/2
+		y0 := r.Bottom() - gridH
+		for i := range d.Charts {
+			d.Charts[i] = Rect{r.X + float64(i%2)*(cw+gap), y0 + float64(i/2)*(ch+gap), cw, ch}
+		}
+		r.H -= gridH + gap
+	}
+	d.machines(r, o.AB, o.Stacked, gap)
+	return d
+}
+
+func (d *Dash) stackCharts(col Rect, gap float64) {
+	// The heatmap gets more height: one row per CPU reads better.
+	unit := (col.H - 3*gap) / 4.6
+	y := col.Y
+	for i := range d.Charts {
+		h := unit
+		if Chart(i) == ChartHeat {
+			h = col.Bottom() - y
+		}
+		d.Charts[i] = Rect{col.X, y, col.W, h}
+		y += h + gap
+	}
+}
+
+func (d *Dash) machines(r Rect, ab, stacked bool, gap float64) {
+	if !ab {
+		d.Machine[0] = r
+		return
+	}
+	ch := math.Ceil(d.Font * 1.7)
+	if stacked {
+		hh := (r.H - 2*gap) / 2
+		for k := range 2 {
+			y := r.Y + float64(k)*(hh+2*gap)
+			d.Caption[k] = Rect{r.X, y, r.W, ch}
+			d.Machine[k] = Rect{r.X, y + ch, r.W, hh - ch}
+		}
+		return
+	}
+	hw := (r.W - 2*gap) / 2
+	for k := range 2 {
+		x := r.X + float64(k)*(hw+2*gap)
+		d.Caption[k] = Rect{x, r.Y, hw, ch}
+		d.Machine[k] = Rect{x, r.Y + ch, hw, r.H - ch}
+	}
+}

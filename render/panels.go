@@ -1,0 +1,296 @@
+package render
+
+import (
+	"image/color"
+	"math"
+	"strconv"
+	"strings"
+
+	"schedplay/sim"
+)
+
+// Wrap breaks s into lines at most w wide at size (greedy, at spaces; a
+// word wider than w is cut).
+func Wrap(m Measure, s string, size, w float64) []string {
+	if m == nil {
+		m = ApproxMeasure
+	}
+	if w <= 0 {
+		return nil
+	}
+	var lines []string
+	var cur string
+	for _, word := range strings.Fields(s) {
+		try := word
+		if cur != "" {
+			try = cur + " " + word
+		}
+		if m(try, size) <= w {
+			cur = try
+			continue
+		}
+		if cur != "" {
+			lines = append(lines, cur)
+			cur = ""
+		}
+		// A word that alone is too wide: cut it.
+		for word != "" && m(word, size) > w {
+			r := []rune(word)
+			n := len(r) - 1
+			for n > 1 && m(string(r[:n]), size) > w {
+				n--
+			}
+			lines = append(lines, string(r[:n]))
+			word = string(r[n:])
+		}
+		cur = word
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	return lines
+}
+
+// DiffRow is one metric of the A/B table.
+type DiffRow struct {
+	Name string
+	A, B float64
+	// Better: +1 if more is better, -1 if less is better, 0 if neither.
+	Better int
+	Unit   string
+}
+
+// DiffRows are the metrics the A/B table compares.
+func DiffRows(a, b *sim.Metrics) []DiffRow {
+	return []DiffRow{
+		{"ops/s", a.OpsPerS, b.OpsPerS, +1, ""},
+		{"wake-up p50", a.WakeupLatencyUS.P50, b.WakeupLatencyUS.P50, -1, " µs"},
+		{"wake-up p99", a.WakeupLatencyUS.P99, b.WakeupLatencyUS.P99, -1, " µs"},
+		{"idle while overloaded", a.IdleWhileOverloadedMS, b.IdleWhileOverloadedMS, -1, " ms"},
+		{"migrations", float64(a.Migrations.Total), float64(b.Migrations.Total), 0, ""},
+		{"busy", a.BusyPct, b.BusyPct, 0, " %"},
+	}
+}
+
+// Change is B relative to A in percent, and whether it is defined.
+func (r DiffRow) Change() (float64, bool) {
+	if r.A == 0 {
+		return 0, false
+	}
+	return (r.B - r.A) / math.Abs(r.A) * 100, true
+}
+
+// Verdict colours a change: Better, Worse, or Muted when neither (or
+// within 2%).
+func (r DiffRow) Verdict() color.RGBA {
+	ch, ok := r.Change()
+	if !ok || r.Better == 0 || math.Abs(ch) < 2 {
+		return Muted
+	}
+	if (ch > 0) == (r.Better > 0) {
+		return Better
+	}
+	return Worse
+}
+
+// FormatChange prints a change in percent: "+12%", "−35%", "×4.2".
+func FormatChange(ch float64) string {
+	switch {
+	case ch >= 200:
+		return "×" + strconv.FormatFloat(1+ch/100, 'f', 1, 64)
+	case ch <= -0.5:
+		return "−" + strconv.FormatFloat(-ch, 'f', 0, 64) + "%"
+	}
+	return "+" + strconv.FormatFloat(math.Max(ch, 0), 'f', 0, 64) + "%"
+}
+
+// DiffTable draws the A/B table into r: metric, A, B, B vs A; one row per
+// metric, or, in a wide and low rectangle, one column per metric.
+func DiffTable(dst *Scene, r Rect, f float64, a, b *sim.Metrics, m Measure) {
+	if r.W > 3*r.H {
+		diffTableWide(dst, r, f, a, b, m)
+		return
+	}
+	dst.Fill(r, Panel)
+	dst.Stroke(r, 1, PanelBorder)
+	lh := math.Ceil(f * 1.45)
+	pad := f * 0.5
+	cols := [4]float64{r.X + pad, r.X + r.W*0.62, r.X + r.W*0.8, r.Right() - pad}
+	y := r.Y + lh/2 + pad*0.4
+	dst.Label(cols[0], y, f, BoxLabel, "A/B after the same time", AlignLeft)
+	dst.Label(cols[1], y, f, SideA, "A", AlignRight)
+	dst.Label(cols[2], y, f, SideB, "B", AlignRight)
+	dst.Label(cols[3], y, f, Muted, "B vs A", AlignRight)
+	if a == nil || b == nil {
+		return
+	}
+	for _, row := range DiffRows(a, b) {
+		y += lh
+		if y+lh/2 > r.Bottom() {
+			break
+		}
+		name := fit(m, f, cols[1]-cols[0]-FormatWidth(m, f, row.A, row.Unit)-pad, row.Name, abbrev(row.Name, 10))
+		dst.Label(cols[0], y, f, Muted, name, AlignLeft)
+		dst.Label(cols[1], y, f, SideA, FormatValue(row.A), AlignRight)
+		dst.Label(cols[2], y, f, SideB, FormatValue(row.B), AlignRight)
+		if ch, ok := row.Change(); ok {
+			dst.Label(cols[3], y, f, row.Verdict(), FormatChange(ch), AlignRight)
+		} else if row.A == row.B {
+			dst.Label(cols[3], y, f, Muted, "=", AlignRight)
+		}
+	}
+}
+
+// FormatWidth is the width of a formatted value (for fitting names).
+func FormatWidth(m Measure, f, v float64, unit string) float64 {
+	if m == nil {
+		m = ApproxMeasure
+	}
+	return m(FormatValue(v), f)
+}
+
+// Caption draws an A/B caption: the side's name in its colour on a band.
+func Caption(dst *Scene, r Rect, f float64, text string, c color.RGBA, m Measure) {
+	dst.Fill(Rect{r.X, r.Bottom() - 3, r.W, 3}, c)
+	dst.Label(r.X+2, r.Y+(r.H-3)/2, f, c, fitText(m, f, r.W-4, text), AlignLeft)
+}
+
+// fitText returns s, or s cut with "…" to fit w.
+func fitText(m Measure, f, w float64, s string) string {
+	if m == nil {
+		m = ApproxMeasure
+	}
+	if m(s, f) <= w {
+		return s
+	}
+	return fitParts(m, f, w, []string{s})
+}
+
+// Status is the talk-mode status line's content.
+type Status struct {
+	Playing, Finished bool
+	PauseOnMove       bool // armed
+	PausedOnMove      bool
+	Speed             float64 // simulated s per wall s
+	Now, Duration     int64
+}
+
+// FormatSpeed prints a speed: "1 ms/s", "20 µs/s", "real time", "2× real time".
+func FormatSpeed(x float64) string {
+	switch {
+	case x == 1:
+		return "real time"
+	case x > 1:
+		return strconv.FormatFloat(x, 'g', 3, 64) + "× real time"
+	case x >= 1e-3:
+		return strconv.FormatFloat(x*1e3, 'g', 3, 64) + " ms/s"
+	}
+	return strconv.FormatFloat(x*1e6, 'g', 3, 64) + " µs/s"
+}
+
+// StatusLine draws the talk-mode status line into r.
+func StatusLine(dst *Scene, r Rect, f float64, st Status, m Measure) {
+	if m == nil {
+		m = ApproxMeasure
+	}
+	dst.Fill(r, Panel)
+	cy := r.Y + r.H/2
+	x := r.X + f*0.5
+	state, col := "► "+FormatSpeed(st.Speed), Better
+	switch {
+	case st.Finished:
+		state, col = "finished", Muted
+	case st.PausedOnMove:
+		state, col = "paused on a migration", CauseColor(sim.CauseBalance)
+	case !st.Playing:
+		state, col = "paused", CauseColor(sim.CauseBalance)
+	}
+	dst.Label(x, cy, f, col, state, AlignLeft)
+	x += m(state, f) + f*1.2
+	clock := "t = " + FormatSimTime(st.Now) + " of " + FormatSimTime(st.Duration)
+	dst.Label(x, cy, f, CellLabel, clock, AlignLeft)
+	x += m(clock, f) + f*1.2
+	if st.PauseOnMove && !st.PausedOnMove {
+		arm := "● pause on next move"
+		dst.Label(x, cy, f*0.85, CauseColor(sim.CauseBalance), arm, AlignLeft)
+		x += m(arm, f*0.85) + f*1.2
+	}
+	// The keys, as far as they fit (the page shows the title).
+	fs := f * 0.8
+	w := r.Right() - f*0.5 - x
+	if keys := fit(m, fs, w, StatusKeys...); keys != "" {
+		dst.Label(r.Right()-f*0.5, cy, fs, Muted, keys, AlignRight)
+	}
+}
+
+// StatusKeys are the talk-mode key hints, longest first.
+var StatusKeys = []string{
+	"Space play/pause · → step · + − speed · A A/B · P pause on next move · N next preset · T leave talk mode · F full screen",
+	"Space ►/❚❚ · → step · + − speed · A A/B · P pause on move · N next · T talk · F full",
+	"Space · → · + − · A · P · N · T · F",
+}
+
+// LogPanel draws the newest explanations (oldest first in lines, newest
+// last) into r, wrapped, newest at the top in full brightness.
+func LogPanel(dst *Scene, r Rect, f float64, lines []string, m Measure) {
+	dst.Fill(r, Panel)
+	dst.Stroke(r, 1, PanelBorder)
+	lh := math.Ceil(f * 1.35)
+	pad := f * 0.5
+	y := r.Y + pad + lh/2
+	for i := len(lines) - 1; i >= 0; i-- {
+		col := CellLabel
+		if i < len(lines)-1 {
+			col = Muted
+		}
+		for _, ln := range Wrap(m, lines[i], f, r.W-2*pad) {
+			if y+lh/2 > r.Bottom()-pad/2 {
+				return
+			}
+			dst.Label(r.X+pad, y, f, col, ln, AlignLeft)
+			y += lh
+		}
+	}
+	if len(lines) == 0 {
+		dst.Label(r.X+pad, y, f, Muted, "migrations will be explained here", AlignLeft)
+	}
+}
+
+// diffTableWide is DiffTable with the metrics as columns and A, B and the
+// change as rows.
+func diffTableWide(dst *Scene, r Rect, f float64, a, b *sim.Metrics, m Measure) {
+	if m == nil {
+		m = ApproxMeasure
+	}
+	dst.Fill(r, Panel)
+	dst.Stroke(r, 1, PanelBorder)
+	lh := math.Min(math.Ceil(f*1.4), (r.H-f*0.4)/4)
+	pad := f * 0.5
+	first := m("B vs A", f) + pad*2
+	var rows []DiffRow
+	if a != nil && b != nil {
+		rows = DiffRows(a, b)
+	} else {
+		rows = DiffRows(&sim.Metrics{}, &sim.Metrics{})
+	}
+	colW := (r.W - first - pad) / float64(len(rows))
+	y0 := r.Y + pad*0.4 + lh/2
+	for k, name := range []string{"", "A", "B", "B vs A"} {
+		c := []color.RGBA{Muted, SideA, SideB, Muted}[k]
+		dst.Label(r.X+pad, y0+float64(k)*lh, f, c, name, AlignLeft)
+	}
+	for i, row := range rows {
+		x := r.X + first + float64(i+1)*colW
+		dst.Label(x, y0, f*0.85, Muted, fitText(m, f*0.85, colW-pad, row.Name), AlignRight)
+		if a == nil || b == nil {
+			continue
+		}
+		dst.Label(x, y0+lh, f, SideA, FormatValue(row.A), AlignRight)
+		dst.Label(x, y0+2*lh, f, SideB, FormatValue(row.B), AlignRight)
+		if ch, ok := row.Change(); ok {
+			dst.Label(x, y0+3*lh, f, row.Verdict(), FormatChange(ch), AlignRight)
+		} else if row.A == row.B {
+			dst.Label(x, y0+3*lh, f, Muted, "=", AlignRight)
+		}
+	}
+}
