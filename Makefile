@@ -7,9 +7,9 @@ WASMDIR  := $(GOROOT)/lib/wasm
 # Packages that run natively under `go test` (e2e has its own target).
 UNIT_PKGS = $$($(GO) list ./... | grep -v '/e2e$$')
 # Packages that also run as wasm under node: those that do not import ebiten.
-WASM_PKGS = ./sim/... ./scenarios/... ./render ./app
+WASM_PKGS = ./sim/... ./scenarios/... ./render ./render/canvas ./render/raster ./app
 
-.PHONY: help all wasm serve test test-unit test-wasm test-fuzz test-e2e screenshot bench fmt vet check-fmt need-node need-chromium clean
+.PHONY: help all wasm serve test test-unit test-wasm test-fuzz test-e2e screenshot screens bench fmt vet check-fmt need-node need-chromium clean
 
 # Fuzz targets (package:target), each fuzzed for FUZZTIME by `make test-fuzz`
 # after its seed corpus ran as a plain test in test-unit.
@@ -26,6 +26,7 @@ help:
 	@echo "make test-fuzz  every fuzz target for FUZZTIME (default 4s) each"
 	@echo "make test-e2e   build the wasm, then drive the page in headless Chromium"
 	@echo "make screenshot test-e2e that also writes docs/screenshot.png"
+	@echo "make screens    the canvas at 2, 80 and 256 CPUs, normal, talk, A/B: docs/screenshot-*.png"
 	@echo "make bench      benchmarks; make fmt; make vet"
 
 all: test
@@ -70,8 +71,11 @@ test-e2e: need-chromium wasm
 screenshot: need-chromium wasm
 	SCHEDPLAY_CHROMIUM=$(CHROMIUM) SCHEDPLAY_SCREENSHOT=docs/screenshot.png $(GO) test -count=1 -v -run 'TestPage$$' ./e2e
 
+screens: need-chromium wasm
+	SCHEDPLAY_CHROMIUM=$(CHROMIUM) SCHEDPLAY_SCREENS=docs $(GO) test -count=1 -v -run 'TestScreens$$' ./e2e
+
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./sim/... ./render ./app
+	$(GO) test -run '^$$' -bench . -benchmem ./sim/... ./render ./render/canvas ./app
 
 fmt:
 	gofmt -w .

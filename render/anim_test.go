@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -80,5 +81,114 @@ func TestGlides(t *testing.T) {
 	}
 	if p := (&Glide{Start: 1}).Progress(1+GlideDuration/2, GlideDuration); math.Abs(p-0.5) > 1e-9 {
 		t.Errorf("Progress = %v", p)
+	}
+}
+
+// The mapping from trace events to animations.
+func TestGlideFor(t *testing.T) {
+	tp := topo(t, machines[2].m) // 4x10x2, x86: cpu0/cpu40 siblings, cpu0/cpu1 same LLC, cpu0/cpu10 other node
+	ex := sim.MaskOf(0, 1, 2)
+	for _, tc := range []struct {
+		e     sim.Event
+		ok    bool
+		cause sim.Cause
+		dist  sim.Distance
+	}{
+		{sim.Event{Kind: sim.EvWakeup, From: 0, CPU: 40, Task: 1}, true, sim.CauseWakeup, sim.DistSMT},
+		{sim.Event{Kind: sim.EvMigrate, Cause: sim.CauseWakeup, From: 0, CPU: 1, Task: 1}, true, sim.CauseWakeup, sim.DistLLC},
+		{sim.Event{Kind: sim.EvMigrate, Cause: sim.CauseBalance, From: 0, CPU: 10, Task: 1}, true, sim.CauseBalance, sim.DistNUMA},
+		{sim.Event{Kind: sim.EvMigrate, Cause: sim.CauseNewidle, From: 1, CPU: 2, Task: 3}, true, sim.CauseNewidle, sim.DistLLC},
+		{sim.Event{Kind: sim.EvMigrate, Cause: sim.CauseNohz, From: 1, CPU: 41, Task: 3}, true, sim.CauseNohz, sim.DistSMT},
+		{sim.Event{Kind: sim.EvMigrate, Cause: sim.CauseActive, From: 5, CPU: 25, Task: 3}, true, sim.CauseActive, sim.DistNUMA},
+		{sim.Event{Kind: sim.EvFork, From: 0, CPU: 30, Task: 4}, true, sim.CauseFork, sim.DistNUMA},
+		{sim.Event{Kind: sim.EvFork, From: 0, CPU: 0, Task: 4}, false, 0, 0},
+		{sim.Event{Kind: sim.EvSwitch, From: 0, CPU: 3, Task: 4}, false, 0, 0},
+		{sim.Event{Kind: sim.EvBalance, From: 0, CPU: 3, Task: -1}, false, 0, 0},
+	} {
+		g, ok := GlideFor(&tc.e, tp, ex, 7)
+		if ok != tc.ok {
+			t.Errorf("%+v: animated %v, want %v", tc.e, ok, tc.ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if g.Cause != tc.cause || g.Dist != tc.dist || g.From != tc.e.From || g.To != tc.e.CPU || g.Start != 7 || g.Examined != ex {
+			t.Errorf("%+v: glide %+v, want cause %v distance %v", tc.e, g, tc.cause, tc.dist)
+		}
+	}
+}
+
+// Causes are told apart by colour and by line pattern; the arc rises with
+// the distance crossed.
+func TestCauseStyles(t *testing.T) {
+	seen := map[string]sim.Cause{}
+	for c := sim.CauseWakeup; c < sim.NumCauses; c++ {
+		st := CauseStyle(c)
+		key := fmt.Sprint(st.Color, st.Dash, st.Double)
+		if o, dup := seen[key]; dup {
+			t.Errorf("%v and %v are drawn alike", c, o)
+		}
+		seen[key] = c
+		if st.Name == "" || st.Width <= 0 {
+			t.Errorf("%v: style %+v", c, st)
+		}
+		for _, o := range []sim.Cause{sim.CauseWakeup, sim.CauseBalance, sim.CauseNewidle, sim.CauseNohz, sim.CauseActive, sim.CauseFork} {
+			if o != c && CauseColor(o) == st.Color {
+				t.Errorf("%v and %v share a colour", c, o)
+			}
+		}
+	}
+	prev := -1.0
+	for d := sim.DistSMT; d < sim.NumDistances; d++ {
+		if l := ArcLift(d); l <= prev {
+			t.Errorf("ArcLift(%v) = %v, not above the nearer distance's %v", d, l, prev)
+		} else {
+			prev = l
+		}
+		if DistanceLabel(d) == "" {
+			t.Errorf("no label for %v", d)
+		}
+	}
+}
+
+func TestArc(t *testing.T) {
+	// Ends at the cells' centres; the apex is lift x distance off the chord,
+	// on the side of the machine's centre.
+	x, y := Arc(0, 0, 100, 0, 0.3, 0, 50, 80)
+	if x != 0 || y != 0 {
+		t.Errorf("start (%v,%v)", x, y)
+	}
+	x, y = Arc(0, 0, 100, 0, 0.3, 1, 50, 80)
+	if math.Abs(x-100) > 1e-9 || math.Abs(y) > 1e-9 {
+		t.Errorf("end (%v,%v)", x, y)
+	}
+	x, y = Arc(0, 0, 100, 0, 0.3, 0.5, 50, 80)
+	if math.Abs(x-50) > 1e-9 || math.Abs(y-30) > 1e-9 {
+		t.Errorf("apex (%v,%v), want (50,30): towards the centre below", x, y)
+	}
+	if _, y = Arc(0, 0, 100, 0, 0.3, 0.5, 50, -80); math.Abs(y+30) > 1e-9 {
+		t.Errorf("apex y %v, want -30 (centre above)", y)
+	}
+	if x, _ = Arc(0, 0, 0, 100, 0.3, 0.5, 200, 50); math.Abs(x-30) > 1e-9 {
+		t.Errorf("vertical move bulges to x=%v, want 30 (towards the centre on the right)", x)
+	}
+}
+
+func TestWakeupMigrationIsOneGlide(t *testing.T) {
+	// A wake-up placed on another CPU is two events (EvWakeup, EvMigrate) of
+	// one decision: one glide, keeping the examined CPUs.
+	var g Glides
+	ex := sim.MaskOf(4, 5)
+	g.Add([]sim.Event{
+		{Kind: sim.EvWakeup, From: 1, CPU: 5, Task: 9},
+		{Kind: sim.EvMigrate, Cause: sim.CauseWakeup, From: 1, CPU: 5, Task: 9},
+	}, []sim.CPUMask{ex, {}}, nil, 1)
+	act := g.Active(1)
+	if len(act) != 1 || act[0].Examined != ex || act[0].Cause != sim.CauseWakeup {
+		t.Fatalf("glides %+v", act)
+	}
+	if f := act[0].Fade(1+GlideDuration+Linger/2, GlideDuration); math.Abs(f-0.5) > 1e-9 {
+		t.Errorf("halfway through the linger the trail's opacity is %v", f)
 	}
 }

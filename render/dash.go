@@ -77,10 +77,21 @@ func NewDash(stage Rect, o DashOptions) Dash {
 		r.H -= lh + gap
 		// Right column: the charts stacked. Under the machine(s): the
 		// newest explanations, or with A/B the metric differences.
-		colW := math.Round(clamp(r.W*0.27, 260, 560))
-		col := Rect{r.Right() - colW, r.Y, colW, r.H}
-		r.W -= colW + gap
-		d.stackCharts(col, gap)
+		if r.W >= 1000 && r.W >= 1.3*r.H {
+			colW := math.Round(clamp(r.W*0.27, 260, 560))
+			col := Rect{r.Right() - colW, r.Y, colW, r.H}
+			r.W -= colW + gap
+			d.stackCharts(col, gap)
+		} else {
+			// A narrow or tall stage: the charts two by two under the machine.
+			gridH := math.Round(clamp(r.H*0.3, 200, 420))
+			cw, ch := (r.W-gap)/2, (gridH-gap)/2
+			y0 := r.Bottom() - gridH
+			for i := range d.Charts {
+				d.Charts[i] = Rect{r.X + float64(i%2)*(cw+gap), y0 + float64(i/2)*(ch+gap), cw, ch}
+			}
+			r.H -= gridH + gap
+		}
 		logH := math.Ceil(d.Font * 0.9 * 1.35 * 3.4)
 		if o.AB {
 			logH = math.Ceil(d.Font * 1.3 * 4.3)

@@ -330,6 +330,9 @@ func NewLayoutWith(t *sim.Topology, stage Rect, measure Measure, o LayoutOptions
 	if t == nil || t.NCPU <= 0 || t.Cores <= 0 || t.Nodes <= 0 {
 		return nil, fmt.Errorf("render: empty topology")
 	}
+	if !(stage.W > 0 && stage.H > 0) {
+		return nil, fmt.Errorf("render: no room for the machine (%.0fx%.0f px)", stage.W, stage.H)
+	}
 	lvs := levels(t)
 	// The spacing depends on the cell size and the cell size on the spacing:
 	// start from a guess and settle in a few rounds.

@@ -277,6 +277,11 @@ func TestLayoutTooSmall(t *testing.T) {
 	if _, err := NewLayout(topo(t, machines[5].m), Rect{W: 60, H: 40}, nil); err == nil {
 		t.Fatal("a 256-CPU machine in 60x40 px should not lay out")
 	}
+	for _, st := range []Rect{{W: 100, H: -300}, {W: 0, H: 100}, {W: -1, H: -1}} {
+		if _, err := NewLayout(topo(t, machines[0].m), st, nil); err == nil {
+			t.Errorf("a stage of %v laid out", st)
+		}
+	}
 }
 
 func TestFitParts(t *testing.T) {

@@ -2,6 +2,7 @@ package render
 
 import (
 	"image/color"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -191,4 +192,131 @@ func hasQuadColor(s *Scene, c color.RGBA) bool {
 		}
 	}
 	return false
+}
+
+func TestPELTBars(t *testing.T) {
+	tp := topo(t, machines[0].m) // 2 CPUs: big cells, labelled bars
+	l, err := NewLayout(tp, Rect{W: 1000, H: 600}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.BarFont == 0 {
+		t.Fatalf("2-CPU cells should carry bar labels")
+	}
+	snap := emptySnap(2)
+	snap.Tasks = []sim.TaskSnap{{LoadAvg: 300}, {LoadAvg: 200}, {LoadAvg: 900}}
+	// cpu0 runs task 0 with task 1 queued; its load_avg 800 has 300 of
+	// blocked load (the asleep task 2's decaying share).
+	snap.CPUs[0] = sim.CPUSnap{Curr: 0, Queue: []int32{1}, IdleState: -1, UtilAvg: 512, RunnableAvg: 1500, LoadAvg: 800,
+		RunnableLoadAvg: 100, BlockedLoadAvg: 50}
+	width := func(sc *Scene, r Rect, c color.RGBA) float64 {
+		w := 0.0
+		for _, q := range sc.Quads {
+			if q.C == c && float64(q.Y[0]) >= r.Y-0.01 && float64(q.Y[2]) <= r.Bottom()+0.01 && float64(q.X[0]) >= r.X-0.01 && float64(q.X[1]) <= r.Right()+0.01 {
+				w += float64(q.X[1] - q.X[0])
+			}
+		}
+		return w
+	}
+	c := &l.Cells[0]
+	for _, v38 := range []bool{false, true} {
+		p := NewPainter(l, tasksN(3), idle, nil)
+		p.V38 = v38
+		var sc Scene
+		p.Cells(snap, &sc)
+		near := func(got, want float64, what string) {
+			if math.Abs(got-want) > 0.5 {
+				t.Errorf("v38=%v: %s %.1f px, want %.1f", v38, what, got, want)
+			}
+		}
+		near(width(&sc, c.Util, UtilBar), c.Util.W*512/1024, "util bar")
+		// runnable_avg above the scale: full bar, and the overflow tip.
+		if !hasQuad(&sc, c.Runnable, BarOverflow) {
+			t.Errorf("v38=%v: runnable_avg 1500 without the overflow tip", v38)
+		}
+		run, blocked := 500.0, 300.0 // v6.17: tasks 0+1 on the rq, the rest blocked
+		if v38 {
+			run, blocked = 100, 50
+		}
+		near(width(&sc, c.Load, LoadBar), c.Load.W*run/1024, "load bar, runnable part")
+		near(width(&sc, c.Load, BlockedBar), c.Load.W*blocked/1024, "load bar, blocked part")
+		if findText(&sc, "util") == nil || findText(&sc, "512") == nil || findText(&sc, "800") == nil && !v38 {
+			t.Errorf("v38=%v: bar labels missing: %s", v38, textsOf(&sc))
+		}
+	}
+}
+
+func TestCompactCells(t *testing.T) {
+	tp := topo(t, machines[5].m) // 256 CPUs
+	l, err := NewLayout(tp, Rect{W: 600, H: 400}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !l.Compact {
+		t.Fatalf("256 CPUs in 600x400 should use the compact view (cells %.0fx%.0f)", l.Cells[0].W, l.Cells[0].H)
+	}
+	p := NewPainter(l, tasksN(300), idle, nil)
+	snap := emptySnap(tp.NCPU)
+	snap.CPUs[7] = sim.CPUSnap{Curr: 42, Queue: []int32{1, 2}, NrRunning: 3, IdleState: -1}
+	snap.CPUs[8] = sim.CPUSnap{Curr: -1, IdleState: 1}
+	var sc Scene
+	p.Cells(snap, &sc)
+	if !hasQuad(&sc, l.Cells[7].Run, TaskColor(42)) {
+		t.Errorf("the running task's colour is not in cpu7's block")
+	}
+	if !hasQuad(&sc, l.Cells[7].Band, HeatColor(3)) {
+		t.Errorf("cpu7's strip is not nr_running 3's heat colour")
+	}
+	if !hasQuad(&sc, l.Cells[8].Rect, IdleShade(1, 2)) {
+		t.Errorf("idle cpu8 is not shaded by its C-state")
+	}
+	if len(sc.Texts) != 0 {
+		t.Errorf("the compact view draws %d texts", len(sc.Texts))
+	}
+}
+
+func TestExaminedAndPinned(t *testing.T) {
+	tp := topo(t, machines[3].m) // 32 CPUs
+	l, err := NewLayout(tp, Rect{W: 1200, H: 900}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewPainter(l, tasksN(4), idle, nil)
+	var g Glides
+	ex := sim.MaskOf(2, 3, 9)
+	g.Add([]sim.Event{{Kind: sim.EvMigrate, Cause: sim.CauseNewidle, From: 2, CPU: 9, Task: 1}}, []sim.CPUMask{ex}, tp, 5)
+	outlined := func(sc *Scene) map[int]bool {
+		out := map[int]bool{}
+		col := WithAlpha(CauseColor(sim.CauseNewidle), 0.85)
+		for cpu := range l.Cells {
+			if hasQuad(sc, l.Cells[cpu].Rect.Inset(-1), col) {
+				out[cpu] = true
+			}
+		}
+		return out
+	}
+	var sc Scene
+	p.Glides(&g, 5.1, &sc)
+	if got := outlined(&sc); len(got) != 3 || !got[2] || !got[3] || !got[9] {
+		t.Errorf("in flight: outlined %v, want cpus 2, 3, 9", got)
+	}
+	if findText(&sc, DistanceLabel(tp.Distance(2, 9))) == nil {
+		t.Errorf("no distance badge %q", DistanceLabel(tp.Distance(2, 9)))
+	}
+	sc.Reset()
+	p.Glides(&g, 5+GlideDuration+0.1, &sc)
+	if len(outlined(&sc)) != 0 {
+		t.Errorf("examined CPUs still outlined after the task arrived")
+	}
+	// Pinned (paused on the move): arrived, outlined, however late.
+	sc.Reset()
+	pin, _ := GlideFor(&sim.Event{Kind: sim.EvMigrate, Cause: sim.CauseNewidle, From: 2, CPU: 9, Task: 1}, tp, ex, 0)
+	p.Pinned([]Glide{pin}, &sc)
+	if got := outlined(&sc); len(got) != 3 {
+		t.Errorf("pinned: outlined %v", got)
+	}
+	x, y := l.Cells[9].Run.Center()
+	if tx := findText(&sc, p.queueLabels[1]); p.queueLabels[1] != "" && (tx == nil || math.Abs(tx.X-x) > 1 || math.Abs(tx.Y-y) > 1) {
+		t.Errorf("pinned task not at its destination")
+	}
 }

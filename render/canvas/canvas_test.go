@@ -147,3 +147,117 @@ func TestPreview(t *testing.T) {
 			path, l.Cells[0].W, l.Cells[0].H, l.Compact, len(c.static.Quads), len(c.dyn.Quads), len(c.dyn.Texts), len(c.top.Quads))
 	}
 }
+
+// inside checks that every quad corner and text anchor of s lies in r.
+func inside(t *testing.T, what string, s *render.Scene, r render.Rect) {
+	t.Helper()
+	r = r.Inset(-0.5)
+	for _, q := range s.Quads {
+		for k := range 4 {
+			if !r.Contains(render.Rect{X: float64(q.X[k]), Y: float64(q.Y[k])}) {
+				t.Errorf("%s: quad corner (%.1f,%.1f) outside %v", what, q.X[k], q.Y[k], r)
+				return
+			}
+		}
+	}
+	for _, tx := range s.Texts {
+		if !r.Contains(render.Rect{X: tx.X, Y: tx.Y}) {
+			t.Errorf("%s: text %q at (%.1f,%.1f) outside %v", what, tx.S, tx.X, tx.Y, r)
+			return
+		}
+	}
+}
+
+// Everything is drawn inside the stage: the front end repaints only the
+// stage from the static layer each frame, so a mark outside it would stay.
+func TestLayersInsideStage(t *testing.T) {
+	for _, sh := range shots {
+		c := play(t, sh, nil)
+		st, _ := c.Static()
+		inside(t, sh.name+" static", st, sh.stage)
+		inside(t, sh.name+" dynamic", c.Dynamic(), sh.stage)
+		inside(t, sh.name+" top", c.Top(), sh.stage)
+		for _, im := range c.Images() {
+			if !sh.stage.Contains(im.Dst) || len(im.Pix) != im.W*im.H*4 {
+				t.Errorf("%s: image %d at %v (%dx%d, %d bytes)", sh.name, im.ID, im.Dst, im.W, im.H, len(im.Pix))
+			}
+		}
+		f := c.Frame()
+		if n := len(c.Images()); (f.B == nil && n != 1) || (f.B != nil && n != 2) {
+			t.Errorf("%s: %d heatmaps", sh.name, n)
+		}
+		if (f.B != nil) != (c.Layout(1) != nil) {
+			t.Errorf("%s: side B laid out %v, A/B %v", sh.name, c.Layout(1) != nil, f.B != nil)
+		}
+	}
+}
+
+// The static layer is rebuilt only when what it shows changes.
+func TestRelayout(t *testing.T) {
+	s := app.NewSession()
+	if err := s.LoadPreset("pelt-pingpong", false); err != nil {
+		t.Fatal(err)
+	}
+	c := New(nil)
+	t0 := time.Unix(0, 0)
+	frame := func(i int) { c.Take(s.Tick(t0.Add(time.Duration(i)*time.Second/30), time.Second/30), float64(i)/30) }
+	frame(0)
+	c.Build(normalStage, 0)
+	_, v0 := c.Static()
+	heatV := c.Images()[0].Version
+	for i := 1; i < 30; i++ {
+		frame(i)
+		c.Build(normalStage, float64(i)/30)
+	}
+	if _, v := c.Static(); v != v0 {
+		t.Errorf("static layer rebuilt while nothing changed (%d -> %d)", v0, v)
+	}
+	if c.Images()[0].Version == heatV {
+		t.Errorf("the heatmap did not change in 30 frames of play")
+	}
+	c.Build(wideStage, 1)
+	_, v1 := c.Static()
+	s.SetTalk(true)
+	frame(31)
+	c.Build(wideStage, 1.1)
+	_, v2 := c.Static()
+	s.SetCompare([]string{"policy.select_idle_sibling=off"})
+	frame(32)
+	c.Build(wideStage, 1.2)
+	_, v3 := c.Static()
+	if !(v0 < v1 && v1 < v2 && v2 < v3) {
+		t.Errorf("versions %d %d %d %d: a new stage, talk mode and A/B must each rebuild", v0, v1, v2, v3)
+	}
+	if c.Layout(1) == nil || c.Dash().Status.H == 0 {
+		t.Errorf("after A/B in talk mode: side B %v, status line %v", c.Layout(1) != nil, c.Dash().Status)
+	}
+	// A stage too small for the machine is an error, not a panic.
+	c.Build(render.Rect{W: 40, H: 30}, 2)
+	if c.Err() == nil {
+		t.Errorf("a 40x30 stage laid out")
+	}
+}
+
+func TestExplanationsAndPin(t *testing.T) {
+	c := play(t, shots[len(shots)-1], nil) // pgbench, paused on a migration
+	f := c.Frame()
+	if !f.PausedOnMove || f.Playing {
+		t.Fatalf("the shot did not pause on a migration")
+	}
+	if len(c.pinned[0]) == 0 {
+		t.Fatalf("no pinned move after a pause on a migration")
+	}
+	if n := len(c.explains); n == 0 || c.explains[n-1] != f.LastMove {
+		t.Errorf("the newest explanation is not the move paused on: %q", c.explains)
+	}
+	// The pinned move is drawn while paused: its destination's examined
+	// CPUs are outlined in the top layer.
+	if len(c.Top().Quads) == 0 {
+		t.Errorf("nothing in the top layer while paused on a move")
+	}
+	// Playing again unpins.
+	c.Take(&app.Frame{Rev: f.Rev, Playing: true, Snap: f.Snap, Topology: f.Topology, Series: f.Series}, 100)
+	if len(c.pinned[0]) != 0 {
+		t.Errorf("still pinned after play")
+	}
+}

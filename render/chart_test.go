@@ -1,0 +1,135 @@
+package render
+
+import (
+	"math"
+	"testing"
+
+	"schedplay/sim"
+)
+
+func TestNiceCeilAndFormat(t *testing.T) {
+	for _, tc := range []struct{ v, want float64 }{
+		{0, 1}, {-3, 1}, {1, 1}, {1.01, 2}, {3, 5}, {7, 10}, {40_000, 50_000}, {150_000, 200_000}, {0.003, 0.005},
+	} {
+		if got := NiceCeil(tc.v); math.Abs(got-tc.want) > 1e-9*tc.want {
+			t.Errorf("NiceCeil(%v) = %v, want %v", tc.v, got, tc.want)
+		}
+	}
+	for v, want := range map[float64]string{0: "0", 3.25: "3.2", 12: "12", 950: "950", 1500: "1.5k", 12_500: "12k", 3.2e6: "3.2M", 4.5e9: "4.5G", -1500: "-1.5k"} {
+		if got := FormatValue(v); got != want {
+			t.Errorf("FormatValue(%v) = %q, want %q", v, got, want)
+		}
+	}
+	for ns, want := range map[int64]string{480_000: "480 µs", 4_800_000: "4.8 ms", 1_950_000: "1.95 ms", 1_200_000_000: "1.2 s"} {
+		if got := FormatSimTime(ns); got != want {
+			t.Errorf("FormatSimTime(%d) = %q, want %q", ns, got, want)
+		}
+	}
+	for ch, want := range map[float64]string{0: "+0%", 12.4: "+12%", -35.2: "−35%", 400: "×5.0"} {
+		if got := FormatChange(ch); got != want {
+			t.Errorf("FormatChange(%v) = %q, want %q", ch, got, want)
+		}
+	}
+}
+
+func TestHeatRows(t *testing.T) {
+	tp := topo(t, machines[2].m) // 4 nodes x 10 cores x 2 threads, x86 numbering
+	hr := NewHeatRows(tp, 1000)
+	if len(hr.Groups) != 80 || len(hr.NodeStart) != 4 {
+		t.Fatalf("%d rows, %d nodes", len(hr.Groups), len(hr.NodeStart))
+	}
+	// Topology order: core 0's threads (cpu0, cpu40) first and adjacent.
+	if hr.Groups[0][0] != 0 || hr.Groups[1][0] != 40 || hr.Groups[2][0] != 1 {
+		t.Errorf("first rows %v %v %v, want cpu0, cpu40, cpu1", hr.Groups[0], hr.Groups[1], hr.Groups[2])
+	}
+	for k, start := range hr.NodeStart {
+		if start != 20*k || tp.CPU[hr.Groups[start][0]].Node != k {
+			t.Errorf("node %d starts at row %d", k, start)
+		}
+	}
+	// Fewer rows than CPUs: groups of adjacent CPUs, every CPU once.
+	hr = NewHeatRows(tp, 30)
+	seen := map[int]bool{}
+	for _, g := range hr.Groups {
+		for _, c := range g {
+			if seen[c] {
+				t.Fatalf("cpu%d in two rows", c)
+			}
+			seen[c] = true
+		}
+	}
+	if len(seen) != 80 || len(hr.Groups) > 30 {
+		t.Errorf("%d CPUs in %d rows", len(seen), len(hr.Groups))
+	}
+}
+
+func TestHeatPixels(t *testing.T) {
+	tp := topo(t, machines[0].m) // 2 CPUs
+	hr := NewHeatRows(tp, 100)
+	mk := func(nr0, nr1 uint8, iwo int) *Sample {
+		s := &Sample{NR: []uint8{nr0, nr1}, IWO: iwo}
+		for c, nr := range s.NR {
+			if nr == 0 {
+				s.Idle.Set(c)
+			}
+		}
+		return s
+	}
+	samples := []*Sample{mk(1, 0, 0), mk(3, 0, 1), mk(9, 2, 0)}
+	pix := HeatPixels(nil, samples, hr)
+	if len(pix) != SeriesLen*2*4 {
+		t.Fatalf("%d bytes", len(pix))
+	}
+	at := func(x, y int) [4]byte {
+		o := (y*SeriesLen + x) * 4
+		return [4]byte{pix[o], pix[o+1], pix[o+2], pix[o+3]}
+	}
+	rgba := func(c [4]uint8) [4]byte { return c }
+	col := func(nr int) [4]byte { c := HeatColor(nr); return rgba([4]uint8{c.R, c.G, c.B, 0xff}) }
+	x0 := SeriesLen - 3 // the newest sample is the right-most column
+	if at(0, 0)[3] != 0 || at(x0-1, 1)[3] != 0 {
+		t.Errorf("slots without samples are not transparent")
+	}
+	if at(x0, 0) != col(1) || at(x0, 1) != col(0) {
+		t.Errorf("sample 0: %v %v", at(x0, 0), at(x0, 1))
+	}
+	iwo := [4]byte{IWOColor.R, IWOColor.G, IWOColor.B, 0xff}
+	if at(x0+1, 0) != col(3) || at(x0+1, 1) != iwo {
+		t.Errorf("sample 1 (cpu1 idle while cpu0 has 2 waiting): %v %v", at(x0+1, 0), at(x0+1, 1))
+	}
+	if at(x0+2, 0) != col(HeatLevels-1) || at(x0+2, 1) != col(2) {
+		t.Errorf("sample 2: %v %v", at(x0+2, 0), at(x0+2, 1))
+	}
+}
+
+// Charts draw inside their panels, whatever the data.
+func TestChartsStayInside(t *testing.T) {
+	var ss []*Sample
+	for i := range SeriesLen + 10 {
+		s := &Sample{T: int64(i+1) * 1000, Dt: 1000, Ops: int64(i % 7), OpsRate: float64(i%7) * 1e6,
+			LatP50: float64(i % 5), LatP95: float64(i%5) * 10, LatP99: float64(i%5) * 100, NR: []uint8{1, 2}}
+		if i%9 == 0 {
+			s.LatP50, s.LatP95, s.LatP99 = -1, -1, -1
+		}
+		s.Mig[sim.CauseWakeup] = int32(i % 3)
+		s.Mig[sim.CauseBalance] = int32(i % 4)
+		ss = append(ss, s)
+	}
+	series := &Series{Samples: ss[len(ss)-SeriesLen:]}
+	few := &Series{Samples: ss[:3]}
+	r := Rect{X: 20, Y: 30, W: 300, H: 160}
+	st := ChartStyle{Font: 13}
+	for _, sd := range []Sides{{A: series}, {A: series, B: few}, {A: &Series{}}, {A: few, B: series}} {
+		for i, draw := range []func(*Scene, Rect, ChartStyle, Sides){OpsChart, LatencyChart, MigrationChart} {
+			var sc Scene
+			draw(&sc, r, st, sd)
+			for _, q := range sc.Quads {
+				for k := range 4 {
+					if !r.Inset(-1).Contains(Rect{float64(q.X[k]), float64(q.Y[k]), 0, 0}) {
+						t.Fatalf("chart %d: quad corner (%v,%v) outside %v", i, q.X[k], q.Y[k], r)
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,120 @@
+package render
+
+import (
+	"fmt"
+	"testing"
+)
+
+// Every region of every dashboard lies in the stage and no two overlap.
+func TestDashRegions(t *testing.T) {
+	legend := func(w, f float64) float64 { return LayoutLegend(LegendItems(LegendOptions{}), w, f, nil).H }
+	stages := []Rect{
+		{X: 550, Y: 142, W: 626, H: 850},
+		{X: 10, Y: 142, W: 1166, H: 850},
+		{X: 10, Y: 262, W: 1580, H: 730},
+		{W: 1920, H: 1080},
+		{W: 1280, H: 720},
+		{W: 800, H: 1200},
+	}
+	for _, st := range stages {
+		for _, o := range []DashOptions{{}, {AB: true}, {AB: true, Stacked: true}, {Talk: true}, {Talk: true, AB: true}} {
+			o.LegendH = legend
+			d := NewDash(st, o)
+			name := fmt.Sprintf("%v talk=%v ab=%v stacked=%v", st, o.Talk, o.AB, o.Stacked)
+			regions := map[string]Rect{"legend": d.Legend, "machine A": d.Machine[0]}
+			for i, r := range d.Charts {
+				regions[ChartTitle(Chart(i))] = r
+			}
+			if o.Talk {
+				regions["status"] = d.Status
+				if !o.AB {
+					regions["log"] = d.Log
+				}
+			}
+			if o.AB {
+				regions["machine B"] = d.Machine[1]
+				regions["caption A"], regions["caption B"] = d.Caption[0], d.Caption[1]
+				regions["diff"] = d.Diff
+			}
+			for k, r := range regions {
+				if r.W <= 0 || r.H <= 0 {
+					t.Errorf("%s: %s is empty: %v", name, k, r)
+				}
+				if !st.Contains(r) {
+					t.Errorf("%s: %s %v outside the stage", name, k, r)
+				}
+				for k2, r2 := range regions {
+					if k < k2 && r.Overlaps(r2) {
+						t.Errorf("%s: %s %v overlaps %s %v", name, k, r, k2, r2)
+					}
+				}
+			}
+			if d.Font < 11 || (o.Talk && d.Font < 15) || (o.Talk && d.LegendFont < 15) {
+				t.Errorf("%s: fonts %.1f / %.1f too small", name, d.Font, d.LegendFont)
+			}
+			// The machine gets the largest share (with A/B, half of it each).
+			share := 0.18
+			if o.AB {
+				share = 0.09
+			}
+			if a := d.Machine[0].W * d.Machine[0].H; a < st.W*st.H*share {
+				t.Errorf("%s: machine A has only %.0f%% of the stage", name, a/(st.W*st.H)*100)
+			}
+		}
+	}
+}
+
+func TestLegend(t *testing.T) {
+	for _, o := range []LegendOptions{{}, {V38: true}, {Compact: true}, {Keys: true}} {
+		items := LegendItems(o)
+		causes := map[string]bool{}
+		for _, it := range items {
+			if it.Icon == IconLine {
+				causes[it.Text] = true
+			}
+		}
+		if len(causes) != 6 {
+			t.Errorf("%+v: %d cause lines in the legend, want 6", o, len(causes))
+		}
+		lg := LayoutLegend(items, 600, 13, nil)
+		for i, a := range lg.Items {
+			ra := Rect{a.X, a.Y, a.W, lg.lineH()}
+			if a.X < 0 || (a.X > 0 && a.X+a.W > 600) {
+				t.Errorf("%+v: item %q at %.0f+%.0f outside 600 px", o, a.Text, a.X, a.W)
+			}
+			for _, b := range lg.Items[i+1:] {
+				if ra.Overlaps(Rect{b.X, b.Y, b.W, lg.lineH()}) {
+					t.Errorf("%+v: legend items %q and %q overlap", o, a.Text, b.Text)
+				}
+			}
+		}
+		if lg.H <= 0 || lg.H > 12*lg.lineH() {
+			t.Errorf("%+v: legend %.0f px high", o, lg.H)
+		}
+	}
+	has := func(items []LegendItem, text string) bool {
+		for _, it := range items {
+			if it.Text == text {
+				return true
+			}
+		}
+		return false
+	}
+	if !has(LegendItems(LegendOptions{V38: true}), "runnable_load_avg | blocked_load_avg") || !has(LegendItems(LegendOptions{}), "load_avg: tasks on rq | blocked") {
+		t.Errorf("the load bar's legend does not follow the era")
+	}
+	if !has(LegendItems(LegendOptions{Compact: true}), "top strip: nr_running") || has(LegendItems(LegendOptions{}), "top strip: nr_running") {
+		t.Errorf("the compact view's strip is explained only in the compact view")
+	}
+	// A legend drawn at an origin stays right of and below it.
+	lg := LayoutLegend(LegendItems(LegendOptions{}), 500, 14, nil)
+	var sc Scene
+	lg.Draw(&sc, 100, 200)
+	for _, q := range sc.Quads {
+		for k := range 4 {
+			if q.X[k] < 100-1 || q.Y[k] < 200-1 || q.X[k] > 600+1 || float64(q.Y[k]) > 200+lg.H+1 {
+				t.Fatalf("legend quad %v outside %v", q, Rect{100, 200, 500, lg.H})
+			}
+		}
+	}
+}
