@@ -10,12 +10,31 @@ export function syncControls(api) {
   $("play").setAttribute("aria-pressed", st.playing ? "true" : "false");
   $("pause").setAttribute("aria-pressed", st.playing ? "false" : "true");
   const sel = $("speed");
-  const opt = [...sel.options].find((o) => Math.abs(parseFloat(o.value) - st.speed) < 1e-12);
-  if (opt) sel.value = opt.value;
+  let opt = [...sel.options].find((o) => Math.abs(parseFloat(o.value) / st.speed - 1) < 1e-9);
+  if (!opt || !opt.dataset.extra) {
+    for (const o of [...sel.options]) if (o.dataset.extra && o !== opt) o.remove();
+  }
+  if (!opt) {
+    // A speed set by a key or the console: show it in the menu too.
+    opt = document.createElement("option");
+    opt.value = String(st.speed);
+    opt.textContent = speedLabel(st.speed);
+    opt.dataset.extra = "1";
+    const after = [...sel.options].find((o) => parseFloat(o.value) > st.speed);
+    sel.insertBefore(opt, after || null);
+  }
+  sel.value = opt.value;
   const seed = $("seed");
   if (document.activeElement !== seed) {
     try { seed.value = String(JSON.parse(api.scenario()).seed); } catch (e) { /* keep */ }
   }
+}
+
+// speedLabel writes simulated time per wall second as the menu does.
+function speedLabel(x) {
+  if (x >= 1) return x === 1 ? "real time" : x + "× real time";
+  if (x >= 1e-3) return +(x * 1e3).toPrecision(3) + " ms / s";
+  return +(x * 1e6).toPrecision(3) + " µs / s";
 }
 
 function fieldError(el, text) {
