@@ -209,7 +209,7 @@ func (p *page) panels(l *broadcast.Listener[*app.Frame]) {
 					fmtNum(m.OpsPerS), fmtNum(b.OpsPerS), fmtDelta(m.OpsPerS, b.OpsPerS, fmtNum),
 					fmtNum(float64(m.Migrations.Total)), fmtNum(float64(b.Migrations.Total)))
 			}
-			p.setText("talk-strip", strip+" · t = "+fmtSimTime(f.Now))
+			p.setText("talk-strip", strip)
 		}
 	}
 }
