@@ -6,9 +6,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"image"
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -88,6 +90,32 @@ func (tb *tab) setUp(sc screen) {
 	}
 }
 
+// frameRates reads stats() once a second, n times: the frame rate under a
+// software GL varies from second to second.
+func (tb *tab) frameRates(n int) rates {
+	var r rates
+	for range n {
+		time.Sleep(time.Second)
+		st := tb.stats()
+		r.fps = append(r.fps, st.FPS)
+		r.ms = append(r.ms, st.FrameMS)
+	}
+	return r
+}
+
+type rates struct{ fps, ms []float64 }
+
+func (r rates) String() string {
+	fps := slices.Clone(r.fps)
+	ms := slices.Clone(r.ms)
+	slices.Sort(fps)
+	slices.Sort(ms)
+	if len(fps) == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("median %.1f (%.1f..%.1f), frame_ms median %.2f", fps[len(fps)/2], fps[0], fps[len(fps)-1], ms[len(ms)/2])
+}
+
 // measure lets the page play for d and returns the frame rate stats()
 // reports over the last full second.
 func (tb *tab) measure(d time.Duration) pageStats {
@@ -99,13 +127,24 @@ func TestScreens(t *testing.T) {
 	dir := os.Getenv("SCHEDPLAY_SCREENS")
 	tb := newTab(t, false)
 	tb.open(serverURL)
+	// The default tbench preset (one pair on the 4x10x2 machine) as the
+	// page opens: the frame rate the issue asks for.
+	time.Sleep(2 * time.Second)
+	fr := tb.frameRates(5)
+	t.Logf("tbench-pairs preset, page as opened: fps %s", fr)
+	if dir != "" {
+		// The pictures show the machine without the editor beside it.
+		eval[chromedp.Void](tb, `(() => { const b = document.getElementById("toggle-editor"); if (b && !document.body.classList.contains("no-editor")) b.click(); })()`)
+		time.Sleep(time.Second)
+		t.Logf("tbench-pairs preset, editor hidden: fps %s", tb.frameRates(5))
+	}
 	for _, sc := range screens {
 		if dir == "" && !strings.HasSuffix(sc.name, "talk") && sc.name != "80cpu" && sc.name != "256cpu" {
 			continue // without a directory: only what the frame rates need, and talk mode
 		}
 		tb.setUp(sc)
-		st := tb.measure(4 * time.Second)
-		t.Logf("%s: %.1f fps, %.2f ms of Go work per frame, sim %.3gx real time", sc.name, st.FPS, st.FrameMS, st.SimRTF)
+		st := tb.measure(3 * time.Second)
+		t.Logf("%s: fps %s", sc.name, tb.frameRates(3))
 		if st.FPS <= 0 {
 			t.Errorf("%s: stats().fps = %v", sc.name, st.FPS)
 		}
@@ -120,10 +159,15 @@ func TestScreens(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		frac, colours := coverage(img, img.Bounds())
-		t.Logf("%s: %.0f%% of the page drawn, %d colours", sc.name, frac*100, colours)
-		if frac < 0.3 || colours < 12 {
-			t.Errorf("%s: the page looks blank: %.0f%% drawn, %d colours", sc.name, frac*100, colours)
+		// The stage (where the page lets the canvas show) is covered.
+		var stage struct{ X, Y, W, H float64 }
+		if err := json.Unmarshal(eval[[]byte](tb, `(() => { const e = document.getElementById("stage"); const r = e ? e.getBoundingClientRect() : {left: 0, top: 0, width: innerWidth, height: innerHeight}; return {X: r.left, Y: r.top, W: r.width, H: r.height}; })()`), &stage); err != nil {
+			t.Fatal(err)
+		}
+		frac, colours := coverage(img, image.Rect(int(stage.X), int(stage.Y), int(stage.X+stage.W), int(stage.Y+stage.H)))
+		t.Logf("%s: %.0f%% of the %.0fx%.0f stage drawn, %d colours", sc.name, frac*100, stage.W, stage.H, colours)
+		if frac < 0.5 || colours < 12 {
+			t.Errorf("%s: the stage looks blank: %.0f%% drawn, %d colours", sc.name, frac*100, colours)
 		}
 		if dir != "" {
 			path := dir

@@ -24,8 +24,13 @@ import (
 
 // GlideDuration is how long a migrated task takes to glide from its old CPU
 // to its new one, in wall-clock seconds: long enough for the eye to follow,
-// short enough that a burst of migrations does not pile up.
+// short enough that a burst of migrations does not pile up. A task that
+// moved less than that ago glides faster (80% of the time since its last
+// move, at least MinGlide), so that it arrives before it moves again.
 const GlideDuration = 0.45
+
+// MinGlide is the shortest flight.
+const MinGlide = 0.1
 
 // Linger is how long a trail stays (fading) after its task arrived.
 const Linger = 0.5
@@ -49,6 +54,15 @@ type Glide struct {
 	Dist     sim.Distance // cache distance crossed
 	Examined sim.CPUMask  // CPUs the decision examined (may be empty)
 	Start    float64      // wall-clock seconds
+	Dur      float64      // flight time, seconds (0: the Glides' duration)
+}
+
+// duration is the glide's flight time, def if it has none of its own.
+func (g *Glide) duration(def float64) float64 {
+	if g.Dur > 0 {
+		return g.Dur
+	}
+	return def
 }
 
 // Progress is how far along the glide is at now, 0..1.
@@ -184,12 +198,49 @@ func GlideFor(e *sim.Event, topo *sim.Topology, examined sim.CPUMask, now float6
 }
 
 // Glides animates migrations. It is driven by wall-clock time, not
-// simulated time: at slow speeds a glide spans many events, at fast speeds
-// it covers many migrations and only the newest MaxGlides are shown.
+// simulated time: at slow speeds a glide spans many events. At fast speeds
+// there are more moves than the screen can show: while MaxGlides are on
+// screen, new moves are not animated (a move of a task already gliding
+// replaces its glide), so that the glides shown complete their flight —
+// a sample of the moves rather than a crowd of blocks that never leave
+// their CPU. Rate tells how many moves per second were seen and shown.
 type Glides struct {
 	Dur  float64 // seconds; GlideDuration if zero
 	Max  int     // MaxGlides if zero
 	list []Glide
+	// lastMove is per task id the wall time of its last move (0: none).
+	lastMove []float64
+	// Moves seen and animated: in the current second, and in the last.
+	winStart            float64
+	seen, shown         int
+	lastSeen, lastShown int
+}
+
+// Rate is the moves per second seen and animated in the last full second
+// of wall time before now.
+func (g *Glides) Rate(now float64) (seen, shown int) {
+	g.roll(now)
+	return g.lastSeen, g.lastShown
+}
+
+// roll starts a new one-second window when now is past the current one.
+func (g *Glides) roll(now float64) {
+	if now-g.winStart >= 1 || now < g.winStart {
+		if now-g.winStart < 2 && now >= g.winStart {
+			g.lastSeen, g.lastShown = g.seen, g.shown
+		} else {
+			g.lastSeen, g.lastShown = 0, 0
+		}
+		g.winStart, g.seen, g.shown = now, 0, 0
+	}
+}
+
+func (g *Glides) count(now float64, shown bool) {
+	g.roll(now)
+	g.seen++
+	if shown {
+		g.shown++
+	}
 }
 
 func (g *Glides) dur() float64 {
@@ -210,6 +261,8 @@ func (g *Glides) max() int {
 // now. examined, when not nil, is parallel to evs (the CPUs each move's
 // decision examined); topo gives the distances (nil: unknown).
 func (g *Glides) Add(evs []sim.Event, examined []sim.CPUMask, topo *sim.Topology, now float64) {
+	g.Active(now) // drop the finished ones
+	g.roll(now)
 	for i := range evs {
 		var ex sim.CPUMask
 		if i < len(examined) {
@@ -219,32 +272,60 @@ func (g *Glides) Add(evs []sim.Event, examined []sim.CPUMask, topo *sim.Topology
 		if !ok {
 			continue
 		}
-		// A task moving again replaces its previous glide (a wake-up that
-		// is also a migration is one move).
-		for j := range g.list {
-			if old := &g.list[j]; old.Task == gl.Task {
-				if old.Start == now && old.From == gl.From && old.To == gl.To && gl.Examined.Empty() {
-					gl.Examined = old.Examined
+		// A wake-up placed elsewhere is two events (EvWakeup, EvMigrate) of
+		// one decision: one move.
+		if j := g.find(gl.Task); j >= 0 {
+			if old := &g.list[j]; old.Start == now && old.From == gl.From && old.To == gl.To {
+				if old.Examined.Empty() {
+					old.Examined = gl.Examined
 				}
-				g.list = append(g.list[:j], g.list[j+1:]...)
-				break
+				continue
 			}
 		}
-		if len(g.list) >= g.max() {
-			g.list = append(g.list[:0], g.list[1:]...)
+		gl.Dur = g.dur()
+		if id := int(gl.Task); id < len(g.lastMove) && g.lastMove[id] > 0 && now >= g.lastMove[id] {
+			gl.Dur = clamp(0.8*(now-g.lastMove[id]), MinGlide, g.dur())
 		}
+		g.setLastMove(gl.Task, now)
+		// A task moving again replaces its previous glide; a new task's
+		// move waits for room.
+		if j := g.find(gl.Task); j >= 0 {
+			g.list = append(g.list[:j], g.list[j+1:]...)
+		} else if len(g.list) >= g.max() {
+			g.count(now, false)
+			continue
+		}
+		g.count(now, true)
 		g.list = append(g.list, gl)
 	}
+}
+
+func (g *Glides) find(task int32) int {
+	for j := range g.list {
+		if g.list[j].Task == task {
+			return j
+		}
+	}
+	return -1
+}
+
+func (g *Glides) setLastMove(task int32, now float64) {
+	if task < 0 || task > 1<<20 {
+		return
+	}
+	for int(task) >= len(g.lastMove) {
+		g.lastMove = append(g.lastMove, 0)
+	}
+	g.lastMove[task] = now
 }
 
 // Active drops finished glides (arrived and faded) and returns those still
 // drawn at now, oldest first. The result is valid until the next call to
 // Add, Active or Clear.
 func (g *Glides) Active(now float64) []Glide {
-	d := g.dur() + Linger
 	keep := g.list[:0]
 	for _, gl := range g.list {
-		if now-gl.Start < d {
+		if now-gl.Start < gl.duration(g.dur())+Linger {
 			keep = append(keep, gl)
 		}
 	}
@@ -256,4 +337,7 @@ func (g *Glides) Active(now float64) []Glide {
 func (g *Glides) Len() int { return len(g.list) }
 
 // Clear drops every glide (a new scenario was loaded).
-func (g *Glides) Clear() { g.list = g.list[:0] }
+func (g *Glides) Clear() {
+	g.list = g.list[:0]
+	clear(g.lastMove)
+}

@@ -66,14 +66,18 @@ func TestGlides(t *testing.T) {
 	if len(act) != 2 || act[1].Task != 1 || act[1].From != 1 || act[1].To != 3 {
 		t.Fatalf("after re-move: %+v", act)
 	}
-	// Max: the oldest gives way.
+	// Max: while the screen is full, new moves are not animated (those on
+	// screen finish their flight); the rate says so.
 	g.Add([]sim.Event{
 		{Kind: sim.EvMigrate, From: 0, CPU: 3, Task: 7},
 		{Kind: sim.EvMigrate, From: 0, CPU: 3, Task: 8},
 	}, nil, nil, 0.25)
 	act = g.Active(0.25)
-	if len(act) != 3 || act[0].Task != 1 {
+	if len(act) != 3 || act[0].Task != 2 || act[2].Task != 7 {
 		t.Fatalf("after overflow: %+v", act)
+	}
+	if seen, shown := g.Rate(1.3); seen != 5 || shown != 4 {
+		t.Errorf("Rate() = %d seen, %d shown; want 5, 4", seen, shown)
 	}
 	// Finished glides go.
 	if n := len(g.Active(0.25 + GlideDuration + Linger)); n != 0 {
@@ -190,5 +194,31 @@ func TestWakeupMigrationIsOneGlide(t *testing.T) {
 	}
 	if f := act[0].Fade(1+GlideDuration+Linger/2, GlideDuration); math.Abs(f-0.5) > 1e-9 {
 		t.Errorf("halfway through the linger the trail's opacity is %v", f)
+	}
+}
+
+// A task that moves often glides faster, so that it arrives before its
+// next move; the first move of a task takes the full duration.
+func TestGlideDurationAdapts(t *testing.T) {
+	var g Glides
+	move := func(now float64) Glide {
+		g.Add([]sim.Event{{Kind: sim.EvMigrate, Cause: sim.CauseBalance, From: 0, CPU: 1, Task: 3}}, nil, nil, now)
+		act := g.Active(now)
+		return act[len(act)-1]
+	}
+	if d := move(1).Dur; d != GlideDuration {
+		t.Errorf("first move: %v s", d)
+	}
+	if d := move(1.3).Dur; math.Abs(d-0.24) > 1e-9 {
+		t.Errorf("0.3 s after the last move: %v s, want 0.24", d)
+	}
+	if d := move(1.32).Dur; d != MinGlide {
+		t.Errorf("20 ms after the last move: %v s, want the minimum %v", d, MinGlide)
+	}
+	if d := move(5).Dur; d != GlideDuration {
+		t.Errorf("a long time after: %v s", d)
+	}
+	if len(g.Active(5)) != 1 {
+		t.Errorf("one task, %d glides", len(g.Active(5)))
 	}
 }

@@ -307,8 +307,8 @@ func (p *Painter) Pinned(moves []Glide, dst *Scene) {
 	p.DrawGlides(list, 0, GlideDuration, dst)
 }
 
-// DrawGlides draws glides (oldest first) at wall time now, each taking dur
-// seconds to arrive.
+// DrawGlides draws glides (oldest first) at wall time now, each taking its
+// own Dur (or dur) seconds to arrive.
 func (p *Painter) DrawGlides(act []Glide, now, dur float64, dst *Scene) {
 	l := p.L
 	mcx, mcy := l.Stage.Center()
@@ -323,7 +323,7 @@ func (p *Painter) DrawGlides(act []Glide, now, dur float64, dst *Scene) {
 	shown := 0
 	for i := len(act) - 1; i >= 0 && shown < MaxExamined; i-- {
 		gl := &act[i]
-		if gl.Examined.Empty() || now-gl.Start > dur {
+		if gl.Examined.Empty() || now-gl.Start > gl.duration(dur) {
 			continue
 		}
 		shown++
@@ -342,8 +342,8 @@ func (p *Painter) DrawGlides(act []Glide, now, dur float64, dst *Scene) {
 		}
 		x0, y0 := l.Cells[gl.From].Run.Center()
 		x1, y1 := l.Cells[gl.To].Run.Center()
-		f := Ease(gl.Progress(now, dur))
-		fade := gl.Fade(now, dur)
+		f := Ease(gl.Progress(now, gl.duration(dur)))
+		fade := gl.Fade(now, gl.duration(dur))
 		st := CauseStyle(gl.Cause)
 		lift := ArcLift(gl.Dist)
 		p.xs, p.ys = p.xs[:0], p.ys[:0]
@@ -381,7 +381,7 @@ func (p *Painter) DrawGlides(act []Glide, now, dur float64, dst *Scene) {
 	// Badges for the newest few in flight (more would clutter a busy machine).
 	for i := max(0, len(act)-MaxBadges); i < len(act); i++ {
 		gl := &act[i]
-		if now-gl.Start > dur {
+		if now-gl.Start > gl.duration(dur) {
 			continue
 		}
 		name := DistanceLabel(gl.Dist)
@@ -393,7 +393,7 @@ func (p *Painter) DrawGlides(act []Glide, now, dur float64, dst *Scene) {
 		if math.Hypot(x1-x0, y1-y0) < side*2 {
 			continue
 		}
-		fade := gl.Fade(now, dur)
+		fade := gl.Fade(now, gl.duration(dur))
 		x, y := Arc(x0, y0, x1, y1, ArcLift(gl.Dist), 0.5, mcx, mcy)
 		w := p.Measure(name, badge) + badge*0.6
 		r := Rect{x - w/2, y - badge*0.7, w, badge * 1.4}
@@ -403,12 +403,12 @@ func (p *Painter) DrawGlides(act []Glide, now, dur float64, dst *Scene) {
 	}
 	for i := range act {
 		gl := &act[i]
-		if int(gl.From) >= len(l.Cells) || int(gl.To) >= len(l.Cells) || now-gl.Start > dur {
+		if int(gl.From) >= len(l.Cells) || int(gl.To) >= len(l.Cells) || now-gl.Start > gl.duration(dur) {
 			continue
 		}
 		x0, y0 := l.Cells[gl.From].Run.Center()
 		x1, y1 := l.Cells[gl.To].Run.Center()
-		f := Ease(gl.Progress(now, dur))
+		f := Ease(gl.Progress(now, gl.duration(dur)))
 		x, y := Arc(x0, y0, x1, y1, ArcLift(gl.Dist), f, mcx, mcy)
 		r := Rect{x - side/2, y - side/2, side, side}
 		col, tc := p.taskColor(gl.Task)

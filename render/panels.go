@@ -294,3 +294,16 @@ func diffTableWide(dst *Scene, r Rect, f float64, a, b *sim.Metrics, m Measure) 
 		}
 	}
 }
+
+// Note draws a short text on a dark pill, right-aligned at (x, y) (the
+// vertical middle), over whatever is under it.
+func Note(dst *Scene, x, y, f float64, c color.RGBA, text string, m Measure) {
+	if m == nil {
+		m = ApproxMeasure
+	}
+	w := m(text, f) + f
+	r := Rect{x - w, y - f*0.75, w, f * 1.5}
+	dst.Fill(r, WithAlpha(Background, 0.9))
+	dst.Stroke(r, 1, PanelBorder)
+	dst.Label(x-f*0.5, y, f, c, text, AlignRight)
+}

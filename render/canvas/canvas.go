@@ -241,6 +241,13 @@ func (c *Canvas) Build(stage render.Rect, wall float64) {
 		if !f.Playing && len(c.pinned[k]) > 0 {
 			s.painter.Pinned(c.pinned[k], &c.top)
 		}
+		// More moves than can be animated: say how many are shown.
+		if seen, shown := s.glides.Rate(wall); seen > shown {
+			m := d.Machine[k]
+			fs := math.Max(11, d.Font*0.85)
+			text := "moves animated: " + render.FormatValue(float64(shown)) + " of " + render.FormatValue(float64(seen)) + " per second"
+			render.Note(&c.top, m.Right()-2, m.Bottom()-fs, fs, render.Muted, text, c.Measure)
+		}
 	}
 }
 
