@@ -43,11 +43,10 @@ function fieldError(el, text) {
   slot.hidden = !text;
 }
 
+// setTalk asks for talk mode; the page switches with the next frame (the
+// Go side shows Frame.Talk, whoever changed it: this, the T key, the console).
 export function setTalk(api, on) {
-  if (api.talk) api.talk(on);
-  document.documentElement.classList.toggle("talk", on);
-  $("talk").setAttribute("aria-pressed", on ? "true" : "false");
-  $("talk").textContent = on ? "Leave talk mode (T)" : "Talk mode (T)";
+  api.talk(on);
 }
 
 export function wireControls(api, editor) {
@@ -71,7 +70,7 @@ export function wireControls(api, editor) {
     setSeed(String(v));
   });
 
-  $("talk").addEventListener("click", () => setTalk(api, !document.documentElement.classList.contains("talk")));
+  $("talk").addEventListener("click", () => setTalk(api, !api.talk()));
 
   // Keys. The canvas side (cmd/wasm/keys.go) takes its keys on the whole
   // page and marks them handled (defaultPrevented); these are the same
@@ -84,7 +83,7 @@ export function wireControls(api, editor) {
     if (t && /^(BUTTON|A|SUMMARY)$/.test(t.tagName) && (e.key === " " || e.key === "Enter")) return;
     switch (e.key) {
       case "t": case "T":
-        setTalk(api, !document.documentElement.classList.contains("talk"));
+        setTalk(api, !api.talk());
         break;
       case " ":
         if (api.state().playing) api.pause(); else api.play();

@@ -184,8 +184,9 @@ func installAPI(sess *app.Session, g *game, pg *page) {
 	})
 	fn("talk", func(args []js.Value) any {
 		if len(args) > 0 && args[0].Type() == js.TypeBoolean {
+			// The page follows with the next frame (Frame.Talk), as it
+			// does for the T key: one writer of the page's talk state.
 			sess.SetTalk(args[0].Bool())
-			pg.showTalk(args[0].Bool())
 		}
 		return sess.Talk()
 	})

@@ -148,6 +148,8 @@ func (p *page) panels(l *broadcast.Listener[*app.Frame]) {
 		}
 		p.mu.Unlock()
 		p.setError(f.Err)
+		// Talk mode is shown as the frames have it; nothing else writes it,
+		// so a change by the API, a key or the button cannot be lost.
 		if first || f.Talk != talk {
 			talk = f.Talk
 			p.showTalk(talk)
