@@ -90,6 +90,12 @@ func (tb *tab) setUp(sc screen) {
 	}
 }
 
+// showEditor shows or hides the page's scenario editor (its own button).
+func (tb *tab) showEditor(on bool) {
+	tb.t.Helper()
+	eval[chromedp.Void](tb, fmt.Sprintf(`(() => { const b = document.getElementById("toggle-editor"); if (b && document.body.classList.contains("no-editor") === %v) b.click(); })()`, on))
+}
+
 // frameRates reads stats() once a second, n times: the frame rate under a
 // software GL varies from second to second.
 func (tb *tab) frameRates(n int) rates {
@@ -134,13 +140,18 @@ func TestScreens(t *testing.T) {
 	t.Logf("tbench-pairs preset, page as opened: fps %s", fr)
 	if dir != "" {
 		// The pictures show the machine without the editor beside it.
-		eval[chromedp.Void](tb, `(() => { const b = document.getElementById("toggle-editor"); if (b && !document.body.classList.contains("no-editor")) b.click(); })()`)
+		tb.showEditor(false)
 		time.Sleep(time.Second)
 		t.Logf("tbench-pairs preset, editor hidden: fps %s", tb.frameRates(5))
 	}
 	for _, sc := range screens {
 		if dir == "" && !strings.HasSuffix(sc.name, "talk") && sc.name != "80cpu" && sc.name != "256cpu" {
 			continue // without a directory: only what the frame rates need, and talk mode
+		}
+		if dir != "" {
+			// Talk mode hides the editor by itself; elsewhere it is hidden
+			// for the pictures.
+			tb.showEditor(strings.Contains(sc.keys, "t"))
 		}
 		tb.setUp(sc)
 		st := tb.measure(3 * time.Second)
@@ -166,7 +177,7 @@ func TestScreens(t *testing.T) {
 		}
 		frac, colours := coverage(img, image.Rect(int(stage.X), int(stage.Y), int(stage.X+stage.W), int(stage.Y+stage.H)))
 		t.Logf("%s: %.0f%% of the %.0fx%.0f stage drawn, %d colours", sc.name, frac*100, stage.W, stage.H, colours)
-		if frac < 0.5 || colours < 12 {
+		if frac < 0.35 || colours < 12 {
 			t.Errorf("%s: the stage looks blank: %.0f%% drawn, %d colours", sc.name, frac*100, colours)
 		}
 		if dir != "" {

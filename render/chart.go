@@ -55,6 +55,7 @@ var latColors = [3]color.RGBA{
 type ChartStyle struct {
 	Font    float64 // title and values, px
 	Measure Measure // nil: ApproxMeasure
+	AB      bool    // two sides: two values in each title line
 }
 
 func (st ChartStyle) measure(s string, f float64) float64 {
@@ -65,7 +66,12 @@ func (st ChartStyle) measure(s string, f float64) float64 {
 }
 
 // valueRoom is the title line's width kept for the newest values.
-func (st ChartStyle) valueRoom() float64 { return st.Font * 9 }
+func (st ChartStyle) valueRoom() float64 {
+	if st.AB {
+		return st.Font * 12
+	}
+	return st.Font * 8
+}
 
 func (st ChartStyle) small() float64 { return math.Max(10, st.Font*0.8) }
 
@@ -183,13 +189,21 @@ func xOf(a Rect, i, n int) float64 {
 	return a.X + float64(SeriesLen-n+i)*slot
 }
 
-// ChartCaption writes the time the samples span under chart r.
+// ChartCaption writes the time the samples span under chart r, in its
+// right half (the left half may hold a line legend).
 func ChartCaption(dst *Scene, r Rect, st ChartStyle, ss []*Sample) {
 	if len(ss) == 0 {
 		return
 	}
 	y := r.Bottom() - math.Ceil(st.small()*1.4)/2
-	dst.Label(r.Right()-st.Font*0.5, y, st.small(), Muted, "last "+FormatSimTime(span(ss))+" simulated", AlignRight)
+	t := FormatSimTime(span(ss))
+	m := st.Measure
+	if m == nil {
+		m = ApproxMeasure
+	}
+	if s := fit(m, st.small(), r.W*0.5-st.Font*0.5, "last "+t+" simulated", "last "+t, t); s != "" {
+		dst.Label(r.Right()-st.Font*0.5, y, st.small(), Muted, s, AlignRight)
+	}
 }
 
 // LineValues is one line of a line chart.
@@ -337,10 +351,19 @@ func LatencyChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 	// The newest p99, large.
 	headValues(dst, r, st, sideValues(sd, func(s *Series) (string, bool) {
 		if last := s.Last(); last != nil && last.LatP99 >= 0 {
+			if sd.B != nil {
+				return FormatValue(last.LatP99), true
+			}
 			return "p99 " + FormatValue(last.LatP99), true
 		}
 		return "", false
 	}, latColors[2]))
+	if sd.B != nil {
+		y := r.Bottom() - math.Ceil(st.small()*1.4)/2
+		if l := fit(st.measure, st.small(), r.W*0.5-st.Font, "thick p99, thin p50", "p99, p50"); l != "" {
+			dst.Label(r.X+st.Font*0.5, y, st.small(), Muted, l, AlignLeft)
+		}
+	}
 	if sd.B == nil {
 		y := r.Bottom() - math.Ceil(st.small()*1.4)/2
 		x := r.X + st.Font*0.5

@@ -328,7 +328,7 @@ func (c *Canvas) relayout(f *app.Frame, stage render.Rect) {
 		}
 	}
 	d := &c.dash
-	c.cst = render.ChartStyle{Font: d.Font, Measure: c.Measure}
+	c.cst = render.ChartStyle{Font: d.Font, Measure: c.Measure, AB: ab}
 	c.legend = render.LayoutLegend(render.LegendItems(lo), d.Legend.W, d.LegendFont, c.Measure)
 	// Static layer.
 	for k := range c.sides {
