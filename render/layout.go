@@ -137,9 +137,10 @@ type decor struct {
 func decorFor(cell float64, o *LayoutOptions) decor {
 	var d decor
 	if o.Talk {
-		// Talk mode: type readable from the back of a room.
-		d.boxFont = clamp(cell*0.24, 16, 26)
-		d.cellFont = clamp(cell*0.22, 13, 22)
+		// Talk mode: type readable from the back of a room (a cell label
+		// drops its "cpu" prefix rather than shrink).
+		d.boxFont = clamp(cell*0.28, 16, 28)
+		d.cellFont = clamp(cell*0.28, 14, 24)
 	} else {
 		d.boxFont = clamp(cell*0.2, 12, 20)
 		d.cellFont = clamp(cell*0.2, 10, 18)
@@ -465,6 +466,9 @@ func (b *builder) cellInteriors() {
 	band := min(math.Ceil(l.CellFont*1.35), math.Floor(h*0.3))
 	l.CellFont = min(l.CellFont, band/1.3)
 	bar := math.Floor(clamp(h*0.045, 2, 6))
+	if b.opts.Talk {
+		bar = math.Floor(clamp(h*0.06, 3, 8))
+	}
 	barGap := 1.0
 	if w >= 150 && h >= 150 {
 		// Room to write "util 812" inside the bars.
@@ -477,7 +481,11 @@ func (b *builder) cellInteriors() {
 	rest := max(0, h-band-bars-3*ip)
 	runH := rest * 0.52
 	queueH := max(0, rest-runH)
-	l.TaskFont = clamp(runH*0.5, 10, 30)
+	minFont := 10.0
+	if b.opts.Talk {
+		minFont = 13
+	}
+	l.TaskFont = clamp(runH*0.5, minFont, 30)
 	l.QueueGap = clamp(ip*0.6, 1, 3)
 	innerW := w - 2*ip
 	// Queued tasks: at least three blocks side by side, wider than tall,
@@ -486,7 +494,7 @@ func (b *builder) cellInteriors() {
 	l.QueueW = max(0, (innerW-float64(l.QueueCols-1)*l.QueueGap)/float64(l.QueueCols))
 	l.QueueH = min(queueH, l.QueueW)
 	l.QueueRows = max(1, int((queueH+l.QueueGap)/(l.QueueH+l.QueueGap+1e-9)))
-	l.QueueFont = clamp(min(l.QueueH*0.6, 20), 9, 20)
+	l.QueueFont = clamp(min(l.QueueH*0.6, 20), minFont-1, 20)
 	for i := range l.Cells {
 		c := &l.Cells[i]
 		c.Band = Rect{X: c.X, Y: c.Y, W: w, H: band}
