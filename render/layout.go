@@ -116,6 +116,9 @@ const (
 	maxAspect = 1.5
 	maxCellW  = 420
 	maxCellH  = 400
+	// In talk mode a small machine may take more of the screen.
+	maxTalkCellW = 560
+	maxTalkCellH = 520
 )
 
 // level is one level of the drawn grid: the children of one box (or of the
@@ -132,10 +135,14 @@ type level struct {
 type decor struct {
 	pad, labelBand, gapBox, gapCell, gapCore, corePad float64
 	boxFont, cellFont                                 float64
+	maxW, maxH                                        float64 // largest cell
 }
 
 func decorFor(cell float64, o *LayoutOptions) decor {
-	var d decor
+	d := decor{maxW: maxCellW, maxH: maxCellH}
+	if o.Talk {
+		d.maxW, d.maxH = maxTalkCellW, maxTalkCellH
+	}
 	if o.Talk {
 		// Talk mode: type readable from the back of a room (a cell label
 		// drops its "cpu" prefix rather than shrink).
@@ -266,7 +273,7 @@ func solve(lvs []level, d *decor, w, h float64) (solution, bool) {
 		if cw <= 0 || ch <= 0 {
 			return
 		}
-		cw, ch = min(cw, maxCellW), min(ch, maxCellH)
+		cw, ch = min(cw, d.maxW), min(ch, d.maxH)
 		if ch > cw*maxAspect {
 			ch = cw * maxAspect
 		}
