@@ -9,8 +9,8 @@ import (
 )
 
 // PELT bars. Every CPU cell ends in three bars on one scale, full width =
-// 1024 (SCHED_CAPACITY_SCALE: one CPU's worth), a white tip marking a value
-// above it:
+// 1024 (SCHED_CAPACITY_SCALE: one CPU's worth), a notch at 512, a white tip
+// marking a value above 1024:
 //
 //  1. util_avg (yellow): how busy the CPU has been, decayed (PELT).
 //  2. runnable_avg (orange): time tasks were runnable on it, running or
@@ -27,6 +27,9 @@ import (
 
 // BarScale is the value of a full PELT bar.
 const BarScale = 1024
+
+// BarTick marks the middle of a PELT bar (512).
+var BarTick = WithAlpha(Background, 0.7)
 
 // Painter draws the dynamic part of one machine: cells, tasks, PELT bars
 // and glides. It caches the fitted task labels and colours for its layout;
@@ -194,6 +197,8 @@ func (p *Painter) bars(c *Cell, snap *sim.Snapshot, cs *sim.CPUSnap, dst *Scene)
 			tip := max(2, r.H*0.6)
 			dst.Fill(Rect{r.Right() - tip, r.Y, tip, r.H}, BarOverflow)
 		}
+		// The scale: a notch at 512, half of a full bar.
+		dst.Fill(Rect{math.Round(r.X + r.W/2), r.Y, 1, r.H}, BarTick)
 		if f := p.L.BarFont; f > 0 {
 			cy := r.Y + r.H/2
 			dst.Label(r.X+3, cy, f, black, name, AlignLeft)

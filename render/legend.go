@@ -68,7 +68,7 @@ func LegendItems(o LegendOptions) []LegendItem {
 	} else {
 		items = append(items, LegendItem{Icon: IconBar, C: LoadBar, C2: BlockedBar, Text: "load_avg: tasks on rq | blocked"})
 	}
-	items = append(items, LegendItem{Icon: IconBar, C: UtilBar, C2: BarOverflow, Text: "bars: full = 1024, white tip = more"})
+	items = append(items, LegendItem{Icon: IconBar, C: UtilBar, C2: BarOverflow, Text: "bars: full = 1024, notch = 512, white tip = more"})
 	for c := sim.Cause(1); c < sim.NumCauses; c++ {
 		items = append(items, LegendItem{Icon: IconLine, Cause: c, C: CauseColor(c), Text: CauseStyle(c).Name})
 	}

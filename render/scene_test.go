@@ -230,6 +230,9 @@ func TestPELTBars(t *testing.T) {
 			}
 		}
 		near(width(&sc, c.Util, UtilBar), c.Util.W*512/1024, "util bar")
+		if !hasQuad(&sc, c.Util, BarTick) {
+			t.Errorf("v38=%v: no scale notch on the util bar", v38)
+		}
 		// runnable_avg above the scale: full bar, and the overflow tip.
 		if !hasQuad(&sc, c.Runnable, BarOverflow) {
 			t.Errorf("v38=%v: runnable_avg 1500 without the overflow tip", v38)
