@@ -197,3 +197,70 @@ func TestScreens(t *testing.T) {
 		}
 	}
 }
+
+// TestKeys drives the canvas's keys as a presenter would and checks the
+// session follows: Space, →, + and −, P (pause at the next migration),
+// A (A/B with the preset's default comparison), N (next preset), T (talk).
+func TestKeys(t *testing.T) {
+	tb := newTab(t, false)
+	tb.open(serverURL)
+	if r := eval[apiResult](tb, `window.schedplay.loadPreset("tbench-pairs")`); !r.OK {
+		t.Fatal(r.Error)
+	}
+	eval[chromedp.Void](tb, `document.activeElement && document.activeElement.blur()`)
+
+	tb.press(" ")
+	tb.poll(`window.schedplay.state().playing === false`, 5*time.Second)
+	before := eval[float64](tb, `window.schedplay.state().now_ms`)
+	tb.press("ArrowRight")
+	// One frame (1/60 s) of simulated time at 1 ms/s: 16.7 µs.
+	tb.poll(fmt.Sprintf(`Math.abs(window.schedplay.state().now_ms - %v - 0.0166) < 0.001`, before), 5*time.Second)
+
+	tb.press("+")
+	tb.poll(`window.schedplay.state().speed === 0.002`, 5*time.Second)
+	tb.press("-")
+	tb.press("-")
+	tb.poll(`window.schedplay.state().speed === 0.0005`, 5*time.Second)
+	tb.press("+")
+
+	// P arms the pause; Space plays until the next migration, and the page's
+	// last-move explanation is that migration.
+	tb.press("p")
+	tb.poll(`window.schedplay.pauseOnMove() === true`, 5*time.Second)
+	tb.press(" ")
+	tb.poll(`window.schedplay.state().playing === true || window.schedplay.state().now_ms > `+fmt.Sprint(before+0.02), 5*time.Second)
+	tb.poll(`window.schedplay.state().playing === false`, 20*time.Second)
+	tb.poll(`document.getElementById("last-move") && document.getElementById("last-move").textContent.includes("moved")`, 10*time.Second)
+	tb.press("p")
+	tb.poll(`window.schedplay.pauseOnMove() === false`, 5*time.Second)
+
+	// A: A/B with the preset's comparison; A again: off.
+	tb.press("a")
+	tb.poll(`JSON.stringify(window.schedplay.compare()) === '["policy.select_idle_sibling=cpu_buddies"]'`, 5*time.Second)
+	tb.press("a")
+	tb.poll(`window.schedplay.compare().length === 0`, 5*time.Second)
+
+	// T: talk mode on and off.
+	tb.press("t")
+	tb.poll(`window.schedplay.talk() === true`, 5*time.Second)
+	tb.press("t")
+	tb.poll(`window.schedplay.talk() === false`, 5*time.Second)
+
+	// N: the next preset (presets are in name order; tbench-pairs is the last).
+	first := eval[string](tb, `window.schedplay.presets()[0].title`)
+	tb.press("n")
+	tb.poll(`JSON.parse(window.schedplay.scenario()).title === `+jsString(first), 5*time.Second)
+
+	// Keys typed into a text field are the field's.
+	eval[chromedp.Void](tb, `(() => { const i = document.createElement("input"); i.id = "zz-keys"; document.body.appendChild(i); i.focus(); })()`)
+	if err := chromedp.Do(tb.ctx, chromedp.KeyEvent("t")); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if eval[bool](tb, `window.schedplay.talk()`) {
+		t.Errorf("a T typed into a text field turned talk mode on")
+	}
+	if e := eval[string](tb, `window.schedplay.error()`); e != "" {
+		t.Errorf("error() = %q after the keys", e)
+	}
+}
