@@ -110,9 +110,28 @@ func (p *Painter) loadSplit(snap *sim.Snapshot, cs *sim.CPUSnap) (runnable, bloc
 	return runnable, max(0, cs.LoadAvg-runnable)
 }
 
-// Cells draws every CPU cell of snap into dst (appending).
+// IdleWhileOverloaded reports whether snap has an idle CPU (nothing
+// running, nothing queued) while tasks wait behind a running task elsewhere:
+// the state the simulator's idle_while_overloaded metric integrates.
+func IdleWhileOverloaded(snap *sim.Snapshot) bool {
+	idle, waiting := false, false
+	for i := range snap.CPUs {
+		c := &snap.CPUs[i]
+		if c.Curr < 0 && c.NrRunning == 0 && len(c.Queue) == 0 {
+			idle = true
+		}
+		if c.Curr >= 0 && len(c.Queue) > 0 {
+			waiting = true
+		}
+	}
+	return idle && waiting
+}
+
+// Cells draws every CPU cell of snap into dst (appending). While tasks
+// wait on some CPUs, the idle ones are outlined in magenta (IWOColor).
 func (p *Painter) Cells(snap *sim.Snapshot, dst *Scene) {
 	l := p.L
+	iwo := IdleWhileOverloaded(snap)
 	for cpu := range l.Cells {
 		c := &l.Cells[cpu]
 		var cs *sim.CPUSnap
@@ -123,6 +142,9 @@ func (p *Painter) Cells(snap *sim.Snapshot, dst *Scene) {
 			p.compactCell(c, snap, cs, dst)
 		} else {
 			p.fullCell(c, snap, cs, dst)
+		}
+		if iwo && cs != nil && cs.Curr < 0 && cs.NrRunning == 0 && len(cs.Queue) == 0 {
+			dst.Stroke(c.Rect, 2, IWOColor)
 		}
 	}
 }

@@ -76,7 +76,7 @@ func LegendItems(o LegendOptions) []LegendItem {
 		LegendItem{Icon: IconBadge, Text: "cache distance crossed (SMT L2 LLC pkg NUMA; higher arc = farther)"},
 		LegendItem{Icon: IconOutline, C: CauseColor(sim.CauseWakeup), Text: "CPUs the decision examined"},
 		LegendItem{Icon: IconHeat, Text: "heatmap: nr_running 0 1 2 3 4 5+"},
-		LegendItem{Icon: IconSwatch, C: IWOColor, Text: "idle while tasks wait elsewhere"},
+		LegendItem{Icon: IconOutline, C: IWOColor, Text: "idle while tasks wait elsewhere"},
 	)
 	if o.Keys {
 		items = append(items, LegendItem{Icon: IconKeys, Text: KeyHelp})

@@ -323,3 +323,29 @@ func TestExaminedAndPinned(t *testing.T) {
 		t.Errorf("pinned task not at its destination")
 	}
 }
+
+func TestIdleWhileOverloadedOutline(t *testing.T) {
+	tp := topo(t, machines[3].m) // 32 CPUs
+	l, err := NewLayout(tp, Rect{W: 1200, H: 900}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewPainter(l, tasksN(8), idle, nil)
+	snap := emptySnap(tp.NCPU)
+	for c := range snap.CPUs {
+		snap.CPUs[c] = sim.CPUSnap{Curr: int32(c % 8), NrRunning: 1, IdleState: -1}
+	}
+	snap.CPUs[5] = sim.CPUSnap{Curr: -1, IdleState: 0}
+	outlined := func() bool {
+		var sc Scene
+		p.Cells(snap, &sc)
+		return hasQuad(&sc, l.Cells[5].Rect, IWOColor)
+	}
+	if IdleWhileOverloaded(snap) || outlined() {
+		t.Errorf("an idle CPU with nobody waiting is marked")
+	}
+	snap.CPUs[9] = sim.CPUSnap{Curr: 1, Queue: []int32{2}, NrRunning: 2, IdleState: -1}
+	if !IdleWhileOverloaded(snap) || !outlined() {
+		t.Errorf("idle cpu5 while task 2 waits on cpu9 is not outlined")
+	}
+}

@@ -54,6 +54,7 @@ var shots = []shot{
 	{name: "256cpu-wide", preset: "tbench-pairs", sets: big, speed: 0.001, frames: 60, stage: wideStage},
 	{name: "80cpu-ab", preset: "tbench-pairs", sets: [][2]string{{"tasks.client.count", "8"}}, compare: []string{"policy.select_idle_sibling=cpu_buddies"}, speed: 0.001, frames: 60, stage: normalStage},
 	{name: "80cpu-ab-talk", preset: "tbench-pairs", sets: [][2]string{{"tasks.client.count", "8"}}, compare: []string{"policy.select_idle_sibling=cpu_buddies"}, speed: 0.001, frames: 60, stage: talkStage, talk: true},
+	{name: "overload", preset: "overload-on-wakeup", speed: 0.01, frames: 90, stage: wideStage},
 	{name: "pgbench-pause", preset: "pgbench-1toN", speed: 0.01, frames: 200, stage: talkStage, talk: true, pause: true},
 }
 
