@@ -32,10 +32,12 @@ help:
 all: test
 
 wasm:
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -o web/main.wasm ./cmd/wasm
+	@# Replace main.wasm only when it changed, so its precompressed copies stay fresh.
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -o web/main.wasm.new ./cmd/wasm
+	@if cmp -s web/main.wasm.new web/main.wasm; then rm web/main.wasm.new; else mv web/main.wasm.new web/main.wasm; fi
 	cp "$(WASMDIR)/wasm_exec.js" web/wasm_exec.js
 	@# Precompress only when the wasm changed (brotli -q 10 takes ~40 s on 2 cores).
-	@if ! cmp -s web/main.wasm web/.main.wasm.compressed; then \
+	@if ! cmp -s web/main.wasm web/.main.wasm.compressed || [ ! -f web/main.wasm.gz ]; then \
 		gzip -9 -n -c web/main.wasm > web/main.wasm.gz.tmp && mv web/main.wasm.gz.tmp web/main.wasm.gz; \
 		if command -v brotli >/dev/null; then \
 			brotli -q 10 -w 24 -f -o web/main.wasm.br.tmp web/main.wasm && mv web/main.wasm.br.tmp web/main.wasm.br; \

@@ -1,6 +1,6 @@
 // Package web is the static page (index.html, loader.js, style.css; the
-// build adds wasm_exec.js, main.wasm and main.wasm.gz) and the handler that
-// serves it, used by cmd/serve and the browser tests.
+// build adds wasm_exec.js, main.wasm, main.wasm.gz and main.wasm.br) and the
+// handler that serves it, used by cmd/serve and the browser tests.
 package web
 
 import (
@@ -25,9 +25,11 @@ var types = map[string]string{
 	".json": "application/json",
 }
 
-// Handler serves the files of dir. main.wasm is served from main.wasm.gz
-// with Content-Encoding: gzip when the client accepts gzip and the .gz is
-// not older than main.wasm (make wasm writes both).
+// Handler serves the files of dir. main.wasm is served precompressed: from
+// main.wasm.br with Content-Encoding: br when the client accepts br, else
+// from main.wasm.gz with gzip, when that file is not older than main.wasm
+// (make wasm writes them). Browsers advertise br only in secure contexts;
+// http://127.0.0.1 gets gzip from Chromium.
 func Handler(dir string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -51,15 +53,20 @@ func Handler(dir string) http.Handler {
 		h.Set("Cache-Control", "no-cache")
 		if path.Ext(name) == ".wasm" {
 			h.Add("Vary", "Accept-Encoding")
-			if gz, ok := fresherGzip(file); ok && acceptsGzip(r) {
-				f, err := os.Open(gz)
-				if err == nil {
-					defer f.Close()
-					if st, err := f.Stat(); err == nil {
-						h.Set("Content-Encoding", "gzip")
-						http.ServeContent(w, r, name, st.ModTime(), f)
-						return
-					}
+			for _, enc := range []struct{ coding, ext string }{{"br", ".br"}, {"gzip", ".gz"}} {
+				pre, ok := fresher(file, enc.ext)
+				if !ok || !accepts(r, enc.coding) {
+					continue
+				}
+				f, err := os.Open(pre)
+				if err != nil {
+					continue
+				}
+				defer f.Close()
+				if st, err := f.Stat(); err == nil {
+					h.Set("Content-Encoding", enc.coding)
+					http.ServeContent(w, r, name, st.ModTime(), f)
+					return
 				}
 			}
 		}
@@ -78,24 +85,24 @@ func Handler(dir string) http.Handler {
 	})
 }
 
-// fresherGzip returns file+".gz" if it exists and is not older than file.
-func fresherGzip(file string) (string, bool) {
-	gz := file + ".gz"
-	gst, err := os.Stat(gz)
+// fresher returns file+ext if it exists and is not older than file.
+func fresher(file, ext string) (string, bool) {
+	pre := file + ext
+	pst, err := os.Stat(pre)
 	if err != nil {
 		return "", false
 	}
-	if st, err := os.Stat(file); err == nil && st.ModTime().After(gst.ModTime()) {
+	if st, err := os.Stat(file); err == nil && st.ModTime().After(pst.ModTime()) {
 		return "", false
 	}
-	return gz, true
+	return pre, true
 }
 
-// acceptsGzip reports whether Accept-Encoding lists gzip with a non-zero q.
-func acceptsGzip(r *http.Request) bool {
+// accepts reports whether Accept-Encoding lists coding with a non-zero q.
+func accepts(r *http.Request, coding string) bool {
 	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
 		fields := strings.Split(part, ";")
-		if !strings.EqualFold(strings.TrimSpace(fields[0]), "gzip") {
+		if !strings.EqualFold(strings.TrimSpace(fields[0]), coding) {
 			continue
 		}
 		for _, p := range fields[1:] {

@@ -55,7 +55,7 @@ func TestHandler(t *testing.T) {
 		t.Errorf("/: %d %q", r.StatusCode, r.Header.Get("Content-Type"))
 	}
 	r = get("/main.wasm", "gzip, br")
-	body, _ := io.ReadAll(r.Body)
+	body, _ := io.ReadAll(r.Body) // no .br yet: gzip
 	if r.Header.Get("Content-Encoding") != "gzip" || r.Header.Get("Content-Type") != "application/wasm" || !bytes.Equal(body, gz.Bytes()) {
 		t.Errorf("main.wasm with gzip: encoding %q type %q, %d bytes", r.Header.Get("Content-Encoding"), r.Header.Get("Content-Type"), len(body))
 	}
@@ -66,6 +66,22 @@ func TestHandler(t *testing.T) {
 	}
 	if r = get("/main.wasm", "gzip;q=0"); r.Header.Get("Content-Encoding") != "" {
 		t.Errorf("gzip;q=0 still got gzip")
+	}
+	// With a main.wasm.br, a client accepting br gets it; one accepting
+	// only gzip still gets the .gz.
+	br := []byte("pretend-brotli")
+	write("main.wasm.br", br, now)
+	r = get("/main.wasm", "gzip, deflate, br")
+	body, _ = io.ReadAll(r.Body)
+	if r.Header.Get("Content-Encoding") != "br" || !bytes.Equal(body, br) {
+		t.Errorf("main.wasm with br: encoding %q, %d bytes", r.Header.Get("Content-Encoding"), len(body))
+	}
+	if r = get("/main.wasm", "gzip"); r.Header.Get("Content-Encoding") != "gzip" {
+		t.Errorf("gzip-only client got %q", r.Header.Get("Content-Encoding"))
+	}
+	write("main.wasm.br", br, now.Add(-time.Hour))
+	if r = get("/main.wasm", "br"); r.Header.Get("Content-Encoding") != "" {
+		t.Errorf("stale main.wasm.br served")
 	}
 	// A stale .gz (older than main.wasm) is not served.
 	write("main.wasm.gz", gz.Bytes(), now.Add(-time.Hour))
