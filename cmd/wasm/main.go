@@ -50,7 +50,17 @@ func main() {
 
 	loadFromURL(sess, pg.hash())
 	js.Global().Call("addEventListener", "hashchange", js.FuncOf(func(this js.Value, args []js.Value) any {
+		// The event's newURL, not location.hash: the link updater may have
+		// replaced the fragment (replaceState) since the change that fired
+		// this event.
 		h := pg.hash()
+		if len(args) > 0 {
+			if u := args[0].Get("newURL"); u.Type() == js.TypeString {
+				if i := strings.IndexByte(u.String(), '#'); i >= 0 {
+					h = u.String()[i:]
+				}
+			}
+		}
 		if strings.Contains(h, "s=") {
 			// Event handlers must not block: load on a goroutine.
 			go loadFromURL(sess, h)
