@@ -404,6 +404,15 @@ func TestTalkMode(t *testing.T) {
 	if got := tb.scenario().Title; got != "Talk about it" {
 		t.Errorf("title %q", got)
 	}
+	// With the editor hidden first, talk mode still gives the machine the
+	// whole width.
+	eval[chromedp.Void](tb, `document.activeElement && document.activeElement.blur()`)
+	tb.click("#toggle-editor")
+	tb.click("#talk")
+	tb.poll(`document.documentElement.classList.contains("talk")`, 5*time.Second)
+	if w := eval[float64](tb, `document.getElementById("stage").getBoundingClientRect().width`); w < viewportW-10 {
+		t.Errorf("talk mode after hiding the editor: the machine is %v px wide (window %d)", w, viewportW)
+	}
 }
 
 // TestEditorScreenshots checks the editor fits the window and, with
