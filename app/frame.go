@@ -19,9 +19,12 @@ type Frame struct {
 	IdleStates []sim.IdleState
 	// Era is the policy base, "v3.8" or "v6.17" (which PELT signals mean
 	// what: the legend of the PELT bars follows it).
-	Era   string
-	Snap  *sim.Snapshot
-	Moves []sim.Event // events since the previous frame that move a task between CPUs
+	Era string
+	// LLCSize and L2Size label the caches in the picture (the scenario's
+	// machine.llc_size and l2_size; "" when not given).
+	LLCSize, L2Size string
+	Snap            *sim.Snapshot
+	Moves           []sim.Event // events since the previous frame that move a task between CPUs
 	// Examined is parallel to Moves: the CPUs the decision behind each move
 	// looked at (select_idle_sibling's scan, find_idlest_group's groups, the
 	// balancer's groups); empty when the decision is not known.

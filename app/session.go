@@ -463,6 +463,8 @@ func (s *Session) Tick(now time.Time, dt time.Duration) *Frame {
 		Tasks:        s.a.tasks,
 		IdleStates:   s.a.idle,
 		Era:          eraOf(s.a.sim),
+		LLCSize:      s.scen.Machine.LLCSize,
+		L2Size:       s.scen.Machine.L2Size,
 		Snap:         ao.snap,
 		Moves:        ao.moves,
 		Examined:     ao.examined,

@@ -61,3 +61,22 @@ func TestMigrationCostZero(t *testing.T) {
 		t.Fatalf("migration_cost 0s -> %d, %v", cfg.Policy.MigrationCost, err)
 	}
 }
+
+// TestCacheSizeLabels: llc_size and l2_size are display labels, validated
+// and carried through Canonical and Set.
+func TestCacheSizeLabels(t *testing.T) {
+	s, _ := Preset("tbench-pairs")
+	if s.Machine.LLCSize != "30MB" {
+		t.Fatalf("tbench-pairs llc_size %q", s.Machine.LLCSize)
+	}
+	if err := s.Set("machine.l2_size", "1.25MiB"); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Decode(s.Canonical())
+	if err != nil || again.Machine.L2Size != "1.25MiB" {
+		t.Fatalf("round trip: %v %q", err, again.Machine.L2Size)
+	}
+	if err := s.Set("machine.llc_size", "lots"); err == nil || !strings.Contains(err.Error(), `machine.llc_size: "lots" is not a cache size`) {
+		t.Fatalf("bad size: %v", err)
+	}
+}

@@ -295,6 +295,10 @@ func (d *decoder) machine(raw json.RawMessage, path string, m *Machine) {
 			d.integer(val, path, &m.HZ)
 		case "numbering":
 			d.str(val, path, &m.Numbering)
+		case "llc_size":
+			d.str(val, path, &m.LLCSize)
+		case "l2_size":
+			d.str(val, path, &m.L2Size)
 		case "costs":
 			d.costs(val, path, &m.Costs)
 		default:

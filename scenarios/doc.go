@@ -50,6 +50,8 @@ is the same reference for people writing files, with examples.
 	  numbering  "linear" (default): a core's threads are adjacent CPU ids;
 	             "x86": thread 0 of every core first, then thread 1 (on
 	             4x10x2, cpu0 and cpu40 are siblings).
+	  llc_size, l2_size
+	             labels for the picture ("30MB", "1.25MiB"); not simulated.
 	  costs      optional overrides of sim.DefaultCosts(); an absent field
 	             keeps the default, "0s" is an explicit zero. Each cost ≤ 1s.
 	    context_switch, wakeup_ipi               durations

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -186,6 +187,9 @@ func (s *Scenario) resolve(p *problems) *sim.Config {
 
 // resolve checks the machine and returns its CPU count, or 0 if the shape
 // is invalid (then CPU lists are not checked against it).
+// cacheSize is a cache size label: a number and a unit, at most 16 characters.
+var cacheSize = regexp.MustCompile(`^[0-9]{1,6}(\.[0-9]{1,3})?\s?[KMG]i?B$`)
+
 func (m *Machine) resolve(p *problems, path string, out *sim.Machine) int {
 	dims := []struct {
 		key string
@@ -221,6 +225,11 @@ func (m *Machine) resolve(p *problems, path string, out *sim.Machine) int {
 	out.HZ = m.HZ
 	out.Numbering = lookup(p, join(path, "numbering"), m.Numbering, numberings, sim.NumberLinear)
 	out.Costs = m.Costs.resolve(p, join(path, "costs"))
+	for _, c := range []struct{ key, v string }{{"llc_size", m.LLCSize}, {"l2_size", m.L2Size}} {
+		if c.v != "" && !cacheSize.MatchString(c.v) {
+			p.add(join(path, c.key), quote(c.v)+` is not a cache size (like "30MB", "1.25MiB", "512KB")`)
+		}
+	}
 	if !shapeOK {
 		return 0
 	}

@@ -71,7 +71,11 @@ type Machine struct {
 	ThreadsPerCore  int    `json:"threads_per_core"`
 	HZ              int    `json:"hz"`
 	Numbering       string `json:"numbering"` // "linear" | "x86"
-	Costs           Costs  `json:"costs,omitzero"`
+	// LLCSize and L2Size label the caches in the picture ("30MB", "1.25MiB");
+	// the simulator does not use them.
+	LLCSize string `json:"llc_size,omitempty"`
+	L2Size  string `json:"l2_size,omitempty"`
+	Costs   Costs  `json:"costs,omitzero"`
 }
 
 // Costs overrides parts of the simulator's cost model (sim.DefaultCosts).

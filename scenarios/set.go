@@ -172,6 +172,12 @@ func (m *Machine) set(st setter, seg []string, value string) error {
 		case "numbering":
 			m.Numbering = value
 			return nil
+		case "llc_size":
+			m.LLCSize = value
+			return nil
+		case "l2_size":
+			m.L2Size = value
+			return nil
 		case "costs":
 			if value == "" {
 				m.Costs = Costs{}

@@ -288,7 +288,7 @@ func (c *Canvas) relayout(f *app.Frame, stage render.Rect) {
 				if topos[k] == nil || (k == 1 && !ab) {
 					continue
 				}
-				l, e := render.NewLayoutWith(topos[k], dash.Machine[k], c.Measure, render.LayoutOptions{Talk: f.Talk})
+				l, e := render.NewLayoutWith(topos[k], dash.Machine[k], c.Measure, render.LayoutOptions{Talk: f.Talk, LLCSize: f.LLCSize, L2Size: f.L2Size})
 				if e != nil {
 					err = e
 					area = 0
