@@ -674,6 +674,16 @@ func (s *Sim) attachTasks(env *lbEnv) {
 	env.moved = env.moved[:0]
 }
 
+// Decision names per idle type, built once (the balancer runs every tick).
+var loadBalanceNames, loadBalanceNames38 [numIdleTypes]string
+
+func init() {
+	for i, n := range idleTypeNames {
+		loadBalanceNames[i] = "sched_balance_rq(" + n + ")"
+		loadBalanceNames38[i] = "load_balance(" + n + ")"
+	}
+}
+
 // loadBalance mirrors sched_balance_rq() (load_balance()): one balancing
 // pass of domain sd on behalf of dst. It returns the number of tasks moved.
 func (s *Sim) loadBalance(dst *RQ, sd *SchedDomain, idle int, cont *bool) int {
@@ -685,11 +695,11 @@ func (s *Sim) loadBalance(dst *RQ, sd *SchedDomain, idle int, cont *bool) int {
 	}
 	env := &lbEnv{sd: sd, dstCPU: dst.cpu, dstRQ: dst, idle: idle, cpus: sd.Span, cause: cause}
 	if s.v38 {
-		env.d = s.newDecision("load_balance("+idleTypeNames[idle]+")", nil, dst.cpu)
+		env.d = s.newDecision(loadBalanceNames38[idle], nil, dst.cpu)
 		env.d.Level = int8(sd.Level)
 		return s.loadBalance38(env, cont)
 	}
-	env.d = s.newDecision("sched_balance_rq("+idleTypeNames[idle]+")", nil, dst.cpu)
+	env.d = s.newDecision(loadBalanceNames[idle], nil, dst.cpu)
 	env.d.Level = int8(sd.Level)
 	stats := &sd.Stats.LB[idle]
 	stats.Count++

@@ -98,6 +98,12 @@ func (q *eventQueue) init(ncpu, ntask int) {
 		}
 	}
 	q.head = -1
+	// A few slots per bucket up front, in one allocation; a busy bucket grows.
+	const perBucket = 4
+	backing := make([]int32, wheelSize*perBucket)
+	for i := range q.buckets {
+		q.buckets[i] = backing[i*perBucket : i*perBucket : (i+1)*perBucket]
+	}
 }
 
 func (q *eventQueue) slot(e *qev) int32 {
