@@ -433,13 +433,19 @@ func TestPage(t *testing.T) {
 		FPS     float64 `json:"fps"`
 		FrameMS float64 `json:"frame_ms"`
 		SimRTF  float64 `json:"sim_rtf"`
+		First   float64 `json:"first_frame_ms"`
 	}
 	if err := json.Unmarshal(eval[[]byte](tb, `window.schedplay.stats()`), &st); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("headless Chromium (SwiftShader): %.1f fps, %.2f ms of work per frame, sim %.4gx real time", st.FPS, st.FrameMS, st.SimRTF)
+	// A figure to report (docs/performance.md), not a timed test: the target is 3 s.
+	t.Logf("first frame %.0f ms after navigation start", st.First)
 	if st.FPS <= 0 {
 		t.Errorf("stats().fps = %v", st.FPS)
+	}
+	if st.First <= 0 {
+		t.Errorf("stats().first_frame_ms = %v: the first frame was not recorded", st.First)
 	}
 
 	// What the user sees: the stage is covered with boxes, cells and tasks.

@@ -672,6 +672,7 @@ func (s *Sim) attachTasks(env *lbEnv) {
 		s.activate(env.dstRQ, p, enqMigrated)
 	}
 	env.moved = env.moved[:0]
+	s.movedBuf = env.moved
 }
 
 // Decision names per idle type, built once (the balancer runs every tick).
@@ -693,7 +694,7 @@ func (s *Sim) loadBalance(dst *RQ, sd *SchedDomain, idle int, cont *bool) int {
 	} else if idle == cpuIdle && s.nohzBalancing {
 		cause = CauseNohz
 	}
-	env := &lbEnv{sd: sd, dstCPU: dst.cpu, dstRQ: dst, idle: idle, cpus: sd.Span, cause: cause}
+	env := &lbEnv{sd: sd, dstCPU: dst.cpu, dstRQ: dst, idle: idle, cpus: sd.Span, cause: cause, moved: s.movedBuf[:0]}
 	if s.v38 {
 		env.d = s.newDecision(loadBalanceNames38[idle], nil, dst.cpu)
 		env.d.Level = int8(sd.Level)
@@ -861,7 +862,7 @@ func (s *Sim) activeBalance(busiest *RQ, target int) {
 		s.markResched(busiest)
 	}
 	env := &lbEnv{sd: sd, dstCPU: target, dstRQ: dst, srcCPU: busiest.cpu, srcRQ: busiest, idle: cpuIdle,
-		cpus: sd.Span, flags: lbfActiveLB, cause: CauseActive}
+		cpus: sd.Span, flags: lbfActiveLB, cause: CauseActive, moved: s.movedBuf[:0]}
 	env.d = s.newDecision("active_load_balance_cpu_stop", nil, target)
 	env.d.Level = int8(sd.Level)
 	env.d.Target = int16(busiest.cpu)

@@ -131,9 +131,12 @@ func (s *Sim) runTask(rq *RQ, p *Task) bool {
 			if p.pending > 0 {
 				p.pending--
 				p.replyTo = -1
-				if len(p.wakers) > 0 {
-					p.replyTo = p.wakers[0]
-					p.wakers = p.wakers[1:]
+				if p.wakersHead < len(p.wakers) {
+					p.replyTo = p.wakers[p.wakersHead]
+					p.wakersHead++
+					if p.wakersHead == len(p.wakers) { // empty: reuse the array from the start
+						p.wakers, p.wakersHead = p.wakers[:0], 0
+					}
 				}
 				continue
 			}

@@ -23,16 +23,17 @@ type Task struct {
 	commFrom   int // CPU of the waker whose message it must fetch (-1: none)
 
 	// Program state.
-	pc        int
-	inStep    bool  // the step at pc has begun
-	remaining int64 // CPU work left before the current step completes, ns
-	loops     int
-	forkTime  int64
-	pending   int     // wakes received while not waiting (semaphore count)
-	wakers    []int32 // FIFO of tasks whose wakes are pending (for fanout "waker")
-	replyTo   int32   // the task whose wake ended the last wait
-	rr        []int   // per step: next instance for fanout "one"
-	timerGen  uint32
+	pc         int
+	inStep     bool  // the step at pc has begun
+	remaining  int64 // CPU work left before the current step completes, ns
+	loops      int
+	forkTime   int64
+	pending    int     // wakes received while not waiting (semaphore count)
+	wakers     []int32 // FIFO of tasks whose wakes are pending (for fanout "waker"), from wakersHead
+	wakersHead int
+	replyTo    int32 // the task whose wake ended the last wait
+	rr         []int // per step: next instance for fanout "one"
+	timerGen   uint32
 
 	// sched_entity.
 	onRq         bool
@@ -196,6 +197,7 @@ type Sim struct {
 	enqSeq          int64
 	orderBuf        []*Task
 	candBuf         []*Task
+	movedBuf        []*Task // lbEnv.moved's backing array, reused by every balancing pass
 
 	// Trace.
 	hash      uint64

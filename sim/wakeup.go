@@ -46,7 +46,11 @@ func (s *Sim) tryToWakeUp(p *Task, waker *Task, cpu int, sync bool) int64 {
 			return 0
 		}
 		p.pending++
-		if len(p.wakers) < maxPendingWakers {
+		if len(p.wakers)-p.wakersHead < maxPendingWakers {
+			if p.wakersHead > 0 && len(p.wakers) == cap(p.wakers) { // full: slide the live part down
+				n := copy(p.wakers, p.wakers[p.wakersHead:])
+				p.wakers, p.wakersHead = p.wakers[:n], 0
+			}
 			p.wakers = append(p.wakers, waker.id)
 		}
 		return 0

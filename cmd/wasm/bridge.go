@@ -34,7 +34,8 @@ import (
 //	setSpeed(x)            -> {ok, error}; x = simulated seconds per wall second
 //	                          (default 0.001: 1 ms of simulated time per second)
 //	set(path, value)       -> {ok, error}; a scenario field by dotted path, restarts
-//	stats()                -> {fps, frame_ms, sim_rtf}
+//	stats()                -> {fps, frame_ms, sim_rtf, first_frame_ms}; first_frame_ms is
+//	                          when the first frame was drawn, in ms since navigation start
 //
 // The page's own additions (README, "The page"):
 //
@@ -267,7 +268,7 @@ func installAPI(sess *app.Session, g *game, pg *page) {
 	})
 	fn("stats", func(args []js.Value) any {
 		st := sess.Stats()
-		return map[string]any{"fps": st.FPS, "frame_ms": st.FrameMS, "sim_rtf": st.SimRTF}
+		return map[string]any{"fps": st.FPS, "frame_ms": st.FrameMS, "sim_rtf": st.SimRTF, "first_frame_ms": pg.firstFrame()}
 	})
 	js.Global().Set("schedplay", obj)
 }

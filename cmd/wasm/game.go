@@ -119,6 +119,9 @@ func (g *game) Draw(screen *ebiten.Image) {
 	g.r.EndFrame()
 	g.sess.DrawTime(time.Since(t0))
 	g.drawn++
+	if g.drawn == 1 {
+		g.page.markFirstFrame()
+	}
 	if !g.ready && g.drawn >= 2 && g.cv.Err() == nil {
 		g.ready = true
 		g.page.setReady()

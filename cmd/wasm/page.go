@@ -31,6 +31,26 @@ type page struct {
 	now, dur   int64        // simulated time and run length of the newest frame, ns
 	bMetrics   *sim.Metrics // side B's newest metrics (nil: A/B off)
 	attributed string       // an error shown next to its field, not at the top
+
+	firstFrameMS float64 // performance.now() when the first frame was drawn (ms since navigation start); 0 before
+}
+
+// markFirstFrame records when the first frame reached the canvas, in ms since
+// the navigation started (the browser's performance.now() origin).
+func (p *page) markFirstFrame() {
+	if perf := p.win.Get("performance"); perf.Truthy() {
+		t := perf.Call("now").Float()
+		p.mu.Lock()
+		p.firstFrameMS = t
+		p.mu.Unlock()
+	}
+}
+
+// firstFrame is what markFirstFrame recorded (0 before the first frame).
+func (p *page) firstFrame() float64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.firstFrameMS
 }
 
 // clock is the simulated time and run length of the newest frame, in ns.
