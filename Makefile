@@ -9,7 +9,7 @@ UNIT_PKGS = $$($(GO) list ./... | grep -v '/e2e$$')
 # Packages that also run as wasm under node: those that do not import ebiten.
 WASM_PKGS = ./sim/... ./scenarios/... ./render ./render/canvas ./render/raster ./app
 
-.PHONY: help all wasm serve test test-unit test-wasm test-fuzz test-e2e screenshot screens bench fmt vet check-fmt need-node need-chromium clean
+.PHONY: help all wasm serve test test-unit test-wasm test-fuzz test-e2e screenshot screens bench bench-wasm pgo fmt vet check-fmt need-node need-chromium clean
 
 # Fuzz targets (package:target), each fuzzed for FUZZTIME by `make test-fuzz`
 # after its seed corpus ran as a plain test in test-unit.
@@ -27,7 +27,9 @@ help:
 	@echo "make test-e2e   build the wasm, then drive the page in headless Chromium"
 	@echo "make screenshot test-e2e that also writes docs/screenshot.png"
 	@echo "make screens    the canvas at 2, 80 and 256 CPUs, normal, talk, A/B: docs/screenshot-*.png"
-	@echo "make bench      benchmarks; make fmt; make vet"
+	@echo "make bench      benchmarks (native); make bench-wasm: the sim's under node"
+	@echo "make pgo        regenerate the PGO profile (cmd/schedsim/default.pgo) from the sim benchmarks"
+	@echo "make fmt; make vet"
 
 all: test
 
@@ -76,8 +78,21 @@ screenshot: need-chromium wasm
 screens: need-chromium wasm
 	SCHEDPLAY_CHROMIUM=$(CHROMIUM) SCHEDPLAY_SCREENS=docs $(GO) test -count=1 -v -run 'TestScreens$$' ./e2e
 
+# The binaries (cmd/schedsim, cmd/wasm) are built with profile-guided
+# optimisation from PGO_PROFILE (their default.pgo); the benchmarks use it too,
+# so they measure what ships. `make pgo` regenerates it from the sim benchmarks.
+PGO_PROFILE = $(CURDIR)/cmd/schedsim/default.pgo
+
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./sim/... ./render ./render/canvas ./app
+	$(GO) test -pgo=$(PGO_PROFILE) -run '^$$' -bench . -benchmem ./sim/... ./render ./render/canvas ./app
+
+bench-wasm: need-node
+	PATH="$$PATH:$(WASMDIR)" GOOS=js GOARCH=wasm $(GO) test -pgo=$(PGO_PROFILE) -run '^$$' -bench . -benchmem ./sim
+
+pgo:
+	$(GO) test -pgo=off -run '^$$' -bench . -count 2 -cpuprofile $(CURDIR)/pgo.cpu.out -o /dev/null ./sim
+	$(GO) tool pprof -proto $(CURDIR)/pgo.cpu.out > $(PGO_PROFILE)
+	rm -f $(CURDIR)/pgo.cpu.out
 
 fmt:
 	gofmt -w .
