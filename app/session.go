@@ -56,9 +56,13 @@ const (
 	// DefaultBudget is the wall time a frame may spend advancing the
 	// simulator; what does not fit is dropped (sim_rtf shows the real pace).
 	DefaultBudget = 8 * time.Millisecond
-	// chunks is how many RunUntil calls one frame's advance is split into,
-	// so that the budget is checked between them.
+	// chunks is how many RunUntil calls one frame's advance is split into
+	// at least, so that the budget is checked between them. A chunk is
+	// also no longer than a quarter of the budget at the measured pace, so
+	// a heavy scenario (or a high speed) cannot overrun it by a whole chunk.
 	chunks = 8
+	// firstChunk is the chunk, in simulated ns, before the pace is known.
+	firstChunk = 20_000
 	// maxMovesPerFrame bounds the glides one frame can start.
 	maxMovesPerFrame = 2 * render.MaxGlides
 	// metricsEvery is how often a frame carries fresh metrics (they sort
@@ -82,6 +86,7 @@ type Session struct {
 	playing     bool
 	speed       float64
 	budget      time.Duration
+	pace        float64 // simulated ns per wall ns the last chunks ran at (0: not measured yet)
 	lastErr     string
 	talk        bool
 	pauseOnMove bool
@@ -131,6 +136,7 @@ func (s *Session) load(sc *scenarios.Scenario, userChange bool, preset string) e
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.scen, s.a, s.b = sc, a, b
+	s.pace = 0
 	s.preset = preset
 	s.rev++
 	s.link = link
@@ -163,6 +169,7 @@ func (s *Session) restartLocked() error {
 		}
 	}
 	s.a, s.b = a, b
+	s.pace = 0
 	s.rev++
 	s.wall = 0
 	s.lastMetrics = time.Time{}
@@ -430,12 +437,26 @@ func (s *Session) Tick(now time.Time, dt time.Duration) *Frame {
 	if s.playing {
 		start := time.Now()
 		target := before + int64(float64(dt)*s.speed)
-		step := max((target-before)/chunks, 1)
 		for t := before; t < target && !s.a.done(); {
+			step := max((target-before)/chunks, 1)
+			if s.pace > 0 {
+				step = min(step, max(int64(s.pace*float64(s.budget/4)), 1))
+			} else {
+				step = min(step, firstChunk)
+			}
 			t = min(t+step, target)
+			from, chunkStart := s.a.now(), time.Now()
 			stopped := s.a.advance(t, s.pauseOnMove)
 			if s.b != nil {
 				s.b.advance(s.a.now(), false)
+			}
+			if el := time.Since(chunkStart); el > 20*time.Microsecond {
+				p := float64(s.a.now()-from) / float64(el)
+				if s.pace == 0 {
+					s.pace = p
+				} else {
+					s.pace = 0.7*s.pace + 0.3*p
+				}
 			}
 			if stopped {
 				s.playing = false
