@@ -447,6 +447,20 @@ func TestPage(t *testing.T) {
 	if st.First <= 0 {
 		t.Errorf("stats().first_frame_ms = %v: the first frame was not recorded", st.First)
 	}
+	// main.wasm travels compressed (the server's .br or .gz).
+	var wasmRes struct {
+		Encoded float64 `json:"encodedBodySize"`
+		Decoded float64 `json:"decodedBodySize"`
+	}
+	// (Chromium asks for br only over HTTPS: here it gets the .gz.)
+	res := eval[[]byte](tb, `(() => { const e = performance.getEntriesByType("resource").find(e => e.name.endsWith("/main.wasm")); return e ? {encodedBodySize: e.encodedBodySize, decodedBodySize: e.decodedBodySize} : {}; })()`)
+	if err := json.Unmarshal(res, &wasmRes); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("main.wasm: %.2f MB over the wire, %.2f MB decoded", wasmRes.Encoded/1e6, wasmRes.Decoded/1e6)
+	if wasmRes.Decoded == 0 || wasmRes.Encoded >= wasmRes.Decoded {
+		t.Errorf("main.wasm was not served compressed: %+v", wasmRes)
+	}
 
 	// What the user sees: the stage is covered with boxes, cells and tasks.
 	shot, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot())
