@@ -65,13 +65,14 @@ test-fuzz:
 	@for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; fn=$${t#*:}; \
 		echo "fuzz $$pkg $$fn $(FUZZTIME)"; \
+		fuzz="$(GO) test -run ^$$ -fuzz ^$$fn$$ -fuzztime $(FUZZTIME) ./$$pkg"; \
 		corpus=$$pkg/testdata/fuzz/$$fn; before=$$(ls $$corpus 2>/dev/null | wc -l); \
-		out=$$($(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) ./$$pkg 2>&1) && continue; \
+		out=$$($$fuzz 2>&1) && continue; \
 		echo "$$out"; \
 		if [ "$$(ls $$corpus 2>/dev/null | wc -l)" != "$$before" ]; then \
 			echo "$$fn found a failing input, saved under $$corpus/ (go test ./$$pkg replays it)"; exit 1; fi; \
 		echo "$$fn failed without saving an input (the fuzzing engine, not the code under test): once more"; \
-		$(GO) test -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME) ./$$pkg || exit 1; \
+		$$fuzz || exit 1; \
 	done
 
 test-e2e: need-chromium wasm

@@ -99,20 +99,6 @@ const rtappSample = `{
 	"global" : { "duration" : 2, "default_policy" : "SCHED_OTHER" }
 }`
 
-const lscpuSample = `# The following is the parsable format, which can be fed to other
-# programs. Each different item in every column has an unique ID
-# starting usually from zero.
-# CPU,Core,Socket,Node,,L1d,L1i,L2,L3
-0,0,0,0,,0,0,0,0
-1,1,0,0,,1,1,1,0
-2,2,0,0,,2,2,2,0
-3,3,0,0,,3,3,3,0
-4,0,0,0,,0,0,0,0
-5,1,0,0,,1,1,1,0
-6,2,0,0,,2,2,2,0
-7,3,0,0,,3,3,3,0
-`
-
 // TestImportExport exports the scenario JSON with the button (a real
 // download), imports by paste, by drop (an rt-app file) and lscpu output,
 // shows import errors next to the import box, and exports a trace.
@@ -178,7 +164,11 @@ func TestImportExport(t *testing.T) {
 
 	// lscpu -p output replaces the machine, keeps the tasks.
 	tasks := tb.scenario().Tasks
-	tb.fill("#import-text", lscpuSample)
+	lscpu, err := os.ReadFile("../interop/testdata/lscpu-laptop.txt") // lscpu -p of a 4-core laptop with HT
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb.fill("#import-text", string(lscpu))
 	tb.click("#import-load")
 	tb.poll(`document.getElementById("import-status").textContent.includes("machine imported from lscpu")`, 10*time.Second)
 	s := tb.scenario()

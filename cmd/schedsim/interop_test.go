@@ -33,20 +33,9 @@ const rtappPeriodic = `{
 	}
 }`
 
-// lscpu -p of a 4-core laptop with HT (Intel numbers the siblings apart).
-const lscpuLaptop = `# The following is the parsable format, which can be fed to other
-# programs. Each different item in every column has an unique ID
-# starting usually from zero.
-# CPU,Core,Socket,Node,,L1d,L1i,L2,L3
-0,0,0,0,,0,0,0,0
-1,1,0,0,,1,1,1,0
-2,2,0,0,,2,2,2,0
-3,3,0,0,,3,3,3,0
-4,0,0,0,,0,0,0,0
-5,1,0,0,,1,1,1,0
-6,2,0,0,,2,2,2,0
-7,3,0,0,,3,3,3,0
-`
+// lscpu -p of a 4-core laptop with HT (Intel numbers the siblings apart),
+// shared with the interop package's tests.
+const lscpuLaptop = "../../interop/testdata/lscpu-laptop.txt"
 
 func TestExport(t *testing.T) {
 	dir := t.TempDir()
@@ -149,7 +138,7 @@ func TestImportRTAppRoundTrip(t *testing.T) {
 func TestImportLscpuThenRTAppOnIt(t *testing.T) {
 	dir := t.TempDir()
 	box := filepath.Join(dir, "laptop.json")
-	code, stdout, stderr := schedsim(t, "import", "-from", "lscpu", "-o", box, writeFile(t, "lscpu.txt", lscpuLaptop))
+	code, stdout, stderr := schedsim(t, "import", "-from", "lscpu", "-o", box, lscpuLaptop)
 	if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "wrote "+box) {
 		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
 	}
