@@ -9,14 +9,9 @@ import (
 )
 
 // SchedstatVersion is the /proc/schedstat format WriteSchedstat writes for a
-// simulator: 15 (kernel 3.8) for the v3.8 base, 17 (v6.13 onwards) for the
-// modern one.
-func SchedstatVersion(s *sim.Sim) int {
-	if s.Base() == sim.BaseV38 {
-		return 15
-	}
-	return 17
-}
+// simulator: the one its era reports, 15 (kernel 3.8) for the v3.8 base, 17
+// (v6.13 onwards) for the modern one.
+func SchedstatVersion(s *sim.Sim) int { return s.SchedstatVersion() }
 
 // idleOrder is the order in which a domain line prints the balancer's
 // counters per idle type, as indexes into sim.DomainStats.LB (which is kept

@@ -68,23 +68,26 @@ func (s *Sim) triggerLoadBalance(rq *RQ, idle bool) {
 		if idle {
 			it = cpuIdle
 		}
-		s.updateBlockedAverages(rq)
-		s.rebalanceDomains(rq, it)
+		s.era.track.decayBlocked(s, rq)
+		s.era.rebalanceDomains(s, rq, it)
 	}
 	if !idle && s.feature(FeatNohzIdleBalance) {
 		s.nohzBalancerKick(rq)
 	}
 }
 
-// balanceInterval mirrors get_sd_balance_interval(), in jiffies.
-func (s *Sim) balanceInterval(sd *SchedDomain, busy bool) int64 {
+// balanceInterval mirrors get_sd_balance_interval(), in jiffies; a busy
+// CPU's interval is shortened by busyTrim jiffies (v6.17: one, "so that
+// the busy CPU does not balance at the same time as an idle one"; 3.8:
+// none) before it is clamped.
+func (s *Sim) balanceInterval(sd *SchedDomain, busy bool, busyTrim int64) int64 {
 	iv := sd.BalanceInterval
 	if busy {
 		iv *= int64(sd.BusyFactor)
 	}
 	iv = msToJiffies(iv, s.cfg.Machine.HZ)
-	if busy && !s.v38 {
-		iv--
+	if busy {
+		iv -= busyTrim
 	}
 	maxIv := int64(s.cfg.Machine.HZ) * int64(s.topo.NCPU) / 10
 	return min(max(iv, 1), max(maxIv, 1))
@@ -92,8 +95,10 @@ func (s *Sim) balanceInterval(sd *SchedDomain, busy bool) int64 {
 
 func msToJiffies(ms int64, hz int) int64 { return (ms*int64(hz) + 999) / 1000 }
 
-// rebalanceDomains mirrors sched_balance_domains() (3.8 rebalance_domains()).
-func (s *Sim) rebalanceDomains(rq *RQ, idle int) {
+// rebalanceDomains617 mirrors sched_balance_domains(): balance every domain
+// whose interval has passed, bottom-up; after should_we_balance() said no,
+// keep walking only to decay max_newidle_lb_cost.
+func (s *Sim) rebalanceDomains617(rq *RQ, idle int) {
 	cont := true
 	busy := idle != cpuIdle
 	j := s.jiffies()
@@ -104,36 +109,70 @@ func (s *Sim) rebalanceDomains(rq *RQ, idle int) {
 	for _, sd := range rq.domains {
 		needDecay = s.updateNewidleCost(sd, 0) || needDecay
 		maxCost += sd.MaxNewidleLBCost
-		if !cont && !s.v38 {
+		if !cont {
 			if needDecay {
 				continue
 			}
 			break
 		}
-		iv := s.balanceInterval(sd, busy)
+		iv := s.balanceInterval(sd, busy, 1)
 		if j >= sd.LastBalance+iv {
 			if s.loadBalance(rq, sd, idle, &cont) > 0 {
-				// We pulled tasks: v3.8 says no longer idle; v6.17
-				// re-reads idle_cpu().
+				// We pulled tasks: re-read idle_cpu().
 				idle = cpuNotIdle
-				if !s.v38 && s.idleCPU(rq.cpu) {
+				if s.idleCPU(rq.cpu) {
 					idle = cpuIdle
 				}
 				busy = idle != cpuIdle
 			}
 			sd.LastBalance = j
-			if !s.v38 {
-				iv = s.balanceInterval(sd, busy)
-			}
+			iv = s.balanceInterval(sd, busy, 1)
 		}
 		if next > sd.LastBalance+iv {
 			next = sd.LastBalance + iv
 			update = true
 		}
-		if s.v38 && !cont {
+	}
+	s.rebalanceDone(rq, needDecay, maxCost, update, next)
+}
+
+// rebalanceDomains38 mirrors 3.8 rebalance_domains(): as v6.17, but a
+// pass that pulled tasks makes the CPU busy for the levels above, and the
+// walk stops where load_balance() cleared balance.
+func (s *Sim) rebalanceDomains38(rq *RQ, idle int) {
+	cont := true
+	busy := idle != cpuIdle
+	j := s.jiffies()
+	next := j + 60*int64(s.cfg.Machine.HZ)
+	update := false
+	var maxCost int64
+	needDecay := false
+	for _, sd := range rq.domains {
+		needDecay = s.updateNewidleCost(sd, 0) || needDecay
+		maxCost += sd.MaxNewidleLBCost
+		iv := s.balanceInterval(sd, busy, 0)
+		if j >= sd.LastBalance+iv {
+			if s.loadBalance(rq, sd, idle, &cont) > 0 {
+				// We pulled tasks: no longer idle.
+				idle = cpuNotIdle
+				busy = true
+			}
+			sd.LastBalance = j
+		}
+		if next > sd.LastBalance+iv {
+			next = sd.LastBalance + iv
+			update = true
+		}
+		if !cont {
 			break
 		}
 	}
+	s.rebalanceDone(rq, needDecay, maxCost, update, next)
+}
+
+// rebalanceDone is the tail of the periodic walk: the decayed newidle cost
+// and the next balance time.
+func (s *Sim) rebalanceDone(rq *RQ, needDecay bool, maxCost int64, update bool, next int64) {
 	if needDecay {
 		rq.maxIdleBalanceCost = max(s.migrationCost, maxCost)
 	}
@@ -154,13 +193,6 @@ func (s *Sim) updateNewidleCost(sd *SchedDomain, cost int64) bool {
 		return true
 	}
 	return false
-}
-
-// updateBlockedAverages mirrors sched_balance_update_blocked_averages():
-// decay the blocked load of an idle or balancing CPU.
-func (s *Sim) updateBlockedAverages(rq *RQ) {
-	s.updateBlockedLoad38(rq, true)
-	s.updateCfsRqLoadAvg(rq)
 }
 
 // shouldWeBalance mirrors should_we_balance(): only one CPU of a group
@@ -524,39 +556,81 @@ func (s *Sim) taskHot(p *Task, env *lbEnv) bool {
 	return s.now-p.execStart < s.migrationCost
 }
 
-// canMigrateTask mirrors can_migrate_task(), in the kernel's order:
-// eligibility (ELIGIBLE_FIRST, commit 873199d27bb2), affinity, running,
-// cache-hot unless balancing keeps failing. It reports (ok, hot).
+// canMigrateTask mirrors can_migrate_task() of both eras: the kernel's
+// numbered rules, in its order, with the rules only one era has supplied by
+// the era (migrateEligible, migratePinned). It reports (ok, hot).
 func (s *Sim) canMigrateTask(p *Task, env *lbEnv) (bool, bool) {
-	if !s.v38 && s.feature(FeatEligibleFirst) && env.sd.NrBalanceFailed == 0 &&
-		s.feature(FeatPlaceLag) && env.dstRQ.nrRunning > 0 && !env.srcRQ.entityEligible(p) {
+	// v6.17: "We do not migrate tasks that are:
+	//  1) delayed dequeued unless we migrate load, or
+	//  2) throttled_lb_pair, or
+	//  3) cannot be migrated to this CPU due to cpus_ptr, or
+	//  4) running (obviously), or
+	//  5) are cache-hot on their current CPU."
+	// v3.8 has the same list without 1), numbered 1) … 4), cpus_allowed for
+	// cpus_ptr. 1) is not modelled (no DELAY_DEQUEUE), nor 2) (no bandwidth
+	// control). Ahead of 3), v6.17 tests commit 873199d27bb2's eligibility
+	// rule (ELIGIBLE_FIRST); 3.8 has none. Active balancing skips 5).
+	if !s.era.migrateEligible(s, p, env) {
 		return false, false
 	}
+	// 3) cannot be migrated to this CPU due to cpus_ptr.
 	if !p.allowed.Has(env.dstCPU) {
-		env.flags |= lbfSomePinned
-		if env.idle == cpuNewlyIdle || env.flags&(lbfDstPinned|lbfActiveLB) != 0 {
-			return false, false
-		}
-		m := env.sd.Groups[0].Span.And(&env.cpus)
-		m = m.And(&p.allowed)
-		if c := m.First(); c >= 0 {
-			env.flags |= lbfDstPinned
-			env.newDstCPU = c
-		}
+		s.era.migratePinned(p, env)
 		return false, false
 	}
+	// "Record that we found at least one task that could run on dst_cpu."
 	env.flags &^= lbfAllPinned
+	// 4) running (obviously).
 	if env.srcRQ.curr == p {
 		return false, false
 	}
 	if env.flags&lbfActiveLB != 0 {
 		return true, false
 	}
+	// 5) cache-hot on its current CPU, unless balancing keeps failing.
 	hot := s.taskHot(p, env)
 	if !hot || env.sd.NrBalanceFailed > env.sd.CacheNiceTries {
 		return true, hot
 	}
 	return false, true
+}
+
+// migrateEligible617 is commit 873199d27bb2 ("Prioritize migrating eligible
+// tasks in sched_balance_rq()", ELIGIBLE_FIRST): while no balance of the
+// domain has failed, a task that is not eligible on its runqueue does not
+// move to a CPU that has tasks (with PLACE_LAG it would arrive ineligible).
+func (s *Sim) migrateEligible617(p *Task, env *lbEnv) bool {
+	return !(s.feature(FeatEligibleFirst) && env.sd.NrBalanceFailed == 0 &&
+		s.feature(FeatPlaceLag) && env.dstRQ.nrRunning > 0 && !env.srcRQ.entityEligible(p))
+}
+
+// migratePinned617 is v6.17's rule 3): note LBF_SOME_PINNED and, unless
+// newly idle, active or already redirected, another CPU of dst's group p may
+// run on (LBF_DST_PINNED, new_dst_cpu).
+func migratePinned617(p *Task, env *lbEnv) {
+	env.flags |= lbfSomePinned
+	if env.idle == cpuNewlyIdle || env.flags&(lbfDstPinned|lbfActiveLB) != 0 {
+		return
+	}
+	m := env.sd.Groups[0].Span.And(&env.cpus)
+	m = m.And(&p.allowed)
+	if c := m.First(); c >= 0 {
+		env.flags |= lbfDstPinned
+		env.newDstCPU = c
+	}
+}
+
+// migratePinned38 is 3.8's rule 2): the first time, another CPU of dst's
+// group p may run on (LBF_SOME_PINNED, new_dst_cpu).
+func migratePinned38(p *Task, env *lbEnv) {
+	if env.flags&lbfSomePinned != 0 {
+		return
+	}
+	m := env.sd.Groups[0].Span.And(&p.allowed)
+	if c := m.First(); c >= 0 {
+		env.flags |= lbfSomePinned
+		env.newDstCPU = c
+	}
 }
 
 // cfsTasksLRU returns src's tasks in the order detach_tasks() walks
@@ -646,17 +720,21 @@ func shrBound(v int64, n int) int64 {
 
 // detachTask mirrors detach_task(): dequeue from src (a migrating dequeue).
 func (s *Sim) detachTask(env *lbEnv, p *Task) {
-	if !s.v38 && env.dstRQ.nrRunning > 0 && !env.srcRQ.entityEligible(p) {
-		// Moved with negative lag onto a CPU that has tasks: with PLACE_LAG
-		// it arrives just as ineligible (seed 001's case).
+	s.era.detachAccount(s, env, p)
+	s.dequeueEntity(env.srcRQ, p, deqMigrating)
+	p.state = TaskWaking
+	env.moved = append(env.moved, p)
+}
+
+// detachAccount617 counts a task moved with negative lag onto a CPU that
+// has tasks: with PLACE_LAG it arrives just as ineligible (seed 001's case).
+func (s *Sim) detachAccount617(env *lbEnv, p *Task) {
+	if env.dstRQ.nrRunning > 0 && !env.srcRQ.entityEligible(p) {
 		s.m.migIneligible++
 		if env.sd.NrBalanceFailed == 0 {
 			s.m.migIneligibleFirst++
 		}
 	}
-	s.dequeueEntity(env.srcRQ, p, deqMigrating)
-	p.state = TaskWaking
-	env.moved = append(env.moved, p)
 }
 
 // attachTasks mirrors attach_tasks(): enqueue on dst, with the migration
@@ -664,7 +742,7 @@ func (s *Sim) detachTask(env *lbEnv, p *Task) {
 func (s *Sim) attachTasks(env *lbEnv) {
 	for _, p := range env.moved {
 		from := p.cpu
-		p.avg.LastUpdateTime = 0 // migrate_task_rq_fair(): attach at enqueue
+		s.era.track.balanceMigrate(p)
 		p.cpu = env.dstCPU
 		p.migratedAt = s.now
 		s.countMigration(p, from, env.dstCPU, env.cause)
@@ -676,17 +754,17 @@ func (s *Sim) attachTasks(env *lbEnv) {
 }
 
 // Decision names per idle type, built once (the balancer runs every tick).
-var loadBalanceNames, loadBalanceNames38 [numIdleTypes]string
+var loadBalanceNames617, loadBalanceNames38 [numIdleTypes]string
 
 func init() {
 	for i, n := range idleTypeNames {
-		loadBalanceNames[i] = "sched_balance_rq(" + n + ")"
+		loadBalanceNames617[i] = "sched_balance_rq(" + n + ")"
 		loadBalanceNames38[i] = "load_balance(" + n + ")"
 	}
 }
 
-// loadBalance mirrors sched_balance_rq() (load_balance()): one balancing
-// pass of domain sd on behalf of dst. It returns the number of tasks moved.
+// loadBalance is one balancing pass of domain sd on behalf of dst, by the
+// era's load_balance(). It returns the number of tasks moved.
 func (s *Sim) loadBalance(dst *RQ, sd *SchedDomain, idle int, cont *bool) int {
 	cause := CauseBalance
 	if idle == cpuNewlyIdle {
@@ -695,13 +773,14 @@ func (s *Sim) loadBalance(dst *RQ, sd *SchedDomain, idle int, cont *bool) int {
 		cause = CauseNohz
 	}
 	env := &lbEnv{sd: sd, dstCPU: dst.cpu, dstRQ: dst, idle: idle, cpus: sd.Span, cause: cause, moved: s.movedBuf[:0]}
-	if s.v38 {
-		env.d = s.newDecision(loadBalanceNames38[idle], nil, dst.cpu)
-		env.d.Level = int8(sd.Level)
-		return s.loadBalance38(env, cont)
-	}
-	env.d = s.newDecision(loadBalanceNames[idle], nil, dst.cpu)
+	env.d = s.newDecision(s.era.lbNames[idle], nil, dst.cpu)
 	env.d.Level = int8(sd.Level)
+	return s.era.loadBalance(s, env, cont)
+}
+
+// loadBalance617 mirrors sched_balance_rq() (v6.17).
+func (s *Sim) loadBalance617(env *lbEnv, cont *bool) int {
+	sd, dst, idle, cause := env.sd, env.dstRQ, env.idle, env.cause
 	stats := &sd.Stats.LB[idle]
 	stats.Count++
 	moved := 0
@@ -779,7 +858,7 @@ func (s *Sim) loadBalance(dst *RQ, sd *SchedDomain, idle int, cont *bool) int {
 			sd.NrBalanceFailed++
 		}
 		env.d.Reason = "nothing could move"
-		if s.needActiveBalance(env) {
+		if s.era.needActiveBalance(env) {
 			if busiest.curr != nil && busiest.curr.allowed.Has(dst.cpu) && !busiest.activeBalance {
 				busiest.activeBalance = true
 				activeBalance = true
@@ -791,7 +870,7 @@ func (s *Sim) loadBalance(dst *RQ, sd *SchedDomain, idle int, cont *bool) int {
 		sd.NrBalanceFailed = 0
 		env.d.Reason = "moved tasks"
 	}
-	if !activeBalance || s.needActiveBalance(env) {
+	if !activeBalance || s.era.needActiveBalance(env) {
 		sd.BalanceInterval = sd.MinInterval
 	}
 	env.d.add("moved", int64(moved))
@@ -825,14 +904,16 @@ func (s *Sim) lbTuneInterval(env *lbEnv, allPinned bool) {
 	}
 }
 
-// needActiveBalance mirrors need_active_balance(): v6.17 pushes a running
-// task only for migrate_task after cache_nice_tries+2 failures; 3.8 after
-// cache_nice_tries+2 failures whatever the type.
-func (s *Sim) needActiveBalance(env *lbEnv) bool {
-	if s.v38 {
-		return env.sd.NrBalanceFailed > env.sd.CacheNiceTries+2
-	}
+// needActiveBalance617 mirrors need_active_balance(): v6.17 pushes a
+// running task only for migrate_task after cache_nice_tries+2 failures.
+func needActiveBalance617(env *lbEnv) bool {
 	return env.mtype == migrateTask && env.sd.NrBalanceFailed > env.sd.CacheNiceTries+2
+}
+
+// needActiveBalance38 mirrors 3.8 need_active_balance(): after
+// cache_nice_tries+2 failures, whatever the imbalance.
+func needActiveBalance38(env *lbEnv) bool {
+	return env.sd.NrBalanceFailed > env.sd.CacheNiceTries+2
 }
 
 // activeBalance handles evActiveBalance: the stopper on the busiest CPU
@@ -899,21 +980,15 @@ func (s *Sim) newidleBalance(rq *RQ) bool {
 		return false
 	}
 	rq.idleStamp = max(s.now, 1)
-	if s.v38 {
-		if rq.avgIdle < s.migrationCost {
-			return false
-		}
-	} else {
-		if !s.rdOverloaded || (len(rq.domains) > 0 && rq.avgIdle < rq.domains[0].MaxNewidleLBCost) {
-			return false
-		}
+	if !s.era.newidleGate(s, rq) {
+		return false
 	}
-	s.updateBlockedAverages(rq)
+	s.era.track.decayBlocked(s, rq)
 	pulled := 0
 	var currCost int64
 	cont := true
 	for _, sd := range rq.domains {
-		if !s.v38 && rq.avgIdle < currCost+sd.MaxNewidleLBCost {
+		if s.era.newidleStop(s, rq, sd, currCost) {
 			break
 		}
 		if sd.Flags&SDBalanceNewidle != 0 {
@@ -937,30 +1012,29 @@ func (s *Sim) newidleBalance(rq *RQ) bool {
 	return false
 }
 
+// newidleGate617: skip newidle balancing unless the root domain is
+// overloaded and the CPU's average idle time exceeds the lowest domain's
+// max_newidle_lb_cost.
+func (s *Sim) newidleGate617(rq *RQ) bool {
+	return s.rdOverloaded && (len(rq.domains) == 0 || rq.avgIdle >= rq.domains[0].MaxNewidleLBCost)
+}
+
+// newidleStop617: stop before a domain whose cost the idle time cannot pay.
+func (s *Sim) newidleStop617(rq *RQ, sd *SchedDomain, currCost int64) bool {
+	return rq.avgIdle < currCost+sd.MaxNewidleLBCost
+}
+
+// newidleGate38 mirrors 3.8 idle_balance(): skip when avg_idle <
+// sysctl_sched_migration_cost.
+func (s *Sim) newidleGate38(rq *RQ) bool { return rq.avgIdle >= s.migrationCost }
+
 // nohzBalancerKick mirrors nohz_balancer_kick() (3.8 nohz_kick_needed()):
 // a busy CPU's tick asks an idle CPU to balance on behalf of all idle CPUs.
 func (s *Sim) nohzBalancerKick(rq *RQ) {
 	if s.m.nIdle == 0 || s.jiffies() < s.nohzNextBalance || s.nohzKickPending {
 		return
 	}
-	kick := rq.nrRunning >= 2
-	if !kick {
-		if s.v38 {
-			// A SHARE_PKG_RESOURCES level whose local group has >1 busy CPU.
-			for i, sd := range rq.domains {
-				if sd.Flags&SDShareLLC == 0 {
-					break
-				}
-				if g := s.cpuGroups[rq.cpu][i]; g.NrBusy > 1 {
-					kick = true
-					break
-				}
-			}
-		} else {
-			kick = rq.llc.nrBusyCPUs > 1
-		}
-	}
-	if !kick {
+	if rq.nrRunning < 2 && !s.era.nohzKickBusy(s, rq) {
 		return
 	}
 	s.nohzNextBalance = s.jiffies() + 1
@@ -979,6 +1053,23 @@ func (s *Sim) nohzBalancerKick(rq *RQ) {
 	irq := s.cpus[ilb]
 	lat := s.costs.WakeupIPI + s.costs.exitLatency(s.now-irq.idleSince)
 	s.q.push(qev{t: s.now + lat, kind: evNohzKick, cpu: int32(ilb)})
+}
+
+// nohzKickBusy617: the LLC has more than one busy CPU (nr_busy_cpus).
+func (s *Sim) nohzKickBusy617(rq *RQ) bool { return rq.llc.nrBusyCPUs > 1 }
+
+// nohzKickBusy38 mirrors 3.8 nohz_kick_needed(): a SHARE_PKG_RESOURCES
+// level whose local group has more than one busy CPU.
+func (s *Sim) nohzKickBusy38(rq *RQ) bool {
+	for i, sd := range rq.domains {
+		if sd.Flags&SDShareLLC == 0 {
+			break
+		}
+		if g := s.cpuGroups[rq.cpu][i]; g.NrBusy > 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // nohzIdleBalance mirrors _nohz_idle_balance(): the kicked idle CPU decays
@@ -1003,9 +1094,9 @@ func (s *Sim) nohzIdleBalance(ilb *RQ) {
 			break
 		}
 		rq := s.cpus[c]
-		s.updateBlockedAverages(rq)
+		s.era.track.decayBlocked(s, rq)
 		if j >= rq.nextBalance {
-			s.rebalanceDomains(rq, cpuIdle)
+			s.era.rebalanceDomains(s, rq, cpuIdle)
 		}
 		if next > rq.nextBalance {
 			next = rq.nextBalance

@@ -270,33 +270,6 @@ func (s *Sim) findBusiestQueue38(env *lbEnv, g *SchedGroup) *RQ {
 	return busiest
 }
 
-// canMigrateTask38 mirrors 3.8 can_migrate_task().
-func (s *Sim) canMigrateTask38(p *Task, env *lbEnv) (bool, bool) {
-	if !p.allowed.Has(env.dstCPU) {
-		if env.flags&lbfSomePinned != 0 {
-			return false, false
-		}
-		m := env.sd.Groups[0].Span.And(&p.allowed)
-		if c := m.First(); c >= 0 {
-			env.flags |= lbfSomePinned
-			env.newDstCPU = c
-		}
-		return false, false
-	}
-	env.flags &^= lbfAllPinned
-	if env.srcRQ.curr == p {
-		return false, false
-	}
-	if env.flags&lbfActiveLB != 0 {
-		return true, false
-	}
-	hot := s.taskHot(p, env)
-	if !hot || env.sd.NrBalanceFailed > env.sd.CacheNiceTries {
-		return true, hot
-	}
-	return false, true
-}
-
 // moveTasks38 mirrors 3.8 move_tasks(): walk cfs_tasks from its head (the
 // most recently enqueued first), skip a task whose load is more than twice
 // the remaining imbalance, move the rest until the imbalance is gone.
@@ -325,7 +298,7 @@ func (s *Sim) moveTasks38(env *lbEnv) int {
 		if load/2 > env.imbalance {
 			continue
 		}
-		ok, hot := s.canMigrateTask38(p, env)
+		ok, hot := s.canMigrateTask(p, env)
 		if !ok {
 			continue
 		}
@@ -411,7 +384,7 @@ func (s *Sim) loadBalance38(env *lbEnv, cont *bool) int {
 			sd.NrBalanceFailed++
 		}
 		env.d.Reason = "nothing could move"
-		if s.needActiveBalance(env) {
+		if needActiveBalance38(env) {
 			if busiest.curr == nil || !busiest.curr.allowed.Has(dst.cpu) {
 				env.flags |= lbfAllPinned
 				s.lbTuneInterval(env, true)

@@ -186,7 +186,7 @@ func (s *Sim) block(rq *RQ, p *Task, until int64) {
 func (s *Sim) exitTask(rq *RQ, p *Task) {
 	s.dequeueEntity(rq, p, deqSleep)
 	p.state = TaskExited
-	s.removeEntityLoadAvg(rq, p)
+	s.era.track.exit(s, rq, p)
 	s.emit(Event{Kind: EvExit, CPU: int16(rq.cpu), From: -1, Task: p.id, Arg: -1, Level: -1, Why: -1})
 }
 
@@ -244,23 +244,9 @@ func (s *Sim) wakeIdle(rq *RQ) {
 		g.NrBusy++
 	}
 	rq.exiting = true
-	// ttwu_do_activate(): avg_idle, capped at 2*max_idle_balance_cost
-	// (3.8: 2*sysctl_sched_migration_cost).
+	// ttwu_do_activate(): the era updates avg_idle.
 	if rq.idleStamp > 0 {
-		delta := s.now - rq.idleStamp
-		if s.v38 {
-			// 3.8 ttwu_do_wakeup(): a long idle sets avg_idle to the cap.
-			if limit := 2 * s.migrationCost; delta > limit {
-				rq.avgIdle = limit
-			} else {
-				rq.avgIdle += (delta - rq.avgIdle) / 8
-			}
-		} else {
-			rq.avgIdle += (delta - rq.avgIdle) / 8
-			if limit := 2 * max(rq.maxIdleBalanceCost, 1); rq.avgIdle > limit {
-				rq.avgIdle = limit
-			}
-		}
+		s.era.ttwuAvgIdle(s, rq, s.now-rq.idleStamp)
 		rq.idleStamp = 0
 	}
 	rq.exitState = s.costs.idleState(idleFor)
@@ -302,7 +288,8 @@ func (s *Sim) arrive(p *Task, rq *RQ) {
 }
 
 // startTick restarts rq's tick from the next jiffy (tick_nohz_idle_exit()),
-// and catches up the 3.8 cpu_load[] for the ticks missed while idle.
+// and catches up the per-CPU load history (3.8 cpu_load[]) for the ticks
+// missed while idle.
 //
 // Ticks are aligned on every CPU (skew_tick=0): one queued event per jiffy
 // ticks every CPU whose tick runs, in CPU order (tickAll).
@@ -310,10 +297,7 @@ func (s *Sim) startTick(rq *RQ) {
 	rq.tickOn = true
 	j := s.jiffies()
 	rq.tickFrom = j + 1
-	if pending := j - rq.lastLoadUpdate; pending > 0 {
-		s.updateCPULoad(rq, 0, pending)
-		rq.lastLoadUpdate = j
-	}
+	s.era.track.cpuLoadTick(s, rq, 0)
 	if !s.tickArmed {
 		s.tickArmed = true
 		s.q.push(qev{t: (j + 1) * s.tickNS, kind: evTick})
@@ -342,8 +326,9 @@ func (s *Sim) tickAll() {
 	}
 }
 
-// tick mirrors scheduler_tick(): update_curr and the preemption check, PELT
-// of curr, cpu_load[] (3.8), then trigger_load_balance(). Idle CPUs stop
+// tick mirrors scheduler_tick(): update_curr and the class's preemption
+// check, load tracking of curr and of the CPU (PELT, 3.8 cpu_load[]), then
+// trigger_load_balance(). Idle CPUs stop
 // ticking (NOHZ) unless nohz idle balancing is off, in which case they keep
 // ticking and balance themselves as CONFIG_NO_HZ=n kernels do.
 func (s *Sim) tick(rq *RQ) {
@@ -356,62 +341,10 @@ func (s *Sim) tick(rq *RQ) {
 		if s.checkPreemptTick(rq) {
 			s.markResched(rq)
 		}
-		s.updateLoadAvg(rq, rq.curr, false, false)
-		s.updateEntityLoadAvg38(rq, rq.curr, true)
-		s.updateBlockedLoad38(rq, true)
+		s.era.track.tickCurr(s, rq, rq.curr)
 	}
-	j := s.jiffies()
-	s.updateCPULoad(rq, s.cpuLoad(rq), j-rq.lastLoadUpdate)
-	rq.lastLoadUpdate = j
+	s.era.track.cpuLoadTick(s, rq, s.cpuLoad(rq))
 	s.triggerLoadBalance(rq, idle)
-}
-
-// degrade tables of 3.8 decay_load_missed().
-var degradeZeroTicks = [5]int64{0, 8, 32, 64, 128}
-var degradeFactor = [5][8]uint64{
-	{0, 0, 0, 0, 0, 0, 0, 0},
-	{64, 32, 8, 0, 0, 0, 0, 0},
-	{96, 72, 40, 12, 1, 0, 0},
-	{112, 98, 75, 43, 15, 1, 0},
-	{120, 112, 98, 76, 45, 16, 2},
-}
-
-func decayLoadMissed(load uint64, missed int64, idx int) uint64 {
-	if missed == 0 {
-		return load
-	}
-	if missed >= degradeZeroTicks[idx] {
-		return 0
-	}
-	if idx == 1 {
-		return load >> uint(missed)
-	}
-	for j := 0; missed > 0; j++ {
-		if missed%2 == 1 {
-			load = load * degradeFactor[idx][j] >> 7
-		}
-		missed >>= 1
-	}
-	return load
-}
-
-// updateCPULoad mirrors 3.8 __update_cpu_load(): cpu_load[i] decays towards
-// the current load with factor (2^i-1)/2^i per tick, rounding up when rising.
-func (s *Sim) updateCPULoad(rq *RQ, load uint64, pending int64) {
-	if pending <= 0 {
-		return
-	}
-	rq.cpuLoad[0] = load
-	scale := uint64(2)
-	for i := 1; i < 5; i++ {
-		old := decayLoadMissed(rq.cpuLoad[i], pending-1, i)
-		nl := load
-		if nl > old {
-			nl += scale - 1
-		}
-		rq.cpuLoad[i] = (old*(scale-1) + nl) >> uint(i)
-		scale += scale
-	}
 }
 
 // fork handles evSpawn: sched_fork() + wake_up_new_task() from the spawner
@@ -421,40 +354,15 @@ func (s *Sim) fork(p *Task) {
 	p.lastWakeupStart = -1
 	parent := s.spawnCPU
 	p.cpu = parent
-	p.slice = s.baseSlice
-	// init_entity_runnable_average() / 3.8 __sched_fork().
-	if s.ntl == NewTaskLoadFull {
-		p.avg.LoadAvg = p.weight
-		// 3.9+ init_task_runnable_average(): a full slice of history.
-		sl := uint32(s.schedSlice38(s.cpus[parent], p) >> 10)
-		p.avg38.RunnableAvgSum, p.avg38.RunnableAvgPeriod = sl, sl
-		p.avg38.updateContrib(p.weight)
-	}
+	s.era.track.forkInit(s, s.cpus[parent], p)
 	target, d := s.selectTaskRQ(p, parent, parent, false, nil, true)
 	if !p.allowed.Has(target) {
 		target = p.allowed.First() // select_fallback_rq()
 	}
 	p.cpu = target
 	rq := s.cpus[target]
-	if s.ntl == NewTaskLoadFull {
-		// post_init_entity_util_avg().
-		cap := (int64(rq.capacity) - int64(rq.cfsAvg.UtilAvg)) / 2
-		if cap > 0 {
-			if rq.cfsAvg.UtilAvg != 0 {
-				u := rq.cfsAvg.UtilAvg * p.weight / (rq.cfsAvg.LoadAvg + 1)
-				p.avg.UtilAvg = min(u, uint64(cap))
-			} else {
-				p.avg.UtilAvg = uint64(cap)
-			}
-		}
-		p.avg.RunnableAvg = p.avg.UtilAvg
-	}
-	if s.v38 {
-		// task_fork_fair(): place relative to the new runqueue.
-		p.vruntime = 0
-		s.placeEntity(rq, p, enqInitial)
-		p.vruntime -= rq.minVruntime
-	}
+	s.era.track.forkAttach(s, rq, p)
+	s.era.class.taskFork(s, rq, p)
 	if target != parent {
 		s.countMigration(p, parent, target, CauseFork)
 	}

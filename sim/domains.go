@@ -162,43 +162,43 @@ var levelTopoFlags = [NumLevels]SDFlag{
 	LevelNUMA: SDNuma,
 }
 
-// sdInit fills a domain's flags and tunables for the base era.
-//
-// v6.17 mirrors kernel/sched/topology.c sd_init(): every level starts from
+// sdInit617 fills a domain's flags and tunables as v6.17
+// kernel/sched/topology.c sd_init() does: every level starts from
 // NEWIDLE|EXEC|FORK|WAKE_AFFINE|PREFER_SIBLING (no BALANCE_WAKE), intervals
 // sd_weight..2*sd_weight ms, busy_factor 16, imbalance_pct 117; SMT 110; LLC
 // cache_nice_tries 1; NUMA cache_nice_tries 2, SERIALIZE, no PREFER_SIBLING
 // (all simulated nodes are at distance 21 < RECLAIM_DISTANCE, so NUMA keeps
 // EXEC|FORK|WAKE_AFFINE).
-//
-// v3.8 mirrors include/linux/topology.h SD_SIBLING_INIT, SD_MC_INIT,
-// SD_CPU_INIT and kernel/sched/core.c sd_numa_init(). 3.8 had no cluster
-// level: CLS takes SD_MC_INIT's values (a simplification).
-func sdInit(sd *SchedDomain, base Base) {
+func sdInit617(sd *SchedDomain) {
 	w := int64(sd.Weight)
 	topo := levelTopoFlags[sd.Level]
-	if base == BaseV617 {
-		sd.Flags = SDLoadBalance | SDBalanceNewidle | SDBalanceExec | SDBalanceFork | SDWakeAffine | SDPreferSibling | topo
-		sd.MinInterval, sd.MaxInterval = w, 2*w
-		sd.BusyFactor = 16
+	sd.Flags = SDLoadBalance | SDBalanceNewidle | SDBalanceExec | SDBalanceFork | SDWakeAffine | SDPreferSibling | topo
+	sd.MinInterval, sd.MaxInterval = w, 2*w
+	sd.BusyFactor = 16
+	sd.ImbalancePct = 117
+	sd.CacheNiceTries = 0
+	sd.BalanceInterval = w
+	switch {
+	case sd.Flags&SDShareCPUCapacity != 0:
+		sd.ImbalancePct = 110
+	case sd.Flags&SDShareLLC != 0:
 		sd.ImbalancePct = 117
-		sd.CacheNiceTries = 0
-		sd.BalanceInterval = w
-		switch {
-		case sd.Flags&SDShareCPUCapacity != 0:
-			sd.ImbalancePct = 110
-		case sd.Flags&SDShareLLC != 0:
-			sd.ImbalancePct = 117
-			sd.CacheNiceTries = 1
-		case sd.Flags&SDNuma != 0:
-			sd.CacheNiceTries = 2
-			sd.Flags &^= SDPreferSibling
-			sd.Flags |= SDSerialize
-		default:
-			sd.CacheNiceTries = 1
-		}
-		return
+		sd.CacheNiceTries = 1
+	case sd.Flags&SDNuma != 0:
+		sd.CacheNiceTries = 2
+		sd.Flags &^= SDPreferSibling
+		sd.Flags |= SDSerialize
+	default:
+		sd.CacheNiceTries = 1
 	}
+}
+
+// sdInit38 fills a domain's flags and tunables as v3.8
+// include/linux/topology.h SD_SIBLING_INIT, SD_MC_INIT, SD_CPU_INIT and
+// kernel/sched/core.c sd_numa_init() do. 3.8 had no cluster level: CLS
+// takes SD_MC_INIT's values (a simplification).
+func sdInit38(sd *SchedDomain) {
+	w := int64(sd.Weight)
 	common := SDLoadBalance | SDBalanceNewidle | SDBalanceExec | SDBalanceFork | SDWakeAffine
 	sd.BalanceInterval = 1
 	switch sd.Level {
@@ -309,7 +309,7 @@ func buildDomains(t *Topology, nodes int, base Base, p *Policy, capacity []int64
 			if i+1 < len(chain) {
 				sd.Parent = chain[i+1]
 			}
-			sdInit(sd, base)
+			eraFor(base).sdInit(sd)
 			applyOverrides(sd, p)
 			// Groups: walk the span from cpu with wrap-around, one group per
 			// child span (or per CPU at the bottom).

@@ -77,21 +77,27 @@ package sim
 //	                                                                                 sched_balance_exec, ttwu_wake_
 //	                                                                                 affine/balance) [to verify]
 //
-// What the map asks of the interface:
+// What the map asked of the interface, and got:
 //
-//   - The runqueue is opaque to the shared core. core.go never reads a
-//     vruntime or a deadline; it asks the class to enqueue, dequeue, put the
-//     previous task back, set the next one, pick, account curr (update_curr
-//     answers "reschedule?"), check tick and wake-up preemption, and give the
-//     pick order the snapshot shows. The queued tasks stay in RQ.queue
+//   - The runqueue is opaque to the shared core (rqClass, in the shape of
+//     struct sched_class). core.go and fair.go never read a vruntime or a
+//     deadline; they ask the class to enqueue, dequeue, add to and remove
+//     from its queue, set the next task, pick, charge curr's run time
+//     (update_curr answers "reschedule?"), check tick and wake-up
+//     preemption, prepare a forked or waking task, and give the pick order
+//     the snapshot shows. The queued tasks stay in RQ.queue
 //     (every era has a set of queued tasks that the balancer walks), but
 //     only the class keeps order over them: the O(1) arrays will be the
 //     class's own state beside it, as the EEVDF sums are.
-//   - Load tracking is its own slot, separate from the class: the O(1)
-//     class will run with a tracker that keeps no PELT at all.
+//   - Load tracking is its own slot (loadTracker), separate from the class,
+//     called at the kernel's hook points (enqueue, dequeue, put_prev,
+//     set_next, tick, cpu_load tick, wake-up and balance migration, fork,
+//     exit, blocked decay): the O(1) class will run with a tracker that keeps
+//     no PELT at all.
 //   - Placement is one function per era (select_task_rq_fair of 3.8 or
-//     v6.17, try_to_wake_up's inline rules in 2.6.8), and the select_idle_
-//     sibling variant is a second function chosen once in New, beside it.
+//     v6.17, try_to_wake_up's inline rules in 2.6.8), and the
+//     select_idle_sibling variant is a second function chosen once in New
+//     (Sim.sisVariant), not switched per wake-up.
 //   - The balancer is a handful of hooks, not one: the periodic walk over
 //     the domains, one balancing pass, the active-balance rule, the newidle
 //     gate and the nohz kick, because 2.6.8 shares the shape of each with
@@ -105,3 +111,189 @@ package sim
 // Not in the era: policy switches that every era understands (the load
 // metric, the select_idle_sibling variant, features) are resolved once in
 // New from the era's defaults and the scenario's overrides.
+
+// era is everything that differs between two kernel eras. New copies one of
+// the era values below into Sim.era; nothing else in the simulator asks
+// which era it runs.
+type era struct {
+	base Base
+	name string
+
+	// Build time: the base's defaults and the machine as that kernel sees it.
+	defFeatures    uint32      // features on unless the scenario clears them
+	defLoadMetric  LoadMetric  // what LoadDefault means
+	defSIS         SIS         // what SISDefault means
+	defNewTaskLoad NewTaskLoad // what NewTaskLoadDefault means
+	// cpuCapacity is a CPU's capacity_of() (power_of() in 3.8) on a core of
+	// threads SMT threads.
+	cpuCapacity func(threads int) int64
+	// sdInit fills a domain's flags and tunables (sd_init(), SD_*_INIT).
+	sdInit func(sd *SchedDomain)
+	// schedstatVersion is the /proc/schedstat format the era reports.
+	schedstatVersion int
+
+	class rqClass     // the per-CPU runqueue policy
+	track loadTracker // load tracking
+
+	// Wake-up and fork placement: select_task_rq_fair() of the era.
+	selectTaskRQ func(s *Sim, p *Task, cpu, prev int, sync bool, waker *Task, fork bool, d *Decision) int
+	// ttwuAvgIdle updates rq->avg_idle when an idle rq is woken, delta ns
+	// after it went idle (ttwu_do_activate()/ttwu_do_wakeup()).
+	ttwuAvgIdle func(s *Sim, rq *RQ, delta int64)
+
+	// The balancer.
+	rebalanceDomains func(s *Sim, rq *RQ, idle int)           // the periodic walk over rq's domains
+	loadBalance      func(s *Sim, env *lbEnv, cont *bool) int // one balancing pass of env.sd
+	lbNames          *[numIdleTypes]string                    // its decision path per idle type
+	// migrateEligible is the era's extra can_migrate_task() rule ahead of
+	// the affinity test (v6.17: prefer eligible tasks, 873199d27bb2).
+	migrateEligible func(s *Sim, p *Task, env *lbEnv) bool
+	// migratePinned records a task that may not run on dst (the LBF_*
+	// pinned flags and new_dst_cpu of can_migrate_task()).
+	migratePinned func(p *Task, env *lbEnv)
+	// detachAccount observes a task the balancer detaches (metrics).
+	detachAccount     func(s *Sim, env *lbEnv, p *Task)
+	needActiveBalance func(env *lbEnv) bool
+	// newidleGate says whether a CPU about to idle may balance at all;
+	// newidleStop whether its walk stops before domain sd (idle_balance()).
+	newidleGate func(s *Sim, rq *RQ) bool
+	newidleStop func(s *Sim, rq *RQ, sd *SchedDomain, currCost int64) bool
+	// nohzKickBusy is the era's reason, besides nr_running >= 2, for a busy
+	// CPU's tick to kick the idle load balancer.
+	nohzKickBusy func(s *Sim, rq *RQ) bool
+}
+
+// rqClass is the per-CPU runqueue policy of an era, in the shape of the
+// kernel's struct sched_class: the shared core (core.go) calls these and
+// never reads a vruntime or a deadline itself. The queued tasks live in
+// RQ.queue for every class (the balancer walks them); only the class keeps
+// order over them.
+type rqClass struct {
+	enqueue func(s *Sim, rq *RQ, p *Task, flags int) // enqueue_entity() (p not curr)
+	dequeue func(s *Sim, rq *RQ, p *Task, flags int) // dequeue_entity()
+	// queueAdd and queueRemove are __enqueue_entity()/__dequeue_entity():
+	// p joins or leaves the queue of waiting tasks.
+	queueAdd    func(rq *RQ, p *Task)
+	queueRemove func(rq *RQ, p *Task)
+	// setNext is the class's part of set_next_entity() for p.
+	setNext func(s *Sim, rq *RQ, p *Task)
+	// charge is the class's part of update_curr(): delta ns ran by p. It
+	// reports whether the class asks for a reschedule.
+	charge func(s *Sim, rq *RQ, p *Task, delta int64) bool
+	// pick chooses the next task; curr (nil unless runnable) competes.
+	pick func(s *Sim, rq *RQ, curr *Task) *Task
+	// wakeupPreempt: does the woken p preempt curr (check_preempt_curr())?
+	wakeupPreempt func(s *Sim, rq *RQ, curr, p *Task) bool
+	// tickPreempt is the tick's check (task_tick_fair()): reschedule curr?
+	tickPreempt func(s *Sim, rq *RQ) bool
+	taskFork    func(s *Sim, rq *RQ, p *Task) // task_fork_fair(), on the new rq
+	taskWaking  func(s *Sim, rq *RQ, p *Task) // task_waking_fair(), on the old rq
+	// pickKey orders queued tasks for the snapshot: lowest runs first.
+	pickKey func(t *Task) int64
+}
+
+// eraFor returns the era of a base.
+func eraFor(b Base) *era {
+	if b == BaseV38 {
+		return &eraV38
+	}
+	return &eraV617
+}
+
+// The eras. Their function fields are method expressions of *Sim, so that
+// each names the kernel function it mirrors where it is defined.
+var eraV617, eraV38 era
+
+func init() {
+	eraV617 = era{
+		base: BaseV617, name: "v6.17",
+		defFeatures: 1<<FeatWakeAffine | 1<<FeatNewidleBalance | 1<<FeatNohzIdleBalance |
+			1<<FeatWakeupPreemption | 1<<FeatTTWUQueue |
+			1<<FeatWakeWide | 1<<FeatPlaceLag | 1<<FeatRunToParity | 1<<FeatSISUtil,
+		defLoadMetric: LoadAvg, defSIS: SISUtil, defNewTaskLoad: NewTaskLoadFull,
+		cpuCapacity:      func(int) int64 { return capacityScale },
+		sdInit:           sdInit617,
+		schedstatVersion: 17,
+		class: rqClass{
+			enqueue: (*Sim).enqueueEEVDF, dequeue: (*Sim).dequeueEEVDF,
+			queueAdd: (*RQ).queueAddEEVDF, queueRemove: (*RQ).queueRemoveEEVDF,
+			setNext: (*Sim).setNextEEVDF, charge: (*Sim).chargeEEVDF,
+			pick: (*Sim).pickEEVDF, wakeupPreempt: (*Sim).wakeupPreemptEEVDF,
+			tickPreempt: (*Sim).tickPreemptEEVDF,
+			taskFork:    (*Sim).taskForkEEVDF, taskWaking: func(*Sim, *RQ, *Task) {},
+			pickKey: func(t *Task) int64 { return t.deadline },
+		},
+		track:             trackBoth,
+		selectTaskRQ:      (*Sim).selectTaskRQ617,
+		ttwuAvgIdle:       (*Sim).ttwuAvgIdle617,
+		rebalanceDomains:  (*Sim).rebalanceDomains617,
+		loadBalance:       (*Sim).loadBalance617,
+		lbNames:           &loadBalanceNames617,
+		migrateEligible:   (*Sim).migrateEligible617,
+		migratePinned:     migratePinned617,
+		detachAccount:     (*Sim).detachAccount617,
+		needActiveBalance: needActiveBalance617,
+		newidleGate:       (*Sim).newidleGate617,
+		newidleStop:       (*Sim).newidleStop617,
+		nohzKickBusy:      (*Sim).nohzKickBusy617,
+	}
+	eraV38 = era{
+		base: BaseV38, name: "v3.8",
+		defFeatures: 1<<FeatWakeAffine | 1<<FeatNewidleBalance | 1<<FeatNohzIdleBalance |
+			1<<FeatWakeupPreemption | 1<<FeatTTWUQueue | 1<<FeatLBBias,
+		defLoadMetric: LoadWeight, defSIS: SISV38, defNewTaskLoad: NewTaskLoadZero,
+		cpuCapacity:      cpuCapacity38,
+		sdInit:           sdInit38,
+		schedstatVersion: 15,
+		class: rqClass{
+			enqueue: (*Sim).enqueueCFS38, dequeue: (*Sim).dequeueCFS38,
+			queueAdd: (*RQ).treeAdd, queueRemove: (*RQ).treeRemove,
+			setNext: func(*Sim, *RQ, *Task) {}, charge: (*Sim).chargeCFS38,
+			pick: (*Sim).pickCFS38, wakeupPreempt: (*Sim).wakeupPreemptCFS38,
+			tickPreempt: (*Sim).tickPreemptCFS38,
+			taskFork:    (*Sim).taskForkCFS38, taskWaking: (*Sim).taskWakingCFS38,
+			pickKey: func(t *Task) int64 { return t.vruntime },
+		},
+		track:             trackBoth,
+		selectTaskRQ:      (*Sim).selectTaskRQ38,
+		ttwuAvgIdle:       (*Sim).ttwuAvgIdle38,
+		rebalanceDomains:  (*Sim).rebalanceDomains38,
+		loadBalance:       (*Sim).loadBalance38,
+		lbNames:           &loadBalanceNames38,
+		migrateEligible:   func(*Sim, *Task, *lbEnv) bool { return true },
+		migratePinned:     migratePinned38,
+		detachAccount:     func(*Sim, *lbEnv, *Task) {},
+		needActiveBalance: needActiveBalance38,
+		newidleGate:       (*Sim).newidleGate38,
+		newidleStop:       func(*Sim, *RQ, *SchedDomain, int64) bool { return false },
+		nohzKickBusy:      (*Sim).nohzKickBusy38,
+	}
+}
+
+// cpuCapacity38 is 3.8 arch_scale_smt_power(): smt_gain (1178) shared by
+// the threads of a core.
+func cpuCapacity38(threads int) int64 {
+	if threads > 1 {
+		return 1178 / int64(threads)
+	}
+	return capacityScale
+}
+
+// ttwuAvgIdle617 mirrors ttwu_do_activate(): avg_idle moves an eighth of the
+// way to the idle period, capped at 2*max_idle_balance_cost.
+func (s *Sim) ttwuAvgIdle617(rq *RQ, delta int64) {
+	rq.avgIdle += (delta - rq.avgIdle) / 8
+	if limit := 2 * max(rq.maxIdleBalanceCost, 1); rq.avgIdle > limit {
+		rq.avgIdle = limit
+	}
+}
+
+// ttwuAvgIdle38 mirrors 3.8 ttwu_do_wakeup(): a long idle sets avg_idle to
+// the cap (2*sysctl_sched_migration_cost), a short one moves it an eighth.
+func (s *Sim) ttwuAvgIdle38(rq *RQ, delta int64) {
+	if limit := 2 * s.migrationCost; delta > limit {
+		rq.avgIdle = limit
+	} else {
+		rq.avgIdle += (delta - rq.avgIdle) / 8
+	}
+}

@@ -154,11 +154,15 @@ type Sim struct {
 	cfg   Config
 	costs Costs
 	topo  *Topology
-	v38   bool
-	feat  uint32
-	lm    LoadMetric
-	sis   SIS
-	ntl   NewTaskLoad
+	// era is what differs between kernel eras (era.go), chosen once by
+	// New from Policy.Base; nothing else tests the base.
+	era  era
+	feat uint32
+	lm   LoadMetric
+	sis  SIS
+	// sisVariant is the select_idle_sibling() variant, chosen once.
+	sisVariant sisVariant
+	ntl        NewTaskLoad
 
 	now       int64
 	q         eventQueue
@@ -238,7 +242,7 @@ func New(cfg *Config) (*Sim, error) {
 		s.maxEvents = DefaultMaxEvents
 	}
 	s.rng = rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15))
-	s.v38 = cfg.Policy.Base == BaseV38
+	s.era = *eraFor(cfg.Policy.Base)
 	s.resolvePolicy()
 	s.tickNS = 1_000_000_000 / int64(m.HZ)
 	f := int64(1 + ilog2(min(topo.NCPU, 8)))
@@ -262,11 +266,7 @@ func New(cfg *Config) (*Sim, error) {
 	n := topo.NCPU
 	capacity := make([]int64, n)
 	for c := 0; c < n; c++ {
-		capacity[c] = capacityScale
-		if s.v38 && m.ThreadsPerCore > 1 {
-			// 3.8 arch_scale_smt_power(): smt_gain (1178) / weight.
-			capacity[c] = 1178 / int64(m.ThreadsPerCore)
-		}
+		capacity[c] = s.era.cpuCapacity(m.ThreadsPerCore)
 	}
 	perCPU, sgroups := buildDomains(topo, m.Nodes, cfg.Policy.Base, &cfg.Policy, capacity)
 	s.sgroups = sgroups
@@ -311,40 +311,23 @@ func New(cfg *Config) (*Sim, error) {
 	return s, nil
 }
 
+// resolvePolicy applies the era's defaults and the scenario's overrides,
+// and chooses the select_idle_sibling() variant once.
 func (s *Sim) resolvePolicy() {
 	p := &s.cfg.Policy
-	// Base defaults.
-	var def uint32 = 1<<FeatWakeAffine | 1<<FeatNewidleBalance | 1<<FeatNohzIdleBalance |
-		1<<FeatWakeupPreemption | 1<<FeatTTWUQueue
-	if s.v38 {
-		def |= 1 << FeatLBBias
-	} else {
-		def |= 1<<FeatWakeWide | 1<<FeatPlaceLag | 1<<FeatRunToParity | 1<<FeatSISUtil
-	}
-	s.feat = (def | p.FeatSet) &^ p.FeatClear
+	s.feat = (s.era.defFeatures | p.FeatSet) &^ p.FeatClear
 	s.lm = p.LoadMetric
 	if s.lm == LoadDefault {
-		if s.v38 {
-			s.lm = LoadWeight
-		} else {
-			s.lm = LoadAvg
-		}
+		s.lm = s.era.defLoadMetric
 	}
 	s.sis = p.SIS
 	if s.sis == SISDefault {
-		if s.v38 {
-			s.sis = SISV38
-		} else {
-			s.sis = SISUtil
-		}
+		s.sis = s.era.defSIS
 	}
+	s.sisVariant = sisVariantOf(s.sis)
 	s.ntl = p.NewTaskLoad
 	if s.ntl == NewTaskLoadDefault {
-		if s.v38 {
-			s.ntl = NewTaskLoadZero
-		} else {
-			s.ntl = NewTaskLoadFull
-		}
+		s.ntl = s.era.defNewTaskLoad
 	}
 }
 

@@ -2,73 +2,98 @@ package sim
 
 // select_idle_sibling() variants. Each takes the CPU wake_affine() chose
 // (target) and the task's previous CPU, and returns where the task runs. The
-// search cost (CPUs, groups and domains examined) accrues in d.
+// search cost (CPUs, groups and domains examined) accrues in d. The variant
+// is chosen once, in New (policy.select_idle_sibling, or the era's
+// default), and called through Sim.sisVariant.
+
+// sisVariant is one select_idle_sibling() variant: the decision path it
+// reports and the function that decides.
+type sisVariant struct {
+	path string
+	fn   func(s *Sim, p *Task, prev, target int, d *Decision) int
+}
+
+// sisVariants by SIS value (SISDefault is resolved before the look-up).
+var sisVariants = [...]sisVariant{
+	SISV36:      {"select_idle_sibling(v3.6)", (*Sim).sisV36},
+	SISV38:      {"select_idle_sibling(v3.8)", (*Sim).sisV38},
+	SISBuddies:  {"select_idle_sibling(cpu_buddies)", (*Sim).sisBuddies},
+	SISBottomUp: {"select_idle_sibling(bottom_up)", (*Sim).sisBottomUp},
+	SISUtil:     {"select_idle_sibling(sis_util)", (*Sim).sisUtil},
+	SISOff:      {"select_idle_sibling(off)", (*Sim).sisOff},
+}
+
+// sisVariantOf returns the variant of a resolved SIS value; anything else
+// is "off".
+func sisVariantOf(v SIS) sisVariant {
+	if int(v) < len(sisVariants) && sisVariants[v].fn != nil {
+		return sisVariants[v]
+	}
+	return sisVariants[SISOff]
+}
 
 func (s *Sim) selectIdleSibling(p *Task, prev, target int, d *Decision) int {
-	var cpu int
-	switch s.sis {
-	case SISV36:
-		d.Path = "select_idle_sibling(v3.6)"
-		cpu = s.sisV36(p, prev, target, d, false)
-	case SISV38:
-		d.Path = "select_idle_sibling(v3.8)"
-		cpu = s.sisV36(p, prev, target, d, true)
-	case SISBuddies:
-		d.Path = "select_idle_sibling(cpu_buddies)"
-		cpu = s.sisBuddies(p, prev, target, d)
-	case SISBottomUp:
-		d.Path = "select_idle_sibling(bottom_up)"
-		cpu = s.sisBottomUp(p, prev, target, d)
-	case SISUtil:
-		d.Path = "select_idle_sibling(sis_util)"
-		cpu = s.sisUtil(p, prev, target, d)
-	default:
-		d.Path = "select_idle_sibling(off)"
-		d.Reason = "search off: wake_affine's target"
-		cpu = target
-	}
+	d.Path = s.sisVariant.path
+	cpu := s.sisVariant.fn(s, p, prev, target, d)
 	d.Chosen = int16(cpu)
 	return cpu
 }
 
+// sisOff is no search at all: the target wake_affine() chose.
+func (s *Sim) sisOff(p *Task, prev, target int, d *Decision) int {
+	d.Reason = "search off: wake_affine's target"
+	return target
+}
+
 // sisV36 mirrors select_idle_sibling() of v3.6 (the code quoted in seed 000,
-// which Preeti's patch removes) and, with v38, of v3.8 (commit e0a79f529d5b,
-// "Fix select_idle_sibling() bouncing cow syndrome"): take an idle target or
-// prev; else walk sd_llc(target) top-down and take the first allowed CPU of
-// the first group whose CPUs are all idle (v3.8: and do not hold target).
-// Groups are visited from target's own group onwards, which is why a 1:1
-// pair walks across the package.
-func (s *Sim) sisV36(p *Task, prev, target int, d *Decision, v38 bool) int {
+// which Preeti's patch removes): take an idle target if it is the waking
+// CPU, or an idle prev if it is the target; else walk sd_llc(target)
+// top-down and take the first allowed CPU of the first group whose CPUs are
+// all idle. Groups are visited from target's own group onwards, which is why
+// a 1:1 pair walks across the package.
+func (s *Sim) sisV36(p *Task, prev, target int, d *Decision) int {
 	this := int(d.This)
-	if v38 {
-		s.examine(d, target)
-		if s.idleCPU(target) {
-			d.Reason = "target idle"
-			return target
-		}
-		if prev != target && s.topo.SharesCache(prev, target) {
-			s.examine(d, prev)
-			if s.idleCPU(prev) {
-				d.Reason = "prev idle and cache-affine"
-				return prev
-			}
-		}
-	} else {
-		if target == this {
-			s.examine(d, this)
-			if s.idleCPU(this) {
-				d.Reason = "waking CPU idle"
-				return this
-			}
-		}
-		if target == prev {
-			s.examine(d, prev)
-			if s.idleCPU(prev) {
-				d.Reason = "prev idle"
-				return prev
-			}
+	if target == this {
+		s.examine(d, this)
+		if s.idleCPU(this) {
+			d.Reason = "waking CPU idle"
+			return this
 		}
 	}
+	if target == prev {
+		s.examine(d, prev)
+		if s.idleCPU(prev) {
+			d.Reason = "prev idle"
+			return prev
+		}
+	}
+	return s.sisIdleGroup(p, target, d, false)
+}
+
+// sisV38 mirrors select_idle_sibling() of v3.8 (commit e0a79f529d5b, "Fix
+// select_idle_sibling() bouncing cow syndrome"): an idle target; an idle
+// prev that shares the cache; else the v3.6 walk, in which a group holding
+// target never counts as idle.
+func (s *Sim) sisV38(p *Task, prev, target int, d *Decision) int {
+	s.examine(d, target)
+	if s.idleCPU(target) {
+		d.Reason = "target idle"
+		return target
+	}
+	if prev != target && s.topo.SharesCache(prev, target) {
+		s.examine(d, prev)
+		if s.idleCPU(prev) {
+			d.Reason = "prev idle and cache-affine"
+			return prev
+		}
+	}
+	return s.sisIdleGroup(p, target, d, true)
+}
+
+// sisIdleGroup is the for_each_lower_domain(sd_llc(target)) walk of v3.6
+// and v3.8: the first allowed CPU of the first group, top-down, whose CPUs
+// are all idle (skipTarget: and that does not hold target), else target.
+func (s *Sim) sisIdleGroup(p *Task, target int, d *Decision, skipTarget bool) int {
 	for sd := s.cpus[target].sdLLC; sd != nil; sd = sd.Child {
 		s.visitDomain(d)
 		for _, g := range sd.Groups {
@@ -79,7 +104,7 @@ func (s *Sim) sisV36(p *Task, prev, target int, d *Decision, v38 bool) int {
 			all := true
 			for c := g.Span.First(); c >= 0; c = g.Span.Next(c) {
 				s.examine(d, c)
-				if (v38 && c == target) || !s.idleCPU(c) {
+				if (skipTarget && c == target) || !s.idleCPU(c) {
 					all = false
 					break
 				}

@@ -47,17 +47,12 @@ func (s *Sim) SnapshotInto(snap *Snapshot) {
 	}
 }
 
-// pickOrder returns rq's queued tasks in the order they would run: earliest
-// virtual deadline (EEVDF) or smallest vruntime (3.8) first. It allocates
-// into a scratch buffer.
+// pickOrder returns rq's queued tasks in the order they would run, by the
+// class's pick key: earliest virtual deadline (EEVDF) or smallest vruntime
+// (3.8) first, ties by task id. It allocates into a scratch buffer.
 func (s *Sim) pickOrder(rq *RQ) []*Task {
 	out := append(s.orderBuf[:0], rq.queue...)
-	key := func(t *Task) int64 {
-		if s.v38 {
-			return t.vruntime
-		}
-		return t.deadline
-	}
+	key := s.era.class.pickKey
 	for i := 1; i < len(out); i++ {
 		for j := i; j > 0 && (key(out[j]) < key(out[j-1]) || (key(out[j]) == key(out[j-1]) && out[j].id < out[j-1].id)); j-- {
 			out[j], out[j-1] = out[j-1], out[j]

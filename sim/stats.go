@@ -32,6 +32,10 @@ func (s *Sim) TickNS() int64 { return s.tickNS }
 // Base is the kernel era the simulator runs.
 func (s *Sim) Base() Base { return s.cfg.Policy.Base }
 
+// SchedstatVersion is the /proc/schedstat format of the era: 15 (v3.8), 17
+// (v6.17).
+func (s *Sim) SchedstatVersion() int { return s.era.schedstatVersion }
+
 // LoadMetric is the resolved load metric (never LoadDefault).
 func (s *Sim) LoadMetric() LoadMetric { return s.lm }
 

@@ -65,9 +65,7 @@ func (s *Sim) tryToWakeUp(p *Task, waker *Task, cpu int, sync bool) int64 {
 	}
 	prev := p.cpu
 	prq := s.cpus[prev]
-	if s.v38 {
-		p.vruntime -= prq.minVruntime // task_waking_fair()
-	}
+	s.era.class.taskWaking(s, prq, p)
 	target, d := s.selectTaskRQ(p, cpu, prev, sync, waker, false)
 	crq := s.cpus[cpu]
 	crq.ttwuCount++
@@ -90,9 +88,7 @@ func (s *Sim) tryToWakeUp(p *Task, waker *Task, cpu int, sync bool) int64 {
 	s.emit(Event{Kind: EvWakeup, CPU: int16(target), From: int16(prev), Task: p.id, Arg: arg, Level: d.Level, Why: d.Seq})
 	if target != prev {
 		// set_task_cpu() -> migrate_task_rq_fair().
-		s.migrateTaskRQ38(prq, p)
-		s.removeEntityLoadAvg(prq, p)
-		p.avg.LastUpdateTime = 0
+		s.era.track.wakeMigrate(s, prq, p)
 		p.wakeMigrated = true
 		s.countMigration(p, prev, target, CauseWakeup)
 		s.emit(Event{Kind: EvMigrate, Cause: CauseWakeup, CPU: int16(target), From: int16(prev), Task: p.id, Arg: -1, Level: d.Level, Why: d.Seq})
@@ -153,8 +149,8 @@ func (s *Sim) visitDomain(d *Decision) {
 	d.Cost += s.costs.SearchDomain
 }
 
-// selectTaskRQ mirrors select_task_rq_fair() for a wake-up (fork false) or
-// a fork, issued on CPU cpu for a task whose previous CPU is prev.
+// selectTaskRQ mirrors select_task_rq_fair() of the era for a wake-up (fork
+// false) or a fork, issued on CPU cpu for a task whose previous CPU is prev.
 func (s *Sim) selectTaskRQ(p *Task, cpu, prev int, sync bool, waker *Task, fork bool) (int, *Decision) {
 	path := "select_task_rq_fair(wake)"
 	if fork {
@@ -162,10 +158,7 @@ func (s *Sim) selectTaskRQ(p *Task, cpu, prev int, sync bool, waker *Task, fork 
 	}
 	d := s.newDecision(path, p, cpu)
 	d.Prev = int16(prev)
-	if s.v38 {
-		return s.selectTaskRQ38(p, cpu, prev, sync, waker, fork, d), d
-	}
-	return s.selectTaskRQ617(p, cpu, prev, sync, waker, fork, d), d
+	return s.era.selectTaskRQ(s, p, cpu, prev, sync, waker, fork, d), d
 }
 
 // selectTaskRQ38 mirrors v3.8 select_task_rq_fair().

@@ -1,0 +1,212 @@
+package sim
+
+// The v6.17 runqueue class: EEVDF (kernel/sched/fair.c, v6.17). vruntime is
+// absolute across CPUs; the queue keeps the avg_vruntime sums; a task is
+// placed with its lag and picked by the earliest eligible virtual deadline.
+
+// queueAddEEVDF and queueRemoveEEVDF are __enqueue_entity() and
+// __dequeue_entity() with their avg_vruntime bookkeeping.
+func (rq *RQ) queueAddEEVDF(p *Task) {
+	rq.treeAdd(p)
+	rq.avgAdd(p)
+}
+
+func (rq *RQ) queueRemoveEEVDF(p *Task) {
+	rq.treeRemove(p)
+	rq.avgSub(p)
+}
+
+// EEVDF avg_vruntime bookkeeping (avg_vruntime_add()/avg_vruntime_sub()).
+func (rq *RQ) avgAdd(p *Task) {
+	w := int64(p.weight)
+	rq.avgVruntime += (p.vruntime - rq.minVruntime) * w
+	rq.avgLoad += w
+}
+
+func (rq *RQ) avgSub(p *Task) {
+	w := int64(p.weight)
+	rq.avgVruntime -= (p.vruntime - rq.minVruntime) * w
+	rq.avgLoad -= w
+}
+
+// avgVruntimeOf mirrors avg_vruntime(): V, the weighted average vruntime,
+// curr included.
+func (rq *RQ) avgVruntimeOf() int64 {
+	avg, load := rq.avgVruntime, rq.avgLoad
+	if c := rq.curr; c != nil && c.onRq {
+		w := int64(c.weight)
+		avg += (c.vruntime - rq.minVruntime) * w
+		load += w
+	}
+	if load > 0 {
+		if avg < 0 {
+			avg -= load - 1
+		}
+		avg /= load
+	}
+	return rq.minVruntime + avg
+}
+
+// vruntimeEligible mirrors vruntime_eligible().
+func (rq *RQ) vruntimeEligible(v int64) bool {
+	avg, load := rq.avgVruntime, rq.avgLoad
+	if c := rq.curr; c != nil && c.onRq {
+		w := int64(c.weight)
+		avg += (c.vruntime - rq.minVruntime) * w
+		load += w
+	}
+	return avg >= (v-rq.minVruntime)*load
+}
+
+// entityEligible is entity_eligible() for a queued task.
+func (rq *RQ) entityEligible(p *Task) bool { return rq.vruntimeEligible(p.vruntime) }
+
+// updateMinVruntimeEEVDF mirrors update_min_vruntime() with
+// avg_vruntime_update(): the sums are kept relative to min_vruntime.
+func (rq *RQ) updateMinVruntimeEEVDF() {
+	if d := rq.advanceMinVruntime(); d > 0 {
+		rq.avgVruntime -= rq.avgLoad * d // avg_vruntime_update()
+	}
+}
+
+// chargeEEVDF is EEVDF's part of update_curr(): vruntime, then
+// update_deadline(): a task past its deadline gets a new slice and asks for
+// a reschedule if another task is runnable.
+func (s *Sim) chargeEEVDF(rq *RQ, p *Task, delta int64) bool {
+	p.vruntime += calcDeltaFair(delta, p.weight, p.invW)
+	resched := false
+	if p.vruntime >= p.deadline {
+		p.slice = s.baseSlice
+		p.deadline = p.vruntime + calcDeltaFair(p.slice, p.weight, p.invW)
+		resched = rq.nrRunning > 1
+	}
+	rq.updateMinVruntimeEEVDF()
+	return resched
+}
+
+// placeEEVDF mirrors place_entity(): lag-preserving placement (PLACE_LAG),
+// a fresh slice, PLACE_DEADLINE_INITIAL for a new task, and
+// PLACE_REL_DEADLINE for a migrating one.
+func (s *Sim) placeEEVDF(rq *RQ, p *Task, flags int) {
+	V := rq.avgVruntimeOf()
+	p.slice = s.baseSlice
+	vslice := calcDeltaFair(p.slice, p.weight, p.invW)
+	var lag int64
+	if s.feature(FeatPlaceLag) && rq.nrRunning > 0 && p.vlag != 0 {
+		lag = p.vlag
+		load := rq.avgLoad
+		if c := rq.curr; c != nil && c.onRq {
+			load += int64(c.weight)
+		}
+		if load == 0 {
+			load = 1
+		}
+		lag = lag * (load + int64(p.weight)) / load
+	}
+	p.vruntime = V - lag
+	if p.relDeadline {
+		p.deadline += p.vruntime
+		p.relDeadline = false
+		return
+	}
+	if flags&enqInitial != 0 {
+		vslice /= 2 // PLACE_DEADLINE_INITIAL
+	}
+	p.deadline = p.vruntime + vslice
+}
+
+// updateEntityLag mirrors update_entity_lag().
+func (s *Sim) updateEntityLag(rq *RQ, p *Task) {
+	vlag := rq.avgVruntimeOf() - p.vruntime
+	limit := calcDeltaFair(max(2*p.slice, s.tickNS), p.weight, p.invW)
+	p.vlag = min(max(vlag, -limit), limit)
+}
+
+// enqueueEEVDF mirrors v6.17 enqueue_entity(): update_curr(), the PELT
+// update before the weight is added, place_entity(), account_entity_
+// enqueue(); a task arriving from another CPU is no longer cache-hot.
+func (s *Sim) enqueueEEVDF(rq *RQ, p *Task, flags int) {
+	s.updateCurr(rq)
+	s.era.track.enqueue(s, rq, p, flags)
+	s.placeEEVDF(rq, p, flags)
+	rq.loadWeight += p.weight
+	rq.nrRunning++
+	if flags&enqMigrated != 0 {
+		p.execStart = coldExecStart // "no longer consider this task hot"
+	}
+}
+
+// dequeueEEVDF mirrors v6.17 dequeue_entity(): update_curr(), PELT,
+// update_entity_lag(), PLACE_REL_DEADLINE for a task that does not sleep,
+// account_entity_dequeue(), update_min_vruntime().
+func (s *Sim) dequeueEEVDF(rq *RQ, p *Task, flags int) {
+	sleep := flags&deqSleep != 0
+	s.updateCurr(rq)
+	s.era.track.dequeue(s, rq, p, flags)
+	s.updateEntityLag(rq, p)
+	if !sleep { // PLACE_REL_DEADLINE
+		p.deadline -= p.vruntime
+		p.relDeadline = true
+	}
+	s.accountDequeue(rq, p)
+	rq.updateMinVruntimeEEVDF()
+}
+
+// setNextEEVDF is EEVDF's part of set_next_entity(): pick_next_task_fair()
+// moves the task to the head of cfs_tasks (list_move()), and RUN_TO_PARITY
+// protects its slice until its deadline.
+func (s *Sim) setNextEEVDF(rq *RQ, p *Task) {
+	s.enqSeq++
+	p.listPos = s.enqSeq
+	p.vprot = p.deadline
+}
+
+// pickEEVDF mirrors pick_eevdf(): the eligible entity with the earliest
+// virtual deadline; RUN_TO_PARITY keeps an eligible curr within its slice.
+func (s *Sim) pickEEVDF(rq *RQ, curr *Task) *Task {
+	if rq.nrRunning == 1 {
+		if curr != nil {
+			return curr
+		}
+		if len(rq.queue) > 0 {
+			return rq.queue[0]
+		}
+		return nil
+	}
+	if curr != nil && !rq.vruntimeEligible(curr.vruntime) {
+		curr = nil
+	}
+	if curr != nil && s.feature(FeatRunToParity) && curr.vprot > curr.vruntime {
+		return curr
+	}
+	var best, first *Task
+	for _, t := range rq.queue {
+		if first == nil || t.deadline < first.deadline {
+			first = t
+		}
+		if rq.vruntimeEligible(t.vruntime) && (best == nil || t.deadline < best.deadline) {
+			best = t
+		}
+	}
+	if best == nil && curr == nil {
+		best = first // cannot happen with a correct V; be robust
+	}
+	if best == nil || (curr != nil && curr.deadline < best.deadline) {
+		best = curr
+	}
+	return best
+}
+
+// wakeupPreemptEEVDF mirrors check_preempt_wakeup_fair(): a wakee with a
+// shorter slice may cut the protected slice short; all our tasks share one
+// slice, so it is pick_eevdf() == p.
+func (s *Sim) wakeupPreemptEEVDF(rq *RQ, curr, p *Task) bool {
+	return s.pickEEVDF(rq, curr) == p
+}
+
+// taskForkEEVDF: a new task starts with the base slice (sched_fork()).
+func (s *Sim) taskForkEEVDF(rq *RQ, p *Task) { p.slice = s.baseSlice }
+
+// tickPreemptEEVDF: at the tick, EEVDF reschedules only through
+// update_deadline() (in update_curr()).
+func (s *Sim) tickPreemptEEVDF(rq *RQ) bool { return s.updateCurr(rq) }
