@@ -3,9 +3,12 @@ package sim
 // The v3.8 load balancer: load_balance() with find_busiest_group(),
 // update_sd_lb_stats()/update_sg_lb_stats() over cpu_load[] indexes,
 // group_imb, calculate_imbalance() + fix_small_imbalance(),
-// find_busiest_queue() and move_tasks() (kernel/sched/fair.c, v3.8). The
-// trigger, intervals, newidle and nohz paths are shared with v6.17 in
-// balance.go, with the 3.8 differences noted there.
+// find_busiest_queue() and move_tasks() (kernel/sched/fair.c, v3.8): the
+// era's balancing pass (eraV38.loadBalance). can_migrate_task(), detach and
+// attach are shared with v6.17 in balance.go; the trigger, the periodic
+// walk, newidle, nohz and active balancing are in balance_periodic.go,
+// balance_newidle.go, balance_nohz.go and balance_active.go, each with the
+// era's own rules beside the shared ones.
 
 // sdLBStats38 is the 3.8 struct sd_lb_stats.
 type sdLBStats38 struct {
