@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // node is a field's place in the schema tree that Decode, Set and Get walk.
@@ -288,3 +289,18 @@ func (s *Scenario) Get(path string) (string, error) {
 	}
 	return string(b), nil
 }
+
+// intLimits are a row's integer range, for resolve.
+func intLimits(pattern string) (lo, hi int) {
+	f := fieldRow(pattern)
+	return int(f.Min), int(f.Max)
+}
+
+// durLimits are a row's duration range, for resolve.
+func durLimits(pattern string) (lo, hi time.Duration) {
+	f := fieldRow(pattern)
+	return time.Duration(f.Min), time.Duration(f.Max)
+}
+
+// textLimit is a row's length limit in characters, for resolve.
+func textLimit(pattern string) int { return int(fieldRow(pattern).Max) }
