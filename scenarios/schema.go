@@ -66,7 +66,7 @@ type Field struct {
 	trueOnly string // Decode: the message for false (a wait step)
 
 	at     func(s *Scenario, k keys) slot   // leaf: the value
-	onSet  func(s *Scenario, k keys) error  // leaf: called by Set before the value is written (a step's kind, a count taken from another group)
+	onSet  func(s *Scenario, k keys, v string) error // leaf: called by Set before the value is written (a step's kind, a count taken from another group)
 	val    func(s *Scenario, k keys) any    // container: the value, for Get
 	enter  func(s *Scenario, k keys)        // container: make it for Decode (an empty map or list, a map entry)
 	reset  func(s *Scenario, k keys)        // container: Set's "": remove it, or empty it (its defaults are filled again)
@@ -299,7 +299,12 @@ func tunable(f func(t *Tunables) slot) func(*Scenario, keys) slot {
 }
 
 // resetStep empties a step before its kind is set: a step has one kind.
-func resetStep(s *Scenario, k keys) error {
+// Setting a kind the step does not have to nothing ("", false) changes
+// nothing.
+func resetStep(s *Scenario, k keys, v string) error {
+	if on, err := strconv.ParseBool(v); v == "" || (err == nil && !on) {
+		return nil
+	}
 	*step(s, k) = Step{}
 	return nil
 }
@@ -569,6 +574,7 @@ func fieldRows() []Field {
 			}},
 
 		{Path: "tasks", Kind: KindList, Max: MaxTaskGroups, what: "task groups", rangeMsg: "no task at index %[1]d (there are %[2]d tasks)", Doc: "groups of identical tasks (required; at most 4096 instances in all)",
+			Example: `[{"name":"hog","count":2,"program":[{"run":"8ms"},{"timer":"10ms"}]}]`,
 			val:    func(s *Scenario, _ keys) any { return s.Tasks },
 			enter:  func(s *Scenario, _ keys) { s.Tasks = []Task{} },
 			reset:  func(s *Scenario, _ keys) { s.Tasks = nil },
@@ -580,8 +586,8 @@ func fieldRows() []Field {
 		{Path: "tasks[i].name", Kind: KindName, Doc: "unique, 1 to 32 of A-Z a-z 0-9 _ . - (required)", Example: "client",
 			at: strAt(func(s *Scenario, k keys) *string { return &task(s, k).Name })},
 		{Path: "tasks[i].count", Kind: KindInt, Default: "1", Min: 1, Max: MaxInstances, Doc: "instances of the group", Example: "40",
-			onSet: func(s *Scenario, k keys) error {
-				if t := task(s, k); t.CountOf != "" {
+			onSet: func(s *Scenario, k keys, v string) error {
+				if t := task(s, k); t.CountOf != "" && v != strconv.Itoa(t.Count) {
 					return &Error{Problem: "this group takes its count from " + quote(t.CountOf) + " (count_of); set that group's count"}
 				}
 				return nil
@@ -612,9 +618,9 @@ func fieldRows() []Field {
 		stepDur("timer", MinTimer, "block until the next multiple of this period since the task started", "10ms", func(st *Step) *string { return &st.Timer }),
 		{Path: "tasks[i].program[j].wake", Kind: KindName, Doc: "wake instances of this group", Example: "server",
 			notEmpty: "needs the name of the task to wake",
-			onSet: func(s *Scenario, k keys) error {
+			onSet: func(s *Scenario, k keys, v string) error {
 				if step(s, k).Wake == "" {
-					return resetStep(s, k)
+					return resetStep(s, k, v)
 				}
 				return nil
 			},

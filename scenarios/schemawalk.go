@@ -242,14 +242,18 @@ func (s *Scenario) set(path, value string) error {
 	f := n.row
 	if f.at != nil {
 		if f.onSet != nil {
-			if err := f.onSet(s, k); err != nil {
+			if err := f.onSet(s, k, value); err != nil {
 				if e, ok := err.(*Error); ok {
 					e.Path = path
 				}
 				return err
 			}
 		}
-		return f.at(s, k).set(st, value, f.Default)
+		def := f.Default
+		if f.lazy {
+			def = "" // normalize fills it where it means something
+		}
+		return f.at(s, k).set(st, value, def)
 	}
 	// A container: "" empties it (its defaults come back), JSON replaces it.
 	f.reset(s, k)
