@@ -65,14 +65,14 @@ type Field struct {
 	notEmpty string // Decode: the message for an empty string ("" is not a duration)
 	trueOnly string // Decode: the message for false (a wait step)
 
-	at     func(s *Scenario, k keys) slot   // leaf: the value
+	at     func(s *Scenario, k keys) slot            // leaf: the value
 	onSet  func(s *Scenario, k keys, v string) error // leaf: called by Set before the value is written (a step's kind, a count taken from another group)
-	val    func(s *Scenario, k keys) any    // container: the value, for Get
-	enter  func(s *Scenario, k keys)        // container: make it for Decode (an empty map or list, a map entry)
-	reset  func(s *Scenario, k keys)        // container: Set's "": remove it, or empty it (its defaults are filled again)
-	length func(s *Scenario, k keys) int    // list: its length
-	elem   func(s *Scenario, k keys, i int) // list: append element i (Decode, and Set at index len for appends)
-	keyset func() []string                  // map key placeholder: the names it takes
+	val    func(s *Scenario, k keys) any             // container: the value, for Get
+	enter  func(s *Scenario, k keys)                 // container: make it for Decode (an empty map or list, a map entry)
+	reset  func(s *Scenario, k keys)                 // container: Set's "": remove it, or empty it (its defaults are filled again)
+	length func(s *Scenario, k keys) int             // list: its length
+	elem   func(s *Scenario, k keys, i int)          // list: append element i (Decode, and Set at index len for appends)
+	keyset func() []string                           // map key placeholder: the names it takes
 }
 
 // keys are the values of a path's placeholders, in order: names for
@@ -575,11 +575,11 @@ func fieldRows() []Field {
 
 		{Path: "tasks", Kind: KindList, Max: MaxTaskGroups, what: "task groups", rangeMsg: "no task at index %[1]d (there are %[2]d tasks)", Doc: "groups of identical tasks (required; at most 4096 instances in all)",
 			Example: `[{"name":"hog","count":2,"program":[{"run":"8ms"},{"timer":"10ms"}]}]`,
-			val:    func(s *Scenario, _ keys) any { return s.Tasks },
-			enter:  func(s *Scenario, _ keys) { s.Tasks = []Task{} },
-			reset:  func(s *Scenario, _ keys) { s.Tasks = nil },
-			length: func(s *Scenario, _ keys) int { return len(s.Tasks) },
-			elem:   func(s *Scenario, _ keys, i int) { s.Tasks = append(s.Tasks, Task{}) }},
+			val:     func(s *Scenario, _ keys) any { return s.Tasks },
+			enter:   func(s *Scenario, _ keys) { s.Tasks = []Task{} },
+			reset:   func(s *Scenario, _ keys) { s.Tasks = nil },
+			length:  func(s *Scenario, _ keys) int { return len(s.Tasks) },
+			elem:    func(s *Scenario, _ keys, i int) { s.Tasks = append(s.Tasks, Task{}) }},
 		{Path: "tasks[i]", Kind: KindObject, Doc: "a group of count tasks named name/0 ... name/count-1 (Set addresses it as tasks.NAME too)",
 			val:   func(s *Scenario, k keys) any { return *task(s, k) },
 			reset: func(s *Scenario, k keys) { *task(s, k) = Task{} }},
