@@ -1,7 +1,6 @@
 package app
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -145,54 +144,14 @@ func presetByTitle(title string) string {
 // way B is labelled: "policy.select_idle_sibling=v3.6". A path the scenario
 // leaves to its base's default reads "path=default".
 func describeSets(sc *scenarios.Scenario, sets []string) string {
-	var doc any
-	_ = json.Unmarshal(sc.Canonical(), &doc)
 	parts := make([]string, 0, len(sets))
 	for _, kv := range sets {
 		path, _, _ := strings.Cut(kv, "=")
-		parts = append(parts, path+"="+lookup(doc, path))
+		v, err := sc.Get(strings.TrimSpace(path))
+		if err != nil || v == "" {
+			v = "default"
+		}
+		parts = append(parts, path+"="+v)
 	}
 	return strings.Join(parts, ", ")
-}
-
-// lookup reads a dotted path from a decoded scenario; tasks are addressed
-// by name (tasks.NAME.field).
-func lookup(doc any, path string) string {
-	cur := doc
-	segs := strings.Split(path, ".")
-	for i := 0; i < len(segs); i++ {
-		seg := segs[i]
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return "default"
-		}
-		if seg == "tasks" && i+1 < len(segs) {
-			list, _ := m["tasks"].([]any)
-			cur = nil
-			for _, t := range list {
-				if tm, ok := t.(map[string]any); ok && tm["name"] == segs[i+1] {
-					cur = tm
-				}
-			}
-			i++
-			continue
-		}
-		v, ok := m[seg]
-		if !ok {
-			return "default"
-		}
-		cur = v
-	}
-	switch v := cur.(type) {
-	case nil:
-		return "default"
-	case string:
-		return v
-	case map[string]any, []any:
-		b, _ := json.Marshal(v)
-		return string(b)
-	default:
-		b, _ := json.Marshal(v)
-		return string(b)
-	}
 }
