@@ -8,26 +8,18 @@ import (
 	"schedplay/scenarios"
 )
 
-// DefaultCompare is, per preset, the policy side B plays when A/B is turned
-// on from the keyboard without compare sets: the switch the preset's seed
-// argues about.
-var DefaultCompare = map[string][]string{
-	"tbench-pairs":       {"policy.select_idle_sibling=cpu_buddies"},
-	"pelt-pingpong":      {"policy.load_metric=runnable_plus_blocked", "policy.select_idle_sibling=off"},
-	"aim9-burst":         {"policy.new_task_load=full"},
-	"eligible-migration": {"policy.features.ELIGIBLE_FIRST=false"},
-	"overload-on-wakeup": {"policy.sd_flags.NUMA.SD_WAKE_AFFINE=false"},
-	"pgbench-1toN":       {"policy.features.SCHED_BALANCE_MAP=true"},
-}
-
 // fallbackCompare is side B for a scenario that is no preset: wake-ups
 // without wake_affine(), which every era has and most workloads feel.
 var fallbackCompare = []string{"policy.features.WAKE_AFFINE=false"}
 
-// defaultCompareFor is the comparison the A key turns on for preset.
+// defaultCompareFor is the comparison the A key turns on for preset: the
+// A/B sets of the preset's default view (its file's "view"), the switch
+// its seed argues about.
 func defaultCompareFor(preset string) []string {
-	if sets, ok := DefaultCompare[preset]; ok {
-		return sets
+	for _, p := range scenarios.Presets() {
+		if p.Name == preset && len(p.View.Compare) > 0 {
+			return p.View.Compare
+		}
 	}
 	return fallbackCompare
 }
@@ -111,7 +103,7 @@ func (s *Session) Compare() []string {
 }
 
 // ToggleCompare turns A/B off when it is on; when off, it turns it on with
-// the sets it last ran with, or else the preset's DefaultCompare (for a
+// the sets it last ran with, or else the preset's default view's (for a
 // scenario that is no preset: policy.features.WAKE_AFFINE=false).
 func (s *Session) ToggleCompare() error {
 	s.mu.Lock()
@@ -128,16 +120,6 @@ func (s *Session) ToggleCompare() error {
 		}
 	}
 	return s.SetCompare(defaultCompareFor(preset))
-}
-
-// presetByTitle names the preset with this title, "" if none.
-func presetByTitle(title string) string {
-	for _, p := range scenarios.Presets() {
-		if p.Title == title {
-			return p.Name
-		}
-	}
-	return ""
 }
 
 // describeSets writes side A's values of the compare paths, to label A the

@@ -181,6 +181,8 @@ func (s *Scenario) resolve(p *problems) *sim.Config {
 	}
 	text(p, "title", s.Title, textLimit("title"), false)
 	text(p, "description", s.Description, textLimit("description"), true)
+	text(p, "summary", s.Summary, textLimit("summary"), false)
+	s.View.validate(p, "view")
 	if s.Seed > MaxSeed {
 		p.add("seed", fmt.Sprintf("%d is more than 2^53-1 (seeds must survive JavaScript)", s.Seed))
 	}

@@ -41,6 +41,7 @@ const (
 	KindObject   Kind = "object"   // fixed keys: the rows below it
 	KindMap      Kind = "map"      // keys are names (a placeholder): the rows below it
 	KindList     Kind = "list"     // at most Max elements: the row below it ("[i]")
+	KindNumber   Kind = "number"   // a JSON number in [MinF, MaxF] (the view's speed)
 )
 
 // Field is one row of the schema.
@@ -51,6 +52,8 @@ type Field struct {
 	Absent  string   `json:"absent,omitempty"`  // what an absent field means, when it has no Default
 	Min     int64    `json:"min,omitempty"`     // int: lowest value; duration: shortest, in ns
 	Max     int64    `json:"max,omitempty"`     // int/uint: highest; duration: longest (ns); string: characters; list: elements
+	MinF    float64  `json:"min_f,omitempty"`   // number: lowest value
+	MaxF    float64  `json:"max_f,omitempty"`   // number: highest value
 	Enum    []string `json:"enum,omitempty"`    // the values an enum (or an int with a fixed set) takes
 	Unit    string   `json:"unit,omitempty"`    // what the number counts ("ms" of a whole-millisecond duration, "%", "CPUs")
 	Since   int      `json:"since"`             // the format version the field appeared in
@@ -634,6 +637,7 @@ func fieldRows() []Field {
 			trueOnly: `must be true ("wait": false is not a step)`, onSet: resetStep,
 			at: boolAt(func(s *Scenario, k keys) *bool { return &step(s, k).Wait })},
 	}
+	rows = append(rows, viewRows()...)
 	for i := range rows {
 		rows[i].Since = 1
 	}

@@ -37,6 +37,8 @@ func (f Field) Range() string {
 		return "≤ " + strconv.FormatInt(f.Max, 10) + " characters"
 	case KindEnum:
 		return "one of " + strings.Join(f.Enum, ", ")
+	case KindNumber:
+		return strconv.FormatFloat(f.MinF, 'g', -1, 64) + " … " + strconv.FormatFloat(f.MaxF, 'g', -1, 64)
 	case KindBool:
 		return "true, false"
 	case KindList:
