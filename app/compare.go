@@ -1,7 +1,6 @@
 package app
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -9,26 +8,18 @@ import (
 	"schedplay/scenarios"
 )
 
-// DefaultCompare is, per preset, the policy side B plays when A/B is turned
-// on from the keyboard without compare sets: the switch the preset's seed
-// argues about.
-var DefaultCompare = map[string][]string{
-	"tbench-pairs":       {"policy.select_idle_sibling=cpu_buddies"},
-	"pelt-pingpong":      {"policy.load_metric=runnable_plus_blocked", "policy.select_idle_sibling=off"},
-	"aim9-burst":         {"policy.new_task_load=full"},
-	"eligible-migration": {"policy.features.ELIGIBLE_FIRST=false"},
-	"overload-on-wakeup": {"policy.sd_flags.NUMA.SD_WAKE_AFFINE=false"},
-	"pgbench-1toN":       {"policy.features.SCHED_BALANCE_MAP=true"},
-}
-
 // fallbackCompare is side B for a scenario that is no preset: wake-ups
 // without wake_affine(), which every era has and most workloads feel.
 var fallbackCompare = []string{"policy.features.WAKE_AFFINE=false"}
 
-// defaultCompareFor is the comparison the A key turns on for preset.
+// defaultCompareFor is the comparison the A key turns on for preset: the
+// A/B sets of the preset's default view (its file's "view"), the switch
+// its seed argues about.
 func defaultCompareFor(preset string) []string {
-	if sets, ok := DefaultCompare[preset]; ok {
-		return sets
+	for _, p := range scenarios.Presets() {
+		if p.Name == preset && len(p.View.Compare) > 0 {
+			return p.View.Compare
+		}
 	}
 	return fallbackCompare
 }
@@ -112,7 +103,7 @@ func (s *Session) Compare() []string {
 }
 
 // ToggleCompare turns A/B off when it is on; when off, it turns it on with
-// the sets it last ran with, or else the preset's DefaultCompare (for a
+// the sets it last ran with, or else the preset's default view's (for a
 // scenario that is no preset: policy.features.WAKE_AFFINE=false).
 func (s *Session) ToggleCompare() error {
 	s.mu.Lock()
@@ -131,68 +122,18 @@ func (s *Session) ToggleCompare() error {
 	return s.SetCompare(defaultCompareFor(preset))
 }
 
-// presetByTitle names the preset with this title, "" if none.
-func presetByTitle(title string) string {
-	for _, p := range scenarios.Presets() {
-		if p.Title == title {
-			return p.Name
-		}
-	}
-	return ""
-}
-
 // describeSets writes side A's values of the compare paths, to label A the
 // way B is labelled: "policy.select_idle_sibling=v3.6". A path the scenario
 // leaves to its base's default reads "path=default".
 func describeSets(sc *scenarios.Scenario, sets []string) string {
-	var doc any
-	_ = json.Unmarshal(sc.Canonical(), &doc)
 	parts := make([]string, 0, len(sets))
 	for _, kv := range sets {
 		path, _, _ := strings.Cut(kv, "=")
-		parts = append(parts, path+"="+lookup(doc, path))
+		v, err := sc.Get(strings.TrimSpace(path))
+		if err != nil || v == "" {
+			v = "default"
+		}
+		parts = append(parts, path+"="+v)
 	}
 	return strings.Join(parts, ", ")
-}
-
-// lookup reads a dotted path from a decoded scenario; tasks are addressed
-// by name (tasks.NAME.field).
-func lookup(doc any, path string) string {
-	cur := doc
-	segs := strings.Split(path, ".")
-	for i := 0; i < len(segs); i++ {
-		seg := segs[i]
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return "default"
-		}
-		if seg == "tasks" && i+1 < len(segs) {
-			list, _ := m["tasks"].([]any)
-			cur = nil
-			for _, t := range list {
-				if tm, ok := t.(map[string]any); ok && tm["name"] == segs[i+1] {
-					cur = tm
-				}
-			}
-			i++
-			continue
-		}
-		v, ok := m[seg]
-		if !ok {
-			return "default"
-		}
-		cur = v
-	}
-	switch v := cur.(type) {
-	case nil:
-		return "default"
-	case string:
-		return v
-	case map[string]any, []any:
-		b, _ := json.Marshal(v)
-		return string(b)
-	default:
-		b, _ := json.Marshal(v)
-		return string(b)
-	}
 }

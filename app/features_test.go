@@ -394,8 +394,8 @@ func TestCompareLockStep(t *testing.T) {
 
 func TestDefaultCompareApplies(t *testing.T) {
 	for _, p := range scenarios.Presets() {
-		sets, ok := DefaultCompare[p.Name]
-		if !ok {
+		sets := p.View.Compare
+		if len(sets) == 0 {
 			t.Errorf("preset %s has no default comparison", p.Name)
 			continue
 		}
@@ -412,11 +412,6 @@ func TestDefaultCompareApplies(t *testing.T) {
 			t.Errorf("%s: the default comparison %v changes nothing", p.Name, sets)
 		}
 	}
-	for name := range DefaultCompare {
-		if _, err := scenarios.Preset(name); err != nil {
-			t.Errorf("DefaultCompare names %s: %v", name, err)
-		}
-	}
 }
 
 func TestToggleCompareAndPresets(t *testing.T) {
@@ -430,7 +425,7 @@ func TestToggleCompareAndPresets(t *testing.T) {
 	if err := s.ToggleCompare(); err != nil {
 		t.Fatal(err)
 	}
-	if got := s.Compare(); !slices.Equal(got, DefaultCompare["pelt-pingpong"]) {
+	if got := s.Compare(); !slices.Equal(got, defaultCompareFor("pelt-pingpong")) {
 		t.Errorf("A turned on %v", got)
 	}
 	f := s.Tick(t0, 0)

@@ -131,7 +131,7 @@ func (s *Session) load(sc *scenarios.Scenario, userChange bool, preset string) e
 	}
 	link := scenarios.EncodeLink(sc)
 	if preset == "" {
-		preset = presetByTitle(sc.Title)
+		preset = scenarios.PresetOf(sc)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -208,7 +208,9 @@ func (s *Session) LoadPreset(name string, user bool) error {
 }
 
 // Preset is the name of the preset being played ("" when the scenario is
-// not one: matched by title, so a preset with a changed field still counts).
+// not one). A loaded scenario is a preset when its canonical JSON is one's
+// (scenarios.PresetOf); a preset changed with Set stays that preset's
+// variant, so its A/B default and NextPreset still follow it.
 func (s *Session) Preset() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -241,11 +243,15 @@ func (s *Session) Set(path, value string) error {
 		return s.fail(errors.New("no scenario loaded"))
 	}
 	c := s.scen.Clone()
+	preset := s.preset
 	s.mu.Unlock()
 	if err := c.Set(path, value); err != nil {
 		return s.fail(err)
 	}
-	return s.Load(c, true)
+	if preset == "" {
+		preset = scenarios.PresetOf(c) // set back to a preset's values
+	}
+	return s.load(c, true, preset)
 }
 
 func (s *Session) fail(err error) error {

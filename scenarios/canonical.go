@@ -10,11 +10,14 @@ import "encoding/json"
 // simulator's or the base's own" left out unless set. Strings are kept as
 // written: "20us" stays "20us".
 //
-// For any s that Decode returned, Decode(Canonical(s)) equals s, and
+// The summary and the view block are not part of it (they change nothing
+// in a run). For any s that Decode returned, Decode(Canonical(s)) equals s
+// without them, and
 // Canonical is idempotent. Share links are made from it, so equal scenarios
 // give equal links.
 func (s *Scenario) Canonical() []byte {
 	c := s.Clone()
+	c.Summary, c.View = "", View{}
 	c.normalize()
 	b, err := json.Marshal(c)
 	if err != nil {

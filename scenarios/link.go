@@ -1,12 +1,7 @@
 package scenarios
 
 import (
-	"bytes"
-	"compress/flate"
-	"encoding/base64"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 )
 
@@ -14,14 +9,7 @@ import (
 // "s=" + base64url (no padding) of the raw DEFLATE (RFC 1951) of Canonical().
 // A page URL plus "#" plus this loads the scenario exactly.
 func EncodeLink(s *Scenario) string {
-	var buf bytes.Buffer
-	w, err := flate.NewWriter(&buf, flate.BestCompression)
-	if err != nil {
-		panic(err) // only for an invalid level
-	}
-	w.Write(s.Canonical()) // a bytes.Buffer does not fail
-	w.Close()
-	return "s=" + base64.RawURLEncoding.EncodeToString(buf.Bytes())
+	return "s=" + pack(s.Canonical())
 }
 
 // DecodeLink decodes a share link: a full URL ("https://host/path/#s=..."),
@@ -53,27 +41,9 @@ func DecodeLink(link string) (*Scenario, error) {
 	if !found {
 		return nil, linkErr(`has no scenario (no "s=" in the fragment)`)
 	}
-	data = strings.TrimRight(data, "=") // tolerate padding
-	if data == "" {
-		return nil, linkErr("the scenario data is empty")
-	}
-	compressed, err := base64.RawURLEncoding.DecodeString(data)
+	raw, err := unpack(data, "scenario")
 	if err != nil {
-		return nil, linkErr("not base64url: %v (was the link cut or changed?)", err)
-	}
-	br := bytes.NewReader(compressed)
-	fr := flate.NewReader(br)
-	defer fr.Close()
-	raw, err := io.ReadAll(io.LimitReader(fr, MaxScenarioBytes+1))
-	switch {
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return nil, linkErr("the compressed data is truncated (was the link cut?)")
-	case err != nil:
-		return nil, linkErr("the compressed data is corrupt: %v", err)
-	case len(raw) > MaxScenarioBytes:
-		return nil, linkErr("inflates to more than %d bytes (256 KiB)", MaxScenarioBytes)
-	case br.Len() != 0:
-		return nil, linkErr("%d bytes of unexpected data after the compressed scenario", br.Len())
+		return nil, err
 	}
 	s, err := Decode(raw)
 	if err != nil {

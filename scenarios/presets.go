@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // DefaultPreset is the scenario the page shows when it has no link (or a
@@ -24,12 +25,15 @@ type PresetInfo struct {
 	Name        string // the file name without .json: what Load and Preset take
 	Title       string
 	Description string
+	Summary     string // one line for a picker: the file's summary, or the description's first sentence
+	View        View   // the preset's default view (its A/B sets)
 }
 
 type preset struct {
-	info PresetInfo
-	s    *Scenario
-	err  error
+	info  PresetInfo
+	s     *Scenario
+	canon string
+	err   error
 }
 
 var presets = sync.OnceValue(func() map[string]*preset {
@@ -49,6 +53,11 @@ var presets = sync.OnceValue(func() map[string]*preset {
 			p.err = &FileError{File: "preset " + name, Err: err}
 		} else {
 			p.info.Title, p.info.Description = p.s.Title, p.s.Description
+			p.info.Summary, p.info.View = p.s.Summary, p.s.View.clone()
+			if p.info.Summary == "" {
+				p.info.Summary = FirstSentence(p.s.Description, 160)
+			}
+			p.canon = string(p.s.Canonical())
 		}
 		m[name] = p
 	}
@@ -63,6 +72,33 @@ func Presets() []PresetInfo {
 	}
 	slices.SortFunc(out, func(a, b PresetInfo) int { return strings.Compare(a.Name, b.Name) })
 	return out
+}
+
+// PresetOf names the preset that s is, "" if none: the one rule for
+// preset identity is equal canonical JSON (a preset with a changed field
+// is no longer that preset; title, summary and view do not matter).
+func PresetOf(s *Scenario) string {
+	canon := string(s.Canonical())
+	for _, p := range Presets() {
+		if presets()[p.Name].canon == canon {
+			return p.Name
+		}
+	}
+	return ""
+}
+
+// FirstSentence is text up to the first ". " (or the end), cut to at most
+// max characters with an ellipsis.
+func FirstSentence(text string, max int) string {
+	text = strings.TrimSpace(text)
+	if i := strings.Index(text, ". "); i >= 0 {
+		text = text[:i+1]
+	}
+	if utf8.RuneCountInString(text) <= max {
+		return text
+	}
+	r := []rune(text)
+	return strings.TrimSpace(string(r[:max-1])) + "…"
 }
 
 // Preset returns a fresh copy of the named preset.

@@ -163,3 +163,44 @@ func TestPresetOverloadOnWakeup(t *testing.T) {
 		t.Errorf("requests served: %d without NUMA wake-affine vs %d with; want 30%% more", far.Ops, bug.Ops)
 	}
 }
+
+func TestFirstSentence(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"One. Two.", 100, "One."},
+		{"No full stop", 100, "No full stop"},
+		{"v3.8 is old. Yes.", 100, "v3.8 is old."},
+		{"abcdefghij", 5, "abcd…"},
+	} {
+		if got := FirstSentence(c.in, c.max); got != c.want {
+			t.Errorf("FirstSentence(%q, %d) = %q, want %q", c.in, c.max, got, c.want)
+		}
+	}
+}
+
+// TestPresetOf: a preset is recognised by its canonical JSON, whatever its
+// title; a changed field makes it no preset.
+func TestPresetOf(t *testing.T) {
+	for _, p := range Presets() {
+		s, err := Preset(p.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := PresetOf(s); got != p.Name {
+			t.Errorf("PresetOf(%s) = %q", p.Name, got)
+		}
+		link, err := DecodeLink(EncodeLink(s))
+		if err != nil || PresetOf(link) != p.Name {
+			t.Errorf("%s through its link: %q, %v", p.Name, PresetOf(link), err)
+		}
+		if err := s.Set("seed", "12345"); err != nil {
+			t.Fatal(err)
+		}
+		if got := PresetOf(s); got != "" {
+			t.Errorf("%s with another seed is preset %q", p.Name, got)
+		}
+	}
+}

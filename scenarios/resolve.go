@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -86,7 +87,8 @@ func quote(v string) string {
 
 // dur parses a duration string: not negative, at least min (min 0 allows
 // "0s", min 1 means "more than 0"), at most max.
-func dur(p *problems, path, v string, min, max time.Duration) int64 {
+func dur(p *problems, path, v string, r durRange) int64 {
+	min, max := r.min, r.max
 	d, err := time.ParseDuration(v)
 	switch {
 	case err != nil, len(v) > maxDurationText:
@@ -104,6 +106,21 @@ func dur(p *problems, path, v string, min, max time.Duration) int64 {
 	}
 	return 0
 }
+
+// lim and ilim are a schema row's limits: resolve checks what the table
+// documents.
+func lim(pattern string) durRange {
+	lo, hi := durLimits(pattern)
+	return durRange{lo, hi}
+}
+
+func ilim(pattern string) intRangeT {
+	lo, hi := intLimits(pattern)
+	return intRangeT{lo, hi}
+}
+
+type durRange struct{ min, max time.Duration }
+type intRangeT struct{ lo, hi int }
 
 // maxDurationText bounds a duration string ("0000...01ms" parses, but
 // makes files and links big for nothing).
@@ -123,13 +140,14 @@ func fmtDur(d time.Duration) string {
 }
 
 // optDur is dur for an optional field: "" leaves *dst alone.
-func optDur(p *problems, path, v string, min, max time.Duration, dst *int64) {
+func optDur(p *problems, path, v string, r durRange, dst *int64) {
 	if v != "" {
-		*dst = dur(p, path, v, min, max)
+		*dst = dur(p, path, v, r)
 	}
 }
 
-func intRange(p *problems, path string, v, lo, hi int) bool {
+func intRange(p *problems, path string, v int, r intRangeT) bool {
+	lo, hi := r.lo, r.hi
 	if v < lo || v > hi {
 		p.add(path, fmt.Sprintf("%d is out of range %d..%d", v, lo, hi))
 		return false
@@ -161,15 +179,17 @@ func (s *Scenario) resolve(p *problems) *sim.Config {
 	if s.Version != Version {
 		p.add("version", fmt.Sprintf("%d is not supported; this reader understands version %d", s.Version, Version))
 	}
-	text(p, "title", s.Title, MaxTitle, false)
-	text(p, "description", s.Description, MaxDescription, true)
+	text(p, "title", s.Title, textLimit("title"), false)
+	text(p, "description", s.Description, textLimit("description"), true)
+	text(p, "summary", s.Summary, textLimit("summary"), false)
+	s.View.validate(p, "view")
 	if s.Seed > MaxSeed {
 		p.add("seed", fmt.Sprintf("%d is more than 2^53-1 (seeds must survive JavaScript)", s.Seed))
 	}
 	if s.Duration == "" {
 		p.add("duration", "missing (for example \"5s\")")
 	} else {
-		cfg.Duration = dur(p, "duration", s.Duration, 1, MaxDuration)
+		cfg.Duration = dur(p, "duration", s.Duration, lim("duration"))
 	}
 	ncpu := s.Machine.resolve(p, "machine", &cfg.Machine)
 	s.Policy.resolve(p, "policy", &cfg.Policy)
@@ -207,7 +227,7 @@ func (m *Machine) resolve(p *problems, path string, out *sim.Machine) int {
 	// (256^6 < 2^63) and no machine is ever built to find out it is too big.
 	ncpu, shapeOK := 1, true
 	for _, d := range dims {
-		if !intRange(p, join(path, d.key), d.v, 1, MaxCPUs) {
+		if !intRange(p, join(path, d.key), d.v, ilim("machine."+d.key)) {
 			shapeOK = false
 			continue
 		}
@@ -219,8 +239,8 @@ func (m *Machine) resolve(p *problems, path string, out *sim.Machine) int {
 			m.Nodes, m.SocketsPerNode, m.LLCsPerSocket, m.ClustersPerLLC, m.CoresPerCluster, m.ThreadsPerCore, MaxCPUs))
 		shapeOK = false
 	}
-	if !slices.Contains(hzValues, m.HZ) {
-		p.add(join(path, "hz"), fmt.Sprintf("%d is not one of 100, 250, 300, 1000", m.HZ))
+	if hz := fieldRow("machine.hz").Enum; !slices.Contains(hz, strconv.Itoa(m.HZ)) {
+		p.add(join(path, "hz"), fmt.Sprintf("%d is not one of %s", m.HZ, strings.Join(hz, ", ")))
 	}
 	out.HZ = m.HZ
 	out.Numbering = lookup(p, join(path, "numbering"), m.Numbering, numberings, sim.NumberLinear)
@@ -238,8 +258,8 @@ func (m *Machine) resolve(p *problems, path string, out *sim.Machine) int {
 
 func (c *Costs) resolve(p *problems, path string) sim.Costs {
 	out := sim.DefaultCosts()
-	optDur(p, join(path, "context_switch"), c.ContextSwitch, 0, MaxCost, &out.ContextSwitch)
-	optDur(p, join(path, "wakeup_ipi"), c.WakeupIPI, 0, MaxCost, &out.WakeupIPI)
+	optDur(p, join(path, "context_switch"), c.ContextSwitch, lim("machine.costs.context_switch"), &out.ContextSwitch)
+	optDur(p, join(path, "wakeup_ipi"), c.WakeupIPI, lim("machine.costs.wakeup_ipi"), &out.WakeupIPI)
 	if c.IdleStates != nil {
 		ipath := join(path, "idle_states")
 		if len(c.IdleStates) > MaxIdleStates {
@@ -251,19 +271,19 @@ func (c *Costs) resolve(p *problems, path string) sim.Costs {
 				if st.Name == "" {
 					p.add(join(sp, "name"), "missing")
 				} else {
-					text(p, join(sp, "name"), st.Name, 16, false)
+					text(p, join(sp, "name"), st.Name, textLimit("machine.costs.idle_states[i].name"), false)
 				}
 				o := &out.IdleStates[i]
 				o.Name = st.Name
 				if st.After == "" {
 					p.add(join(sp, "after"), "missing")
 				} else {
-					o.After = dur(p, join(sp, "after"), st.After, 0, MaxCost)
+					o.After = dur(p, join(sp, "after"), st.After, lim("machine.costs.idle_states[i].after"))
 				}
 				if st.ExitLatency == "" {
 					p.add(join(sp, "exit_latency"), "missing")
 				} else {
-					o.ExitLatency = dur(p, join(sp, "exit_latency"), st.ExitLatency, 0, MaxCost)
+					o.ExitLatency = dur(p, join(sp, "exit_latency"), st.ExitLatency, lim("machine.costs.idle_states[i].exit_latency"))
 				}
 				if i > 0 && st.After != "" && o.After <= out.IdleStates[i-1].After {
 					p.add(join(sp, "after"), "must be longer than the previous state's (states go shallowest first)")
@@ -279,7 +299,7 @@ func (c *Costs) resolve(p *problems, path string) sim.Costs {
 		{"llc", c.CacheCold.LLC, sim.DistLLC}, {"package", c.CacheCold.Package, sim.DistPackage},
 		{"numa", c.CacheCold.NUMA, sim.DistNUMA}}
 	for _, e := range cold {
-		optDur(p, join(join(path, "cache_cold"), e.key), e.v, 0, MaxCost, &out.CacheCold[e.d])
+		optDur(p, join(join(path, "cache_cold"), e.key), e.v, lim("machine.costs.cache_cold."+e.key), &out.CacheCold[e.d])
 	}
 	comm := []struct {
 		key string
@@ -289,13 +309,13 @@ func (c *Costs) resolve(p *problems, path string) sim.Costs {
 		{"cluster", c.Comm.Cluster, sim.DistCluster}, {"llc", c.Comm.LLC, sim.DistLLC},
 		{"package", c.Comm.Package, sim.DistPackage}, {"numa", c.Comm.NUMA, sim.DistNUMA}}
 	for _, e := range comm {
-		optDur(p, join(join(path, "comm"), e.key), e.v, 0, MaxCost, &out.Comm[e.d])
+		optDur(p, join(join(path, "comm"), e.key), e.v, lim("machine.costs.comm."+e.key), &out.Comm[e.d])
 	}
-	optDur(p, join(path, "search_cpu"), c.SearchCPU, 0, MaxCost, &out.SearchCPU)
-	optDur(p, join(path, "search_group"), c.SearchGroup, 0, MaxCost, &out.SearchGroup)
-	optDur(p, join(path, "search_domain"), c.SearchDomain, 0, MaxCost, &out.SearchDomain)
-	optDur(p, join(path, "balance_cpu"), c.BalanceCPU, 0, MaxCost, &out.BalanceCPU)
-	if c.JitterPct != nil && intRange(p, join(path, "jitter_pct"), *c.JitterPct, 0, 50) {
+	optDur(p, join(path, "search_cpu"), c.SearchCPU, lim("machine.costs.search_cpu"), &out.SearchCPU)
+	optDur(p, join(path, "search_group"), c.SearchGroup, lim("machine.costs.search_group"), &out.SearchGroup)
+	optDur(p, join(path, "search_domain"), c.SearchDomain, lim("machine.costs.search_domain"), &out.SearchDomain)
+	optDur(p, join(path, "balance_cpu"), c.BalanceCPU, lim("machine.costs.balance_cpu"), &out.BalanceCPU)
+	if c.JitterPct != nil && intRange(p, join(path, "jitter_pct"), *c.JitterPct, ilim("machine.costs.jitter_pct")) {
 		out.JitterPct = *c.JitterPct
 	}
 	return out
@@ -370,10 +390,10 @@ func (pol *Policy) resolve(p *problems, path string, out *sim.Policy) {
 		seenLevel[level] = lpath
 		t := pol.Tunables[lname]
 		o := &out.Tunables[level]
-		if t.ImbalancePct != nil && intRange(p, join(lpath, "imbalance_pct"), *t.ImbalancePct, minImbalancePct, maxImbalancePct) {
+		if t.ImbalancePct != nil && intRange(p, join(lpath, "imbalance_pct"), *t.ImbalancePct, ilim("policy.tunables.<level>.imbalance_pct")) {
 			o.ImbalancePct = *t.ImbalancePct
 		}
-		if t.BusyFactor != nil && intRange(p, join(lpath, "busy_factor"), *t.BusyFactor, minBusyFactor, maxBusyFactor) {
+		if t.BusyFactor != nil && intRange(p, join(lpath, "busy_factor"), *t.BusyFactor, ilim("policy.tunables.<level>.busy_factor")) {
 			o.BusyFactor = *t.BusyFactor
 		}
 		o.MinInterval = intervalMS(p, join(lpath, "min_interval"), t.MinInterval)
@@ -381,7 +401,7 @@ func (pol *Policy) resolve(p *problems, path string, out *sim.Policy) {
 		if o.MinInterval > 0 && o.MaxInterval > 0 && o.MinInterval > o.MaxInterval {
 			p.add(join(lpath, "max_interval"), "is shorter than min_interval")
 		}
-		if t.CacheNiceTries != nil && intRange(p, join(lpath, "cache_nice_tries"), *t.CacheNiceTries, 0, maxCacheNiceTries) {
+		if t.CacheNiceTries != nil && intRange(p, join(lpath, "cache_nice_tries"), *t.CacheNiceTries, ilim("policy.tunables.<level>.cache_nice_tries")) {
 			o.CacheNiceTries = *t.CacheNiceTries
 			if o.CacheNiceTries == 0 {
 				o.CacheNiceTries = -1 // sim.Tunables: 0 is "the base's default", -1 is an explicit 0
@@ -389,11 +409,11 @@ func (pol *Policy) resolve(p *problems, path string, out *sim.Policy) {
 		}
 	}
 
-	optDur(p, join(path, "migration_cost"), pol.MigrationCost, 0, MaxDuration, &out.MigrationCost)
+	optDur(p, join(path, "migration_cost"), pol.MigrationCost, lim("policy.migration_cost"), &out.MigrationCost)
 	if pol.MigrationCost != "" && out.MigrationCost == 0 {
 		out.MigrationCost = -1 // sim: an explicit 0 (never cache-hot)
 	}
-	optDur(p, join(path, "base_slice"), pol.BaseSlice, minBaseSlice, maxBaseSlice, &out.BaseSlice)
+	optDur(p, join(path, "base_slice"), pol.BaseSlice, lim("policy.base_slice"), &out.BaseSlice)
 
 	featPath := join(path, "features")
 	for _, name := range sortedKeys(pol.Features) {
@@ -420,7 +440,7 @@ func intervalMS(p *problems, path, v string) int64 {
 	if v == "" {
 		return 0
 	}
-	ns := dur(p, path, v, time.Millisecond, maxInterval)
+	ns := dur(p, path, v, lim("policy.tunables.<level>.min_interval"))
 	if ns == 0 {
 		return 0
 	}
@@ -500,11 +520,11 @@ func resolveTasks(p *problems, path string, tasks []Task, ncpu int) []sim.TaskGr
 				count = tasks[j].Count
 			}
 		}
-		if intRange(p, join(tp, "count"), count, 1, MaxInstances) {
+		if intRange(p, join(tp, "count"), count, ilim("tasks[i].count")) {
 			o.Count = count
 			total += count // at most 64 × 4096: no overflow
 		}
-		if intRange(p, join(tp, "nice"), t.Nice, -20, 19) {
+		if intRange(p, join(tp, "nice"), t.Nice, ilim("tasks[i].nice")) {
 			o.Nice = t.Nice
 		}
 		if len(t.CPUs) > maxCPUListText {
@@ -517,8 +537,8 @@ func resolveTasks(p *problems, path string, tasks []Task, ncpu int) []sim.TaskGr
 				o.CPUs = m
 			}
 		}
-		optDur(p, join(tp, "start"), t.Start, 0, MaxDuration, &o.Start)
-		if intRange(p, join(tp, "loop"), t.Loop, 0, maxLoop) {
+		optDur(p, join(tp, "start"), t.Start, lim("tasks[i].start"), &o.Start)
+		if intRange(p, join(tp, "loop"), t.Loop, ilim("tasks[i].loop")) {
 			o.Loop = t.Loop
 		}
 		o.Program = resolveProgram(p, join(tp, "program"), t.Program, byName)
@@ -571,13 +591,13 @@ func resolveProgram(p *problems, path string, steps []Step, byName map[string]in
 		}
 		switch kinds[0] {
 		case "run":
-			o.Op, o.Dur = sim.OpRun, dur(p, join(sp, "run"), st.Run, 1, MaxDuration)
+			o.Op, o.Dur = sim.OpRun, dur(p, join(sp, "run"), st.Run, lim("tasks[i].program[j].run"))
 			takesTime = true
 		case "sleep":
-			o.Op, o.Dur = sim.OpSleep, dur(p, join(sp, "sleep"), st.Sleep, 1, MaxDuration)
+			o.Op, o.Dur = sim.OpSleep, dur(p, join(sp, "sleep"), st.Sleep, lim("tasks[i].program[j].sleep"))
 			takesTime = true
 		case "timer":
-			o.Op, o.Dur = sim.OpTimer, dur(p, join(sp, "timer"), st.Timer, MinTimer, MaxDuration)
+			o.Op, o.Dur = sim.OpTimer, dur(p, join(sp, "timer"), st.Timer, lim("tasks[i].program[j].timer"))
 			takesTime = true
 		case "wait":
 			o.Op = sim.OpWait

@@ -58,6 +58,11 @@ type Scenario struct {
 	Machine     Machine `json:"machine"`
 	Policy      Policy  `json:"policy"`
 	Tasks       []Task  `json:"tasks"`
+	// Summary and View are for the page (a preset's one-line summary and
+	// default view); Canonical leaves them out, so they change neither the
+	// share link's s= part nor the run.
+	Summary string `json:"summary,omitempty"`
+	View    View   `json:"view,omitzero"`
 }
 
 // Machine is the simulated hardware: a tree of nodes, sockets, last-level
@@ -200,6 +205,7 @@ func (s *Scenario) Clone() *Scenario {
 		}
 	}
 	c.Policy.Features = cloneMap(s.Policy.Features)
+	c.View = s.View.clone()
 	if s.Tasks != nil {
 		c.Tasks = make([]Task, len(s.Tasks))
 		for i, t := range s.Tasks {

@@ -27,6 +27,8 @@ const usage = `usage:
       -vary tasks.client.count+tasks.server.count=1,5,10
   schedsim validate FILE|PRESET
       check a scenario: prints "ok: TITLE", or the problems and exits 2
+  schedsim fields [-json]
+      list every scenario field: the paths -set takes, kinds, defaults, ranges
   schedsim link [-base URL] [-set path=value]... FILE|PRESET
       print the share-link fragment (#s=...), or the whole URL with -base
   schedsim export -format perfetto|schedstat|csv -o OUT [-interval 1ms] [-set path=value]... FILE|PRESET
@@ -77,6 +79,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdSweep(rest, stdout)
 	case "validate":
 		err = cmdValidate(rest, stdout)
+	case "fields":
+		err = cmdFields(rest, stdout)
 	case "link":
 		err = cmdLink(rest, stdout)
 	case "export":

@@ -4,6 +4,7 @@
 //	schedsim run [-json] [-set path=value]... FILE|PRESET
 //	schedsim sweep -vary path=v1,v2,... [-compare path=a,b,...] [-set path=value]... [-json] FILE|PRESET
 //	schedsim validate FILE|PRESET
+//	schedsim fields [-json]
 //	schedsim link [-base URL] [-set path=value]... FILE|PRESET
 //	schedsim export -format perfetto|schedstat|csv -o OUT [-interval 1ms] [-set path=value]... FILE|PRESET
 //	schedsim import -from rtapp|lscpu [-o OUT] [-machine FILE|PRESET] FILE

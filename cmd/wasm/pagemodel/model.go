@@ -113,12 +113,7 @@ func Describe(sc *scenarios.Scenario) (*Model, error) {
 		m.Levels = append(m.Levels, sd.Level.String())
 	}
 	m.Effective, m.Base = policy(eff), policy(base)
-	for _, p := range scenarios.Presets() {
-		if ps, err := scenarios.Preset(p.Name); err == nil && string(ps.Canonical()) == m.JSON {
-			m.Preset = p.Name
-			break
-		}
-	}
+	m.Preset = scenarios.PresetOf(sc)
 	m.IdleStates = []IdleState{}
 	for _, st := range eff.Costs().IdleStates {
 		m.IdleStates = append(m.IdleStates, IdleState{Name: st.Name, After: Duration(st.After), ExitLatency: Duration(st.ExitLatency)})

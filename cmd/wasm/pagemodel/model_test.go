@@ -146,33 +146,15 @@ func TestPresetsHaveSummaries(t *testing.T) {
 		t.Fatalf("%d presets, want %d", len(ps), len(scenarios.Presets()))
 	}
 	for _, p := range ps {
-		if _, ok := summaries[p.Name]; !ok {
+		sc, err := scenarios.Preset(p.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sc.Summary == "" {
 			t.Errorf("preset %s has no one-line summary for the picker", p.Name)
 		}
 		if p.Summary == "" || strings.Contains(p.Summary, "\n") || len([]rune(p.Summary)) > 160 {
 			t.Errorf("preset %s: summary %q is not one short line", p.Name, p.Summary)
-		}
-	}
-	for name := range summaries {
-		if _, err := scenarios.Preset(name); err != nil {
-			t.Errorf("summary for a preset that does not exist: %s", name)
-		}
-	}
-}
-
-func TestFirstSentence(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		max  int
-		want string
-	}{
-		{"One. Two.", 100, "One."},
-		{"No full stop", 100, "No full stop"},
-		{"v3.8 is old. Yes.", 100, "v3.8 is old."},
-		{"abcdefghij", 5, "abcd…"},
-	} {
-		if got := FirstSentence(c.in, c.max); got != c.want {
-			t.Errorf("FirstSentence(%q, %d) = %q, want %q", c.in, c.max, got, c.want)
 		}
 	}
 }

@@ -1,0 +1,89 @@
+package scenarios
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// SchemaDoc is the schema as the page and `schedsim fields -json` receive
+// it: every row, and the names each placeholder takes.
+type SchemaDoc struct {
+	Version      int                 `json:"version"`
+	Fields       []Field             `json:"fields"`
+	Placeholders map[string][]string `json:"placeholders"`
+}
+
+// Schema returns the schema for describe() and `schedsim fields -json`.
+func Schema() SchemaDoc {
+	return SchemaDoc{Version: Version, Fields: Fields(), Placeholders: Placeholders()}
+}
+
+// Range describes a row's limits in words: "1 … 256", "0s … 1s",
+// "≤ 200 characters", "one of v3.8, v6.17".
+func (f Field) Range() string {
+	switch f.Kind {
+	case KindInt:
+		if len(f.Enum) > 0 {
+			return "one of " + strings.Join(f.Enum, ", ")
+		}
+		return fmt.Sprintf("%d … %d", f.Min, f.Max)
+	case KindUint:
+		return fmt.Sprintf("0 … %d", f.Max)
+	case KindDuration:
+		return fmtDur(time.Duration(f.Min)) + " … " + fmtDur(time.Duration(f.Max))
+	case KindString:
+		return "≤ " + strconv.FormatInt(f.Max, 10) + " characters"
+	case KindEnum:
+		return "one of " + strings.Join(f.Enum, ", ")
+	case KindNumber:
+		return strconv.FormatFloat(f.MinF, 'g', -1, 64) + " … " + strconv.FormatFloat(f.MaxF, 'g', -1, 64)
+	case KindBool:
+		return "true, false"
+	case KindList:
+		return "≤ " + strconv.FormatInt(f.Max, 10) + " " + f.what
+	case KindMap:
+		if f.keyset != nil {
+			return "keys: " + strings.Join(f.keyset(), ", ")
+		}
+	case KindName:
+		return "1–32 of A-Z a-z 0-9 _ . -"
+	}
+	if f.keyset != nil {
+		return "keys: " + strings.Join(f.keyset(), ", ")
+	}
+	return ""
+}
+
+// defaultText is the Default column: the value, or what absence means.
+func (f Field) defaultText() string {
+	switch {
+	case f.required != "":
+		return "required"
+	case f.Default != "":
+		return f.Default
+	case f.Absent != "":
+		return f.Absent
+	}
+	return "—"
+}
+
+// FieldReference is the schema as a Markdown table: FORMAT.md's generated
+// field reference (TestFormatFieldReference keeps it current).
+func FieldReference() string {
+	var b strings.Builder
+	b.WriteString("| path | kind | default | range | since | meaning |\n|---|---|---|---|---|---|\n")
+	for _, f := range Fields() {
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %d | %s |\n", f.Path, f.Kind,
+			mdCell(f.defaultText()), mdCell(f.Range()), f.Since, mdCell(f.Doc))
+	}
+	b.WriteString("\nPlaceholders: `[i]` is a list index (tasks also by name: `tasks.NAME`).\n")
+	ph := Placeholders()
+	for _, k := range []string{"<level>", "<flag>", "<feature>"} {
+		fmt.Fprintf(&b, "`%s`: %s.\n", k, strings.Join(ph[k], ", "))
+	}
+	return b.String()
+}
+
+func mdCell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
