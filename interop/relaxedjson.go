@@ -14,6 +14,8 @@ import (
 // encoding/json: C comments (/* */ and //) and trailing commas are accepted,
 // and keys repeat ("run" twice in one phase is two run events, in order;
 // rt-app's workgen renames them run, run1 but rt-app itself takes both).
+// A bare key, `"suspend",`, is what workgen accepts and completes; it reads
+// as the key with the value null.
 // This file reads that dialect into an ordered tree: comments and trailing
 // commas are blanked out first (byte offsets stay put, so error lines are
 // the file's), then encoding/json's token stream builds the tree, keeping
@@ -39,8 +41,79 @@ type jmember struct {
 const maxJSONDepth = 32
 
 // relax returns a copy of data with comments and trailing commas replaced
-// by spaces (newlines inside comments are kept).
+// by spaces (newlines inside comments are kept) and bare keys given a null
+// value (see bareKeys).
 func relax(data []byte) []byte {
+	return bareKeys(blank(data))
+}
+
+// bareKeys gives every bare key of an object (a string where a key is due,
+// followed by ',' or '}' instead of ':') the value null: `"suspend",`
+// becomes `"suspend":null,`. rt-app's own files have them (video-long.json:
+// `"suspend",`): its front end workgen, which Debian installs beside
+// rt-app, fills in the name of the thread before rt-app's json-c parser,
+// which refuses them, reads the file. A suspend's value is the thread's own
+// name in any case here. The inserted bytes stay on their line, so error
+// lines are still the file's.
+func bareKeys(in []byte) []byte {
+	var out []byte // nil until the first bare key
+	var stack []byte
+	expectKey := false
+	last := 0 // in[:last] is copied to out
+	for i := 0; i < len(in); i++ {
+		switch c := in[i]; c {
+		case '{':
+			stack = append(stack, c)
+			expectKey = true
+		case '[':
+			stack = append(stack, c)
+			expectKey = false
+		case '}', ']':
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+			expectKey = false
+		case ':':
+			expectKey = false
+		case ',':
+			expectKey = len(stack) > 0 && stack[len(stack)-1] == '{'
+		case '"':
+			j := i + 1
+			for ; j < len(in) && in[j] != '"'; j++ {
+				if in[j] == '\\' {
+					j++
+				}
+			}
+			if j >= len(in) {
+				return append(out, in[last:]...) // unterminated: the decoder says where
+			}
+			if expectKey {
+				k := j + 1
+				for k < len(in) && (in[k] == ' ' || in[k] == '\t' || in[k] == '\n' || in[k] == '\r') {
+					k++
+				}
+				if k < len(in) && (in[k] == ',' || in[k] == '}') {
+					if out == nil {
+						out = make([]byte, 0, len(in)+16)
+					}
+					out = append(out, in[last:j+1]...)
+					out = append(out, ":null"...)
+					last = j + 1
+				}
+			}
+			expectKey = false
+			i = j
+		}
+	}
+	if out == nil {
+		return in
+	}
+	return append(out, in[last:]...)
+}
+
+// blank returns a copy of data with comments and trailing commas replaced
+// by spaces (newlines inside comments are kept).
+func blank(data []byte) []byte {
 	out := bytes.Clone(data)
 	inStr := false
 	for i := 0; i < len(out); i++ {
