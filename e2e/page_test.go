@@ -202,6 +202,12 @@ func TestImportExport(t *testing.T) {
 	if !strings.HasPrefix(string(data), "time_ms,kind,id,signal,value\n") || !strings.HasSuffix(name, ".csv") {
 		t.Errorf("CSV export %s starts %q", name, string(data[:min(len(data), 40)]))
 	}
+	// The binary Perfetto trace: a Trace message, whose first field is a
+	// packet (field 1, length-delimited: byte 0x0a).
+	name, data = get(`#export-formats button[data-format="perfetto-proto"]`)
+	if len(data) < 1000 || data[0] != 0x0a || !strings.HasSuffix(name, ".perfetto-trace") {
+		t.Errorf("perfetto-proto export %s: %d bytes starting %x", name, len(data), data[:min(len(data), 4)])
+	}
 	if st := eval[string](tb, `document.getElementById("export-status").textContent`); !strings.Contains(st, "saved") {
 		t.Errorf("export status %q", st)
 	}

@@ -31,9 +31,14 @@ const usage = `usage:
       list every scenario field: the paths -set takes, kinds, defaults, ranges
   schedsim link [-base URL] [-set path=value]... FILE|PRESET
       print the share-link fragment (#s=...), or the whole URL with -base
-  schedsim export -format perfetto|schedstat|csv -o OUT [-interval 1ms] [-set path=value]... FILE|PRESET
+  schedsim export -format perfetto|schedstat|csv|perfetto-proto|rtapp -o OUT [-interval 1ms] [-set path=value]... FILE|PRESET
       run a scenario and write it for other tools (-o - writes to stdout):
       perfetto   a trace-event JSON file for ui.perfetto.dev or chrome://tracing
+      perfetto-proto
+                 a binary Perfetto trace (ftrace sched events per CPU, process
+                 tree, the simulator's decisions and counters as track events)
+      rtapp      the workload as an rt-app JSON file (nothing is run); what
+                 rt-app cannot express is listed on stderr as "path: problem"
       schedstat  /proc/schedstat (version 15 for base v3.8, 17 for v6.17) at
                  the end, or every -interval when -interval is given
       csv        a long-form time series, time_ms,kind,id,signal,value,
@@ -84,7 +89,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "link":
 		err = cmdLink(rest, stdout)
 	case "export":
-		err = cmdExport(rest, stdout)
+		err = cmdExport(rest, stdout, stderr)
 	case "import":
 		err = cmdImport(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":

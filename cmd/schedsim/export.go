@@ -6,19 +6,23 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"schedplay/interop"
 )
 
 // exportFormats are the -format values of schedsim export.
-var exportFormats = []string{"perfetto", "schedstat", "csv"}
+var exportFormats = []string{"perfetto", "schedstat", "csv", interop.FormatPerfettoProto, interop.FormatRTApp}
 
 // cmdExport runs a scenario to its end and writes it in another tool's
-// format (package interop does the writing).
-func cmdExport(args []string, stdout io.Writer) error {
+// format (package interop does the writing); -format rtapp writes the
+// workload without running it, and lists what rt-app cannot express on
+// stderr.
+func cmdExport(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	format := fs.String("format", "", "perfetto | schedstat | csv")
+	format := fs.String("format", "", strings.Join(exportFormats, " | "))
 	out := fs.String("o", "", "the file to write; - for stdout")
 	interval := fs.Duration("interval", time.Millisecond, "sampling period in simulated time (counters, CSV rows, schedstat snapshots)")
 	var sets setFlags
@@ -29,12 +33,11 @@ func cmdExport(args []string, stdout io.Writer) error {
 	}
 	intervalSet := false
 	fs.Visit(func(f *flag.Flag) { intervalSet = intervalSet || f.Name == "interval" })
-	switch *format {
-	case "perfetto", "schedstat", "csv":
-	case "":
-		return badInputf("schedsim export: -format perfetto|schedstat|csv is required")
-	default:
-		return badInputf("schedsim export: -format %q: want one of perfetto, schedstat, csv", *format)
+	switch {
+	case *format == "":
+		return badInputf("schedsim export: -format %s is required", strings.Join(exportFormats, "|"))
+	case !slices.Contains(exportFormats, *format):
+		return badInputf("schedsim export: -format %q: want one of %s", *format, strings.Join(exportFormats, ", "))
 	}
 	if *out == "" {
 		return badInputf("schedsim export: -o OUT is required (- for stdout)")
@@ -50,6 +53,27 @@ func cmdExport(args []string, stdout io.Writer) error {
 	if err != nil {
 		return badInput(err)
 	}
+	if *format == interop.FormatRTApp {
+		data, probs, err := interop.WriteRTApp(s)
+		if err != nil {
+			return badInput(err)
+		}
+		for _, p := range probs {
+			fmt.Fprintln(stderr, p)
+		}
+		if *out == "-" {
+			if _, err := stdout.Write(data); err != nil {
+				return internal(err)
+			}
+			return nil
+		}
+		n, err := writeOutput(*out, func(w io.Writer) error { _, err := w.Write(data); return err })
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s: rtapp, %d bytes, %d tasks, %d problems\n", *out, n, len(s.Tasks), len(probs))
+		return nil
+	}
 	sm, err := newSim(cfg)
 	if err != nil {
 		return internal(fmt.Errorf("internal error: the simulator refused a valid scenario: %v", err))
@@ -61,6 +85,8 @@ func cmdExport(args []string, stdout io.Writer) error {
 			return interop.WritePerfetto(w, sm, opt)
 		case "csv":
 			return interop.WriteCSV(w, sm, opt)
+		case interop.FormatPerfettoProto:
+			return interop.WritePerfettoProto(w, sm, opt)
 		}
 		if intervalSet {
 			return interop.WriteSchedstatSeries(w, sm, opt)

@@ -87,7 +87,7 @@ func TestExportErrors(t *testing.T) {
 		args   []string
 		stderr string
 	}{
-		{"no format", []string{"export", "-o", "-", "pelt-pingpong"}, "-format perfetto|schedstat|csv is required"},
+		{"no format", []string{"export", "-o", "-", "pelt-pingpong"}, "-format perfetto|schedstat|csv|perfetto-proto|rtapp is required"},
 		{"bad format", []string{"export", "-format", "xml", "-o", "-", "pelt-pingpong"}, `-format "xml": want one of`},
 		{"no -o", []string{"export", "-format", "csv", "pelt-pingpong"}, "-o OUT is required (- for stdout)"},
 		{"bad interval", []string{"export", "-format", "csv", "-interval", "0s", "-o", "-", "pelt-pingpong"}, "-interval 0s: want at least 1us"},
@@ -190,5 +190,35 @@ func TestImportProblemsAndErrors(t *testing.T) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want 2 and %q", code, stdout, stderr, tc.stderr)
 			}
 		})
+	}
+}
+
+// The round-two formats: a binary Perfetto trace (the same bytes as the
+// interop package writes, which its tests decode), and an rt-app file whose
+// problems go to stderr and which imports back.
+func TestExportPerfettoProtoAndRTApp(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "run.perfetto-trace")
+	code, stdout, stderr := schedsim(t, "export", "-format", "perfetto-proto", "-o", out, "-set", "duration=50ms", "pelt-pingpong")
+	if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "wrote "+out+": perfetto-proto, ") {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, again, _ := schedsim(t, "export", "-format", "perfetto-proto", "-o", "-", "-set", "duration=50ms", "pelt-pingpong")
+	if len(data) < 1000 || data[0] != 0x0a || again != string(data) {
+		t.Fatalf("%d bytes starting %x; stdout export equal: %v", len(data), data[:min(4, len(data))], again == string(data))
+	}
+
+	rt := filepath.Join(dir, "tbench.rtapp.json")
+	code, stdout, stderr = schedsim(t, "export", "-format", "rtapp", "-o", rt, "tbench-pairs")
+	if code != 0 || !strings.HasPrefix(stdout, "wrote "+rt+": rtapp, ") || !strings.Contains(stderr, "tasks[0].program[1].sync: ") {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	code, stdout, stderr = schedsim(t, "import", "-from", "rtapp", rt)
+	if code != 0 || !strings.Contains(stdout, `"name": "server"`) {
+		t.Fatalf("re-import: exit %d\nstdout: %.300s\nstderr: %s", code, stdout, stderr)
 	}
 }

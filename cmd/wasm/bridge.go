@@ -53,7 +53,8 @@ import (
 //	export(format, progress)
 //	                       -> Promise of {ok, error, name, type, data (Uint8Array)}:
 //	                          the scenario run from t = 0 to its end, as "perfetto",
-//	                          "schedstat" or "csv"; progress(fraction) is called on the way
+//	                          "schedstat", "csv" or "perfetto-proto"; progress(fraction)
+//	                          is called on the way
 //	compare(sets)          -> {ok, error, problems}; A/B: side B is the scenario with
 //	                          sets applied (an array of "path=value", or one string with
 //	                          one per line); [] or "" turns A/B off; compare() -> the sets

@@ -25,6 +25,8 @@ var exportFormats = map[string]struct{ ext, mime string }{
 	"perfetto":  {".perfetto.json", "application/json"},
 	"schedstat": {".schedstat.txt", "text/plain"},
 	"csv":       {".csv", "text/csv"},
+	// A binary Perfetto trace (ui.perfetto.dev opens .perfetto-trace).
+	interop.FormatPerfettoProto: {".perfetto-trace", "application/octet-stream"},
 }
 
 // maxExportBytes bounds an export kept in the tab's memory; a longer run
@@ -67,7 +69,7 @@ func (w *yieldingWriter) Write(p []byte) (int, error) {
 func exportRun(scenario []byte, format string, progress func(float64)) (data []byte, name, mime string, err error) {
 	ft, ok := exportFormats[format]
 	if !ok {
-		return nil, "", "", fmt.Errorf("export(%q): the formats are perfetto, schedstat and csv", format)
+		return nil, "", "", fmt.Errorf("export(%q): the formats are perfetto, schedstat, csv and %s", format, interop.FormatPerfettoProto)
 	}
 	sc, err := scenarios.Decode(scenario)
 	if err != nil {
@@ -88,6 +90,8 @@ func exportRun(scenario []byte, format string, progress func(float64)) (data []b
 		err = interop.WritePerfetto(w, sm, opt)
 	case "csv":
 		err = interop.WriteCSV(w, sm, opt)
+	case interop.FormatPerfettoProto:
+		err = interop.WritePerfettoProto(w, sm, opt)
 	case "schedstat":
 		// Snapshots every millisecond, as `schedsim export -interval 1ms`.
 		err = interop.WriteSchedstatSeries(w, sm, opt)
