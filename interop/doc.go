@@ -13,9 +13,11 @@ Exports drive a simulator from its current time to the end of its scenario
 
 	s, _ := sim.New(cfg)
 	err := interop.WritePerfetto(w, s, interop.Options{})           // trace-event JSON
+	err := interop.WritePerfettoProto(w, s, interop.Options{})      // binary Perfetto trace
 	err := interop.WriteCSV(w, s, interop.Options{Interval: 1e6})   // long-form CSV, 1 ms samples
 	err := interop.WriteSchedstatSeries(w, s, interop.Options{})    // /proc/schedstat every ms
 	s.Run(); err := interop.WriteSchedstat(w, s)                    // one snapshot, now
+	data, problems, err := interop.WriteRTApp(scenario)             // the workload for rt-app
 
 Imports return a scenario that has passed scenarios.Decode, plus the list of
 what could not be mapped as written, each a Problem with the path in the
@@ -52,6 +54,31 @@ so that both Perfetto (which binds a flow step to the slice open on the
 track) and the legacy viewer (which looks for the enclosing slice) bind them
 to the right slices, whatever their order for equal timestamps.
 
+# The binary Perfetto trace
+
+WritePerfettoProto writes what a real capture with Perfetto's linux.ftrace
+data source holds, so that the UI draws its CPU tracks and the trace
+processor fills its sched and thread_state tables: per CPU ftrace event
+bundles (sched_switch, sched_waking, sched_wakeup, sched_migrate_task,
+task_newtask, sched_process_fork, sched_wakeup_new, sched_process_exit),
+a process tree, and as track events the simulator's decisions and per-CPU
+counters. protowire.go is a minimal protobuf encoder (standard library
+only); testdata/perfetto_trace.proto holds the messages written, from
+Perfetto's published field numbers, so that `protoc --decode` can check a
+trace. Where the simulator's events and the kernel's differ, the export
+writes the kernel's: a blocked task whose CPU pulls another by newidle
+balancing is switched out to that task (the simulator reports idle in
+between), and a wake-up migration's sched_migrate_task comes between
+sched_waking and sched_wakeup, as in try_to_wake_up().
+
+# rt-app files
+
+WriteRTApp writes a scenario's workload in rt-app 1.0's JSON (the version
+Debian ships); ImportRTApp reads it back with the same programs (a test
+round-trips every preset). Groups whose instances are woken one by one
+become one rt-app task per instance, since rt-app's resume wakes every
+thread suspended on a name.
+
 # /proc/schedstat
 
 Version 15 (kernel 3.8, kernel/sched/stats.c) for the v3.8 base, version 17
@@ -75,7 +102,6 @@ the closest regular one, and the importer says how it differs.
 
 # Not done
 
-Perfetto's native protobuf format (the JSON is what every viewer opens);
 KernelShark's trace-cmd .dat format (its users can open the JSON in
 Perfetto); rt-app's mutexes, condition variables and barriers, which the
 scenario format has no words for.

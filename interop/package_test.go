@@ -43,9 +43,10 @@ func TestImportsOnlyPortablePackages(t *testing.T) {
 // Every export of one scenario is the same bytes, run after run.
 func TestExportsAreDeterministic(t *testing.T) {
 	writers := map[string]func(io.Writer, *sim.Sim) error{
-		"perfetto":  func(w io.Writer, s *sim.Sim) error { return WritePerfetto(w, s, Options{}) },
-		"csv":       func(w io.Writer, s *sim.Sim) error { return WriteCSV(w, s, Options{Interval: 3_000_000}) },
-		"schedstat": func(w io.Writer, s *sim.Sim) error { return WriteSchedstatSeries(w, s, Options{Interval: 7_000_000}) },
+		"perfetto":       func(w io.Writer, s *sim.Sim) error { return WritePerfetto(w, s, Options{}) },
+		"csv":            func(w io.Writer, s *sim.Sim) error { return WriteCSV(w, s, Options{Interval: 3_000_000}) },
+		"schedstat":      func(w io.Writer, s *sim.Sim) error { return WriteSchedstatSeries(w, s, Options{Interval: 7_000_000}) },
+		"perfetto-proto": func(w io.Writer, s *sim.Sim) error { return WritePerfettoProto(w, s, Options{}) },
 	}
 	for name, write := range writers {
 		for _, base := range []string{"v3.8", "v6.17"} {

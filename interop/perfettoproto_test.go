@@ -3,7 +3,9 @@ package interop
 import (
 	"bytes"
 	"math"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -326,12 +328,16 @@ func TestPerfettoProtoWindow(t *testing.T) {
 
 // protocDecode runs protoc --decode against testdata/perfetto_trace.proto.
 func protocDecode(t *testing.T, data []byte) string {
+	return protocDecodeWith(t, data, "testdata/perfetto_trace.proto")
+}
+
+func protocDecodeWith(t *testing.T, data []byte, proto string) string {
 	t.Helper()
 	protoc, err := exec.LookPath("protoc")
 	if err != nil {
 		t.Skip("protoc is not installed (Debian: apt-get install protobuf-compiler); the proto decode checks are skipped")
 	}
-	cmd := exec.Command(protoc, "--decode=perfetto.protos.Trace", "-I", "testdata", "perfetto_trace.proto")
+	cmd := exec.Command(protoc, "--decode=perfetto.protos.Trace", "-I", filepath.Dir(proto), filepath.Base(proto))
 	cmd.Stdin = bytes.NewReader(data)
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
@@ -353,6 +359,16 @@ func TestPerfettoProtoDecodesWithProtoc(t *testing.T) {
 			s := newSim(t, tc.preset, tc.sets...)
 			data := exportProto(t, s, Options{})
 			text := protocDecode(t, data)
+			// With Perfetto's own definitions (the one-file
+			// protos/perfetto/trace/perfetto_trace.proto of its repository),
+			// protoc prints the same text.
+			if official := os.Getenv("SCHEDPLAY_PERFETTO_PROTO"); official != "" {
+				if got := protocDecodeWith(t, data, official); got != text {
+					t.Errorf("decoded with %s, the text differs from the decoding with testdata/perfetto_trace.proto", official)
+				}
+			} else if tc.name == ppCases[0].name {
+				t.Log("set SCHEDPLAY_PERFETTO_PROTO=/path/to/perfetto_trace.proto to decode with Perfetto's own definitions too")
+			}
 			if loc := unknownField.FindStringIndex(text); loc != nil {
 				t.Fatalf("protoc printed a field by number (not in perfetto_trace.proto): %q", text[loc[0]:min(len(text), loc[0]+80)])
 			}
