@@ -302,6 +302,8 @@ func (x *rtExport) task(gi, k int, first *bool) {
 				x.lostNote = true
 				x.probs.add(sp, "a scenario wake is counted (it ends the next wait even if it comes first); rt-app's resume is lost when the target is not suspended yet")
 			}
+		default:
+			x.probs.add(sp, "a step rt-app 1.0 has no event for; left out")
 		}
 	}
 	for i, f := range fields {

@@ -137,6 +137,35 @@ func TestRTAppExportDeterministic(t *testing.T) {
 	golden(t, "tbench-pairs.rtapp.json", a)
 }
 
+// What rt-app cannot express is reported by the scenario path.
+func TestRTAppExportProblems(t *testing.T) {
+	sc, err := scenarios.Load("eligible-migration")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Duration = "1500ms"
+	sc.Tasks[1].Program = append(sc.Tasks[1].Program, scenarios.Step{Sleep: "2500ns"})
+	_, probs, err := WriteRTApp(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range probs {
+		got = append(got, p.String())
+	}
+	all := strings.Join(got, "\n")
+	for _, want := range []string{
+		"duration: 1500ms: rt-app's duration is whole seconds; 2s",
+		`tasks[0].program[1].fanout: "one": rt-app's resume wakes every suspended thread of receiver, not one of its 40`,
+		"tasks[1].program[2].sleep: 2500ns: rt-app takes whole microseconds; 3us",
+		"machine: ", "policy: ",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no problem %q in\n%s", want, all)
+		}
+	}
+}
+
 // An exported preset runs under rt-app on this machine for a second, and
 // every thread logs at least one completed loop. Needs rt-app (Debian:
 // apt-get install rt-app) and root (rt-app sets scheduling policies).
