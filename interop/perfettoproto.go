@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"strconv"
+	"strings"
 
 	"schedplay/sim"
 )
@@ -297,7 +298,8 @@ func (p *protoTrace) header() {
 	w.begin(fPktSystemInfo)
 	w.begin(fSysUtsname)
 	w.string(fUtsSysname, "Linux")
-	w.string(fUtsVersion, "schedplay simulation: "+cfg.Title+" (policy base "+base+", seed "+strconv.FormatUint(cfg.Seed, 10)+")")
+	// Protobuf strings are UTF-8; a title is any text.
+	w.string(fUtsVersion, strings.ToValidUTF8("schedplay simulation: "+cfg.Title+" (policy base "+base+", seed "+strconv.FormatUint(cfg.Seed, 10)+")", "\uFFFD"))
 	w.string(fUtsRelease, "6.17.0-schedplay")
 	w.string(fUtsMachine, "schedplay")
 	w.end()
