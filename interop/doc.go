@@ -93,7 +93,8 @@ util, task and misfit, in the order busy, idle, newly idle, then the same
 
 rt-app: see ImportRTAppWith for the mapping. rt-app's JSON dialect (C
 comments, trailing commas, repeated keys such as two "run" events in one
-phase) is read as json-c reads it, and a bare key (`"suspend",`) as rt-app's workgen completes it; events are recognised by the prefix of
+phase) is read as json-c reads it, and a bare key (`"suspend",`) as
+rt-app's workgen completes it; events are recognised by the prefix of
 their key, as rt-app does ("run1", "timer_a"). Times are microseconds.
 
 lscpu: see ImportLscpu. The scenario's machine is a regular tree (nodes,
