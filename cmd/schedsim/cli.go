@@ -43,11 +43,24 @@ const usage = `usage:
                  the end, or every -interval when -interval is given
       csv        a long-form time series, time_ms,kind,id,signal,value,
                  sampled every -interval
-  schedsim import -from rtapp|lscpu [-o OUT] [-machine FILE|PRESET] FILE
-      convert an rt-app workload (JSON) or lscpu -p output into a scenario,
+  schedsim import -from rtapp|lscpu|ftrace [-o OUT] [-machine FILE|PRESET] [-comm REGEXP] FILE
+      convert an rt-app workload (JSON), lscpu -p output or a sched trace
+      (tracefs trace text or trace-cmd report; -comm keeps matching tasks)
+      into a scenario,
       printed as JSON (or written to -o); what could not be mapped is listed
       on stderr as "path: problem". -machine runs an rt-app workload on that
       scenario's machine (for example one imported from lscpu)
+
+  schedsim real [-json] [-trace OUT] [-ftrace OUT] [-compare [-costs FILE]] [-set path=value]... FILE|PRESET
+      run the scenario on this machine's kernel, one thread per task
+      instance, and print what the kernel did (from its sched events,
+      read through tracefs: needs root), with -json in the run's keys;
+      -trace writes it as Perfetto JSON, -ftrace the raw trace text;
+      -compare also runs the simulator on this machine and prints both
+      (docs/real-kernel.md)
+  schedsim calibrate [-o FILE]
+      measure this machine's context switch, wake-up and idle-exit costs
+      and write them as machine.costs (for real -compare -costs FILE)
 
 FILE|PRESET is a scenario file or a preset name. -set paths are dotted
 (machine.cores_per_cluster=10, tasks.client.count=40,
@@ -92,6 +105,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdExport(rest, stdout, stderr)
 	case "import":
 		err = cmdImport(rest, stdout, stderr)
+	case "real":
+		err = cmdReal(rest, stdout, stderr)
+	case "calibrate":
+		err = cmdCalibrate(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		fmt.Fprintln(stdout, "\npresets:")

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"schedplay/interop"
@@ -20,7 +21,8 @@ import (
 // scenario came out, 2 when the input is unreadable or not what -from says.
 func cmdImport(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("import", flag.ContinueOnError)
-	from := fs.String("from", "", "rtapp | lscpu")
+	from := fs.String("from", "", "rtapp | lscpu | ftrace")
+	comm := fs.String("comm", "", "ftrace: import only tasks whose comm matches this regexp")
 	out := fs.String("o", "", "write the scenario to this file instead of stdout")
 	machine := fs.String("machine", "", "rtapp: run the workload on the machine of this scenario (FILE|PRESET)")
 	pos, err := parse(fs, args, 1, "one FILE")
@@ -29,7 +31,26 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 	}
 	file := pos[0]
 	var opt interop.RTAppOptions
+	var fopt interop.FtraceOptions
+	if *comm != "" {
+		if *from != "ftrace" {
+			return badInputf("schedsim import: -comm is for -from ftrace")
+		}
+		re, err := regexp.Compile(*comm)
+		if err != nil {
+			return badInputf("schedsim import: -comm: %v", err)
+		}
+		fopt.Comm = re
+	}
 	switch *from {
+	case "ftrace":
+		if *machine != "" {
+			ms, err := load(*machine, nil)
+			if err != nil {
+				return err
+			}
+			fopt.Machine = &ms.Machine
+		}
 	case "rtapp":
 		if *machine != "" {
 			ms, err := load(*machine, nil)
@@ -43,20 +64,28 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 			return badInputf("schedsim import: -machine is for -from rtapp (lscpu output is the machine)")
 		}
 	case "":
-		return badInputf("schedsim import: -from rtapp|lscpu is required")
+		return badInputf("schedsim import: -from rtapp|lscpu|ftrace is required")
 	default:
-		return badInputf("schedsim import: -from %q: want rtapp or lscpu", *from)
+		return badInputf("schedsim import: -from %q: want rtapp, lscpu or ftrace", *from)
 	}
-	data, err := readLimited(file, max(interop.MaxRTAppBytes, interop.MaxLscpuBytes))
+	limit := max(interop.MaxRTAppBytes, interop.MaxLscpuBytes)
+	if *from == "ftrace" {
+		limit = interop.MaxFtraceBytes
+	}
+	data, err := readLimited(file, limit)
 	if err != nil {
 		return badInput(err)
 	}
 	var s *scenarios.Scenario
 	var probs []interop.Problem
 	prefix := "rt-app: "
-	if *from == "rtapp" {
+	switch *from {
+	case "rtapp":
 		s, probs, err = interop.ImportRTAppWith(data, opt)
-	} else {
+	case "ftrace":
+		prefix = "ftrace: "
+		s, probs, err = interop.ImportFtraceWith(data, fopt)
+	default:
 		prefix = "lscpu: "
 		s, probs, err = interop.LscpuScenario(data)
 	}

@@ -7,7 +7,9 @@
 //	schedsim fields [-json]
 //	schedsim link [-base URL] [-set path=value]... FILE|PRESET
 //	schedsim export -format perfetto|schedstat|csv -o OUT [-interval 1ms] [-set path=value]... FILE|PRESET
-//	schedsim import -from rtapp|lscpu [-o OUT] [-machine FILE|PRESET] FILE
+//	schedsim import -from rtapp|lscpu|ftrace [-o OUT] [-machine FILE|PRESET] FILE
+//	schedsim real [-json] [-trace OUT] [-ftrace OUT] [-compare [-costs FILE]] [-set path=value]... FILE|PRESET
+//	schedsim calibrate [-o FILE]
 //
 // FILE|PRESET is a scenario file (format: scenarios/FORMAT.md) or the name
 // of a preset (schedsim help lists them). Exit status: 0 ok, 2 bad input
@@ -18,5 +20,8 @@ package main
 import "os"
 
 func main() {
+	if realNeedsReexec(os.Args[1:]) {
+		reexec()
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }

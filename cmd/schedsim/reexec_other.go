@@ -1,0 +1,6 @@
+//go:build !linux
+
+package main
+
+// reexec is only needed on Linux (real runs are Linux-only).
+func reexec() {}

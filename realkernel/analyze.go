@@ -1,0 +1,280 @@
+package realkernel
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"schedplay/interop"
+	"schedplay/sim"
+)
+
+// Result is a real run in the CLI's -json shape (design.md, "CLI"): the same
+// keys as sim.Metrics, with null for what the kernel does not show; those
+// keys are listed in Unmeasured. Kernel and Machine say where it ran.
+type Result struct {
+	Title                 string       `json:"title"`
+	Source                string       `json:"source"`
+	Kernel                string       `json:"kernel"`
+	Machine               string       `json:"machine"`
+	Seed                  *uint64      `json:"seed"`
+	SimMS                 float64      `json:"sim_ms"` // the measured window, ms
+	WallMS                float64      `json:"wall_ms"`
+	Events                int64        `json:"events"` // trace events read
+	Ops                   int64        `json:"ops"`
+	OpsPerS               float64      `json:"ops_per_s"`
+	BusyPct               float64      `json:"busy_pct"`
+	IdleWhileOverloadedMS *float64     `json:"idle_while_overloaded_ms"`
+	WakeupLatencyUS       Percentiles  `json:"wakeup_latency_us"`
+	RunqWaitUS            Percentiles  `json:"runq_wait_us"`
+	Migrations            Migrations   `json:"migrations"`
+	CtxSwitches           int64        `json:"ctx_switches"`
+	Wakeups               int64        `json:"wakeups"`
+	Tasks                 []TaskResult `json:"tasks"`
+	TraceHash             *string      `json:"trace_hash"`
+	// LostEvents: events the trace buffer dropped (overrun); with any, the
+	// counts are low bounds.
+	LostEvents int64    `json:"lost_events"`
+	Unmeasured []string `json:"unmeasured"`
+	Notes      []string `json:"notes,omitempty"`
+}
+
+// Percentiles as sim.Percentiles (microseconds), from the exact samples.
+type Percentiles = sim.Percentiles
+
+// Migrations counts sched_migrate_task events of the scenario's threads.
+// Wakeup: inside a wake-up (between sched_waking and sched_wakeup: the wakee
+// starts on another CPU than it last ran on). Active: done by the stopper
+// thread (migration/N), the active balance. Other: every other, i.e. the
+// periodic, newidle and nohz balancers, which the trace cannot tell apart
+// (their keys are null). Fork is null: the threads exist before tracing.
+type Migrations struct {
+	Total   int64  `json:"total"`
+	Wakeup  int64  `json:"wakeup"`
+	Other   int64  `json:"other"`
+	Balance *int64 `json:"balance"`
+	Newidle *int64 `json:"newidle"`
+	Nohz    *int64 `json:"nohz"`
+	Active  int64  `json:"active"`
+	Fork    *int64 `json:"fork"`
+	SMT     int64  `json:"smt"`
+	Cluster int64  `json:"cluster"`
+	LLC     int64  `json:"llc"`
+	Package int64  `json:"package"`
+	NUMA    int64  `json:"numa"`
+}
+
+// TaskResult is one task instance (thread).
+type TaskResult struct {
+	Name       string  `json:"name"`
+	TID        int     `json:"tid"`
+	Ops        int64   `json:"ops"`
+	CPUMS      float64 `json:"cpu_ms"`
+	WaitMS     float64 `json:"wait_ms"`
+	Migrations int64   `json:"migrations"`
+	UtilAvg    *int64  `json:"util_avg"`
+	LoadAvg    *int64  `json:"load_avg"`
+}
+
+// unmeasured lists the keys the kernel's sched events cannot give.
+var unmeasured = []string{
+	"seed", "trace_hash", "idle_while_overloaded_ms",
+	"migrations.balance", "migrations.newidle", "migrations.nohz", "migrations.fork",
+	"tasks[].util_avg", "tasks[].load_avg",
+	"migration_wait_us", "balance", "search_cost_ms", "cpus_examined_per_wakeup",
+}
+
+// Thread is one scenario thread for Analyze.
+type Thread struct {
+	Name string
+	TID  int
+	Ops  int64
+}
+
+// Recording is a real run's raw material: the tracefs text, the scenario's
+// threads and the measured window.
+type Recording struct {
+	Trace   []byte
+	Threads []Thread
+	Window  Window
+}
+
+// Window is what Analyze needs besides the trace.
+type Window struct {
+	StartNS, EndNS int64 // CLOCK_MONOTONIC (the trace clock after conversion)
+	NCPU           int
+	// Dist gives the cache distance between two CPUs (nil: all DistLLC).
+	Dist func(a, b int) sim.Distance
+}
+
+// Analyze computes a Result from a trace text (tracefs format) of a run
+// whose scenario threads are threads, over the window. The definitions are
+// the simulator's (sim/metrics.go):
+//   - wake-up latency: sched_waking of a thread to its next switch-in;
+//   - run-queue wait (tasks[].wait_ms, runq_wait_us): from sched_wakeup, or
+//     from a preemption (switched out still runnable), to the switch-in;
+//   - ctx_switches: switches to a scenario thread, plus switches from one to
+//     the idle task (the simulator has no other tasks);
+//   - busy_pct: the scenario threads' CPU time over NCPU x the window;
+//   - cpu_ms: time between switch-in and switch-out.
+//
+// Only events inside the window count; a thread running at its start is
+// counted from there.
+func Analyze(trace []byte, threads []Thread, w Window) (*Result, error) {
+	clk, err := interop.NewFtraceClock(trace)
+	if err != nil {
+		return nil, err
+	}
+	type st struct {
+		idx                int
+		seen               bool // any event in the window yet
+		running            bool
+		since              int64
+		waking, queued     int64
+		inWake             bool
+		cpu, wait          int64
+		migr               int64
+		lastWakeMigrations int64
+	}
+	by := make(map[int]*st, len(threads))
+	for i, t := range threads {
+		by[t.TID] = &st{idx: i, waking: -1, queued: -1}
+	}
+	r := &Result{Source: "real kernel", Unmeasured: unmeasured}
+	var lat, wait []int64
+	var events int64
+	err = interop.ParseFtrace(trace, func(e *interop.FtraceEvent) error {
+		ts := clk.NS(e.TS)
+		events++
+		if ts < w.StartNS || ts > w.EndNS {
+			return nil
+		}
+		switch e.Kind {
+		case interop.FtraceSwitch:
+			if p := by[e.PrevPID]; p != nil {
+				if p.running {
+					p.cpu += ts - p.since
+				} else if !p.seen { // running since before the window
+					p.cpu += ts - w.StartNS
+				}
+				p.running, p.seen = false, true
+				if e.Preempted() {
+					p.queued = ts
+				}
+				if e.NextPID == 0 {
+					r.CtxSwitches++
+				}
+			}
+			if n := by[e.NextPID]; n != nil {
+				r.CtxSwitches++
+				n.running, n.since, n.seen = true, ts, true
+				if n.waking >= 0 {
+					lat = append(lat, ts-n.waking)
+					n.waking = -1
+				}
+				if n.queued >= 0 {
+					d := ts - n.queued
+					wait = append(wait, d)
+					n.wait += d
+					n.queued = -1
+				}
+				n.inWake = false
+			}
+		case interop.FtraceWaking:
+			if t := by[e.TPID]; t != nil {
+				r.Wakeups++
+				t.waking, t.inWake, t.queued, t.seen = ts, true, ts, true
+			}
+		case interop.FtraceWakeup:
+			if t := by[e.TPID]; t != nil {
+				t.inWake = false
+				if t.queued >= 0 {
+					t.queued = ts
+				}
+			}
+		case interop.FtraceMigrate:
+			t := by[e.TPID]
+			if t == nil {
+				return nil
+			}
+			m := &r.Migrations
+			m.Total++
+			t.migr++
+			switch {
+			case t.inWake:
+				m.Wakeup++
+			case strings.HasPrefix(e.Comm, "migration/"):
+				m.Active++
+				m.Other++
+			default:
+				m.Other++
+			}
+			d := sim.DistLLC
+			if w.Dist != nil {
+				d = w.Dist(e.OrigCPU, e.DestCPU)
+			}
+			switch d {
+			case sim.DistSMT:
+				m.SMT++
+			case sim.DistCluster:
+				m.Cluster++
+			case sim.DistLLC:
+				m.LLC++
+			case sim.DistPackage:
+				m.Package++
+			case sim.DistNUMA:
+				m.NUMA++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	win := w.EndNS - w.StartNS
+	if win <= 0 {
+		return nil, fmt.Errorf("empty measurement window")
+	}
+	r.Events = events
+	r.SimMS = round3(float64(win) / 1e6)
+	var busy int64
+	for i, t := range threads {
+		s := by[t.TID]
+		if s.running {
+			s.cpu += w.EndNS - s.since
+		}
+		busy += s.cpu
+		r.Ops += t.Ops
+		r.Tasks = append(r.Tasks, TaskResult{Name: t.Name, TID: t.TID, Ops: t.Ops, CPUMS: round3(float64(s.cpu) / 1e6),
+			WaitMS: round3(float64(s.wait) / 1e6), Migrations: s.migr})
+		_ = i
+	}
+	r.OpsPerS = round3(float64(r.Ops) / (float64(win) / 1e9))
+	if w.NCPU > 0 {
+		r.BusyPct = round3(100 * float64(busy) / (float64(win) * float64(w.NCPU)))
+	}
+	r.WakeupLatencyUS = percentiles(lat)
+	r.RunqWaitUS = percentiles(wait)
+	return r, nil
+}
+
+// percentiles: nearest-rank percentiles of ns samples, in microseconds.
+func percentiles(v []int64) Percentiles {
+	if len(v) == 0 {
+		return Percentiles{}
+	}
+	sort.Slice(v, func(i, j int) bool { return v[i] < v[j] })
+	at := func(p float64) float64 {
+		i := int(math.Ceil(p*float64(len(v)))) - 1
+		return round3(float64(v[max(i, 0)]) / 1e3)
+	}
+	var sum int64
+	for _, x := range v {
+		sum += x
+	}
+	return Percentiles{P50: at(0.50), P95: at(0.95), P99: at(0.99), Max: round3(float64(v[len(v)-1]) / 1e3),
+		Mean: round3(float64(sum) / float64(len(v)) / 1e3), N: int64(len(v))}
+}
+
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

@@ -1,0 +1,97 @@
+package realkernel
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"time"
+
+	"schedplay/scenarios"
+)
+
+// CalibrateOptions adjust Calibrate.
+type CalibrateOptions struct {
+	// Rounds per measurement (0: 400).
+	Rounds int
+}
+
+// Sample is one measured quantity: the median and the spread (the
+// interquartile range) of its samples, in microseconds.
+type Sample struct {
+	Name   string  `json:"name"`
+	P50US  float64 `json:"p50_us"`
+	P25US  float64 `json:"p25_us"`
+	P75US  float64 `json:"p75_us"`
+	N      int     `json:"n"`
+	About  string  `json:"about"`
+	GapUS  float64 `json:"gap_us,omitempty"`
+	CPUA   int     `json:"cpu_a"`
+	CPUB   int     `json:"cpu_b"`
+	Failed string  `json:"failed,omitempty"`
+}
+
+// Calibration is what Calibrate measured and the costs derived from it.
+type Calibration struct {
+	Kernel  string          `json:"kernel"`
+	Machine string          `json:"machine"`
+	Samples []Sample        `json:"samples"`
+	Costs   scenarios.Costs `json:"costs"`
+}
+
+func sampleOf(name, about string, ns []int64) Sample {
+	s := Sample{Name: name, About: about, N: len(ns)}
+	if len(ns) == 0 {
+		return s
+	}
+	sort.Slice(ns, func(i, j int) bool { return ns[i] < ns[j] })
+	q := func(p float64) float64 {
+		return math.Round(float64(ns[min(int(p*float64(len(ns))), len(ns)-1)])/10) / 100
+	}
+	s.P25US, s.P50US, s.P75US = q(0.25), q(0.5), q(0.75)
+	return s
+}
+
+// fmtCost writes a cost in microseconds as a duration string with 0.1 us
+// resolution.
+func fmtCost(us float64) string {
+	if us < 0 {
+		us = 0
+	}
+	d := time.Duration(math.Round(us*10)) * 100 * time.Nanosecond
+	return d.String()
+}
+
+// deriveCosts maps the samples onto machine.costs:
+//   - context_switch: one direction of a futex ping-pong between two threads
+//     on one CPU (two system calls and a switch: what one hand-over costs);
+//   - wakeup_ipi: the wake-up latency to a CPU that went idle just before,
+//     minus context_switch (what a remote wake-up adds to a local one);
+//   - idle_states: POLL at 0, then one state per idle length at which the
+//     latency rose by more than 0.5 us over the previous state: after = that
+//     idle length, exit_latency = the rise over the shortest idle length.
+//
+// The rest (cache_cold, comm, search costs, jitter) keeps the simulator's
+// defaults: these small workloads do not measure them.
+func deriveCosts(ctx Sample, idle []Sample) scenarios.Costs {
+	var c scenarios.Costs
+	c.ContextSwitch = fmtCost(ctx.P50US)
+	if len(idle) == 0 {
+		return c
+	}
+	base := idle[0].P50US
+	c.WakeupIPI = fmtCost(base - ctx.P50US)
+	c.IdleStates = []scenarios.IdleState{{Name: "POLL", After: "0s", ExitLatency: "0s"}}
+	prev := 0.0
+	for _, s := range idle[1:] {
+		extra := s.P50US - base
+		if extra > prev+0.5 {
+			c.IdleStates = append(c.IdleStates, scenarios.IdleState{
+				Name:        fmt.Sprintf("S%d", len(c.IdleStates)),
+				After:       fmtCost(s.GapUS),
+				ExitLatency: fmtCost(extra),
+			})
+			prev = extra
+		}
+	}
+	return c
+}

@@ -1,0 +1,22 @@
+// Package realkernel runs a scenario on the machine's own Linux kernel and
+// measures it from the kernel's sched events, so that the simulator can be
+// compared with the real thing (schedsim real, schedsim calibrate).
+//
+// A real run (Run) starts one OS thread per task instance and executes the
+// programs with real CPU burning, sleeps, timers and kernel wake-ups (see
+// run_linux.go for how each step maps onto system calls); a tracefs
+// instance of its own records sched_switch, sched_waking, sched_wakeup,
+// sched_migrate_task and sched_process_fork/exit for those threads only;
+// Analyze turns the trace text into the CLI's -json keys with the
+// simulator's definitions. What sched events cannot show (PELT signals, the
+// balancer's reasons, a trace hash) is null and listed under "unmeasured",
+// never estimated.
+//
+// Calibrate measures the machine's costs (context switch, cross-CPU wake-up,
+// idle-exit latency by idle length) with small thread ping-pongs and writes
+// them as a scenario's machine.costs object.
+//
+// Everything that touches the system is Linux-only (build tag linux);
+// Analyze and the types are portable. Running needs root (tracefs) and
+// GODEBUG=asyncpreemptoff=1 in the process's environment.
+package realkernel

@@ -1,0 +1,466 @@
+//go:build linux
+
+package realkernel
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"schedplay/scenarios"
+	"schedplay/sim"
+)
+
+// How a scenario runs on the real kernel.
+//
+// Every task instance is one OS thread: a goroutine locked to its thread
+// (runtime.LockOSThread) that never unlocks, so the thread exits with it.
+// The thread names itself "group/i" (its comm in the trace), sets its nice
+// value (setpriority on its tid) and its affinity (sched_setaffinity), then
+// all wait at a barrier and start together at t0 (+ their start delay) on
+// an absolute CLOCK_MONOTONIC sleep. Steps:
+//
+//   - run D: spin until the thread's CLOCK_THREAD_CPUTIME_ID advanced by D;
+//   - sleep D: clock_nanosleep for D;
+//   - timer P: clock_nanosleep (absolute) to the next multiple of P since
+//     the task started;
+//   - wake: post one token into the target's ring (waker id, for fanout
+//     "waker") and ring its doorbell: a futex wake (FUTEX_WAKE_PRIVATE, a
+//     plain try_to_wake_up), or, when any wake aimed at the target's group
+//     has "sync", a one-byte pipe write (pipe_write wakes its reader with
+//     wake_up_interruptible_sync_poll: WF_SYNC, what the kernel gives a
+//     pipe's reader, as in tbench);
+//   - wait: take a token, blocking on the doorbell while there is none.
+//
+// Tokens are counted, so a wake that arrives before the wait is not lost,
+// as in the simulator. A completed program iteration is an op; ops complete
+// after the window's end do not count.
+//
+// The Go runtime must stay out of the way: GOMAXPROCS is raised above the
+// thread count (every locked goroutine keeps a P, none waits for one), the
+// GC is off during the run (nothing is allocated in it), and every blocking
+// call is a raw system call from a go:nosplit helper, so the worker loop has
+// no function prologue where a pending preemption request could park the
+// thread. Asynchronous preemption (signals) must be off:
+// GODEBUG=asyncpreemptoff=1, which schedsim sets by re-executing itself;
+// Run refuses to start without it.
+
+// MaxThreads bounds the task instances of a real run: every one is an OS
+// thread in a trace filter, and a real machine of a few CPUs measures
+// nothing useful with more.
+const MaxThreads = 64
+
+// ringN is a task's token ring: wakes beyond it while it does not wait are
+// counted as dropped (the simulator keeps 4096 wakers too).
+const ringN = 4096
+
+type worker struct {
+	name     string
+	group    int
+	index    int
+	tid      int
+	prog     []sim.Step
+	loop     int
+	start    int64
+	nice     int
+	cpus     []int
+	rr       []int
+	replyTo  int
+	ops      int64
+	dropped  int64
+	pipeR    int
+	pipeW    int
+	tail     uint32 // futex word: tokens posted
+	head     uint32 // tokens taken
+	buf      [256]byte
+	ring     [ringN]uint32
+	firstIdx int // index of this group's first worker
+	err      error
+}
+
+type runner struct {
+	w       []*worker
+	gfirst  []int
+	gcount  []int
+	goWord  uint32
+	stop    uint32
+	t0, end int64
+}
+
+// Options of a real run.
+type Options struct {
+	// KeepTrace keeps the raw tracefs text in Run's second result.
+	KeepTrace bool
+}
+
+// AsyncPreemptOff says whether the Go runtime runs with
+// GODEBUG=asyncpreemptoff=1, which Run needs.
+func AsyncPreemptOff() bool {
+	for _, kv := range strings.Split(os.Getenv("GODEBUG"), ",") {
+		if strings.TrimSpace(kv) == "asyncpreemptoff=1" {
+			return true
+		}
+	}
+	return false
+}
+
+// Check says what is missing for a real run here (nil: nothing).
+func Check() error {
+	root, mounted, err := findTracefs()
+	if err != nil {
+		return err
+	}
+	if mounted {
+		syscall.Unmount(root, 0)
+	}
+	return nil
+}
+
+// Run runs the scenario on this machine's kernel for its duration and
+// measures it from the kernel's sched events. With opt.KeepTrace the
+// recording (trace text, threads, window) is returned too.
+func Run(s *scenarios.Scenario, opt Options) (*Result, *Recording, error) {
+	cfg, err := s.Config()
+	if err != nil {
+		return nil, nil, err
+	}
+	n := 0
+	for _, g := range cfg.Tasks {
+		n += g.Count
+	}
+	if n > MaxThreads {
+		return nil, nil, fmt.Errorf("tasks: the scenario has %d task instances; a real run starts one thread per instance and is limited to %d", n, MaxThreads)
+	}
+	if n == 0 {
+		return nil, nil, fmt.Errorf("tasks: the scenario has no tasks to run")
+	}
+	if !AsyncPreemptOff() {
+		return nil, nil, fmt.Errorf("a real run needs GODEBUG=asyncpreemptoff=1 (the Go runtime's preemption signals would wake the threads); schedsim sets it itself")
+	}
+	cpus, err := onlineCPUs()
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the online CPUs: %v", err)
+	}
+	if err := Check(); err != nil {
+		return nil, nil, err
+	}
+	wallStart := time.Now()
+	r := &runner{}
+	syncTarget := make([]bool, len(cfg.Tasks))
+	for _, g := range cfg.Tasks {
+		for _, st := range g.Program {
+			if st.Op == sim.OpWake && st.Sync {
+				syncTarget[st.Target] = true
+			}
+		}
+	}
+	var notes []string
+	for gi, g := range cfg.Tasks {
+		r.gfirst = append(r.gfirst, len(r.w))
+		r.gcount = append(r.gcount, g.Count)
+		var allowed []int
+		if !g.CPUs.Empty() {
+			for _, c := range cpus {
+				if c < sim.MaxCPUs && g.CPUs.Has(c) {
+					allowed = append(allowed, c)
+				}
+			}
+			if len(allowed) == 0 {
+				return nil, nil, fmt.Errorf("tasks[%d].cpus: none of its CPUs is online here (online: %v)", gi, cpus)
+			}
+		}
+		for i := 0; i < g.Count; i++ {
+			w := &worker{name: g.Name + "/" + strconv.Itoa(i), group: gi, index: i, prog: g.Program, loop: g.Loop,
+				start: g.Start, nice: g.Nice, cpus: allowed, rr: make([]int, len(g.Program)), replyTo: -1,
+				pipeR: -1, pipeW: -1, firstIdx: len(r.w)}
+			if syncTarget[gi] {
+				var p [2]int
+				if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
+					return nil, nil, fmt.Errorf("pipe: %v", err)
+				}
+				syscall.SetNonblock(p[1], true)
+				w.pipeR, w.pipeW = p[0], p[1]
+			}
+			r.w = append(r.w, w)
+		}
+	}
+	mixed := false
+	for _, g := range cfg.Tasks {
+		for _, st := range g.Program {
+			if st.Op == sim.OpWake && !st.Sync && syncTarget[st.Target] {
+				mixed = true
+			}
+		}
+	}
+	if mixed {
+		notes = append(notes, "a non-sync wake of a task that is also woken with sync rings its pipe too: it is a WF_SYNC wake-up on the real kernel")
+	}
+	defer func() {
+		for _, w := range r.w {
+			if w.pipeR >= 0 {
+				syscall.Close(w.pipeR)
+				syscall.Close(w.pipeW)
+			}
+		}
+	}()
+
+	// The Go runtime: a P for every thread and some to spare, no GC.
+	oldProcs := runtime.GOMAXPROCS(n + 4)
+	defer runtime.GOMAXPROCS(oldProcs)
+	oldGC := debug.SetGCPercent(-1)
+	defer debug.SetGCPercent(oldGC)
+	runtime.GC()
+
+	var ready, done sync.WaitGroup
+	ready.Add(n)
+	done.Add(n)
+	for _, w := range r.w {
+		go w.main(r, &ready, &done)
+	}
+	ready.Wait()
+	for _, w := range r.w {
+		if w.err != nil {
+			r.release()
+			done.Wait()
+			return nil, nil, w.err
+		}
+	}
+	tids := make([]int, n)
+	for i, w := range r.w {
+		tids[i] = w.tid
+	}
+	dur := cfg.Duration
+	bufKB := int(min(max(dur/1e9, 1)*32*1024, 512*1024))
+	tr, err := newTracer(tids, bufKB)
+	if err != nil {
+		r.release()
+		done.Wait()
+		return nil, nil, err
+	}
+	defer tr.close()
+	sigc := make(chan os.Signal, 1)
+	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigc)
+
+	tr.mark("schedsim clock " + strconv.FormatInt(monoNow(), 10))
+	r.t0 = monoNow() + 20e6
+	r.end = r.t0 + dur
+	r.release()
+	sleepUntil(r.t0)
+	tr.mark("schedsim start " + strconv.FormatInt(r.t0, 10))
+	select {
+	case <-time.After(time.Duration(r.end - monoNow())):
+	case <-sigc:
+		r.end = monoNow()
+	}
+	atomic.StoreUint32(&r.stop, 1)
+	tr.mark("schedsim end " + strconv.FormatInt(r.end, 10))
+	for _, w := range r.w {
+		r.post(w, -1)
+	}
+	done.Wait()
+	tr.mark("schedsim clock " + strconv.FormatInt(monoNow(), 10))
+	trace, lost, err := tr.stop()
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the trace: %v", err)
+	}
+	threads := make([]Thread, n)
+	_ = opt
+	var dropped int64
+	for i, w := range r.w {
+		threads[i] = Thread{Name: w.name, TID: w.tid, Ops: w.ops}
+		dropped += w.dropped
+	}
+	res, err := Analyze(trace, threads, Window{StartNS: r.t0, EndNS: r.end, NCPU: len(cpus), Dist: distFunc()})
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the trace: %v", err)
+	}
+	res.Title = s.Title
+	res.Kernel = KernelVersion()
+	res.Machine = MachineName()
+	res.LostEvents = lost
+	res.WallMS = round3(float64(time.Since(wallStart).Microseconds()) / 1000)
+	clock := "mono"
+	if tr.clockRaw {
+		clock = "x86-tsc"
+	}
+	notes = append(notes, "trace_clock "+clock)
+	if lost > 0 {
+		notes = append(notes, fmt.Sprintf("the trace buffer lost %d events: counts are low bounds", lost))
+	}
+	if dropped > 0 {
+		notes = append(notes, fmt.Sprintf("%d wake-ups found their target's token ring full (%d) and were dropped", dropped, ringN))
+	}
+	res.Notes = notes
+	if !opt.KeepTrace {
+		return res, nil, nil
+	}
+	return res, &Recording{Trace: trace, Threads: threads,
+		Window: Window{StartNS: r.t0, EndNS: r.end, NCPU: len(cpus)}}, nil
+}
+
+// release opens the start barrier.
+func (r *runner) release() {
+	atomic.StoreUint32(&r.goWord, 1)
+	futexWake(&r.goWord, 1<<30)
+}
+
+// main is a worker thread's life.
+func (w *worker) main(r *runner, ready, done *sync.WaitGroup) {
+	runtime.LockOSThread() // never unlocked: the thread exits with the goroutine
+	defer done.Done()
+	w.tid = gettid()
+	setName(w.name)
+	if w.nice != 0 {
+		if err := setNice(w.tid, w.nice); err != nil {
+			w.err = err
+		}
+	}
+	if len(w.cpus) > 0 && w.err == nil {
+		w.err = setAffinity(w.tid, w.cpus)
+	}
+	ready.Done()
+	for atomic.LoadUint32(&r.goWord) == 0 {
+		futexWait(&r.goWord, 0)
+	}
+	if w.err != nil || r.t0 == 0 {
+		return
+	}
+	w.loopRun(r)
+}
+
+// loopRun interprets the program until the run ends. It calls only
+// go:nosplit functions and compiler intrinsics (see the package comment).
+func (w *worker) loopRun(r *runner) {
+	start := r.t0 + w.start
+	sleepUntil(start)
+	iter := 0
+	for atomic.LoadUint32(&r.stop) == 0 {
+		for pc := 0; pc < len(w.prog); pc++ {
+			st := &w.prog[pc]
+			switch st.Op {
+			case sim.OpRun:
+				c0 := threadCPU()
+				for threadCPU()-c0 < st.Dur {
+					if atomic.LoadUint32(&r.stop) != 0 {
+						return
+					}
+				}
+			case sim.OpSleep:
+				t := monoNow() + st.Dur
+				if t > r.end {
+					return
+				}
+				sleepUntil(t)
+			case sim.OpTimer:
+				now := monoNow()
+				t := start + ((now-start)/st.Dur+1)*st.Dur
+				if t > r.end {
+					return
+				}
+				sleepUntil(t)
+			case sim.OpWake:
+				w.wake(r, pc, st)
+			case sim.OpWait:
+				if !w.wait(r) {
+					return
+				}
+			}
+			if atomic.LoadUint32(&r.stop) != 0 {
+				return
+			}
+		}
+		w.ops++
+		iter++
+		if w.loop > 0 && iter >= w.loop {
+			return
+		}
+	}
+}
+
+// wake posts to the instance(s) the step names (sim.Sim.wakeStep's fanout).
+//
+//go:nosplit
+func (w *worker) wake(r *runner, pc int, st *sim.Step) {
+	first, count := r.gfirst[st.Target], r.gcount[st.Target]
+	me := w.firstIdx + w.index
+	switch st.Fanout {
+	case sim.FanoutAll:
+		for i := 0; i < count; i++ {
+			r.post(r.w[first+i], me)
+		}
+	case sim.FanoutOne:
+		i := w.rr[pc] % count
+		w.rr[pc] = i + 1
+		r.post(r.w[first+i], me)
+	case sim.FanoutWaker:
+		if x := w.replyTo; x >= first && x < first+count {
+			r.post(r.w[x], me)
+		}
+	default:
+		i := 0
+		if count > 1 {
+			i = w.index % count
+		}
+		r.post(r.w[first+i], me)
+	}
+}
+
+// post puts a token from worker id from (-1: the runner's stop) into t's
+// ring and rings its doorbell.
+//
+//go:nosplit
+func (r *runner) post(t *worker, from int) {
+	if atomic.LoadUint32(&t.tail)-atomic.LoadUint32(&t.head) >= ringN {
+		t.dropped++
+		return
+	}
+	s := atomic.AddUint32(&t.tail, 1) - 1
+	atomic.StoreUint32(&t.ring[s%ringN], uint32(from+2))
+	if t.pipeW >= 0 {
+		var b byte = 1
+		rawWrite1(t.pipeW, &b)
+	} else {
+		futexWake(&t.tail, 1)
+	}
+}
+
+// wait takes one token, blocking while there is none; false when the run
+// is over.
+//
+//go:nosplit
+func (w *worker) wait(r *runner) bool {
+	for {
+		if atomic.LoadUint32(&r.stop) != 0 {
+			return false
+		}
+		t := atomic.LoadUint32(&w.tail)
+		h := atomic.LoadUint32(&w.head)
+		if h != t {
+			var v uint32
+			for v == 0 {
+				v = atomic.LoadUint32(&w.ring[h%ringN])
+			}
+			atomic.StoreUint32(&w.ring[h%ringN], 0)
+			atomic.StoreUint32(&w.head, h+1)
+			if v == 1 { // the stop token
+				return false
+			}
+			w.replyTo = int(v) - 2
+			return true
+		}
+		if w.pipeR >= 0 {
+			rawRead(w.pipeR, &w.buf[0], len(w.buf)) // the doorbell: drains stale rings too
+		} else {
+			futexWait(&w.tail, t)
+		}
+	}
+}

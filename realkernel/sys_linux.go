@@ -1,0 +1,330 @@
+//go:build linux
+
+package realkernel
+
+import (
+	"bufio"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"unsafe"
+
+	"schedplay/interop"
+	"schedplay/scenarios"
+	"schedplay/sim"
+)
+
+// Raw system calls the worker threads make. Each is go:nosplit and calls
+// only syscall.RawSyscall6 (also nosplit), so a worker's loop never passes a
+// function prologue where the Go runtime could act on a preemption request
+// (which, for a goroutine locked to its thread, means handing the thread's
+// P away and waking it again: scheduler events the scenario did not ask
+// for). See run_linux.go.
+
+const (
+	clockMonotonic     = 1
+	clockThreadCPUTime = 3
+	timerAbstime       = 1
+	futexWaitPrivate   = 128
+	futexWakePrivate   = 129
+	prSetName          = 15
+)
+
+//go:nosplit
+func monoNow() int64 {
+	var ts syscall.Timespec
+	syscall.RawSyscall6(syscall.SYS_CLOCK_GETTIME, clockMonotonic, uintptr(unsafe.Pointer(&ts)), 0, 0, 0, 0)
+	return ts.Sec*1e9 + ts.Nsec
+}
+
+//go:nosplit
+func threadCPU() int64 {
+	var ts syscall.Timespec
+	syscall.RawSyscall6(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0, 0, 0, 0)
+	return ts.Sec*1e9 + ts.Nsec
+}
+
+// sleepUntil blocks until CLOCK_MONOTONIC reaches t (ns).
+//
+//go:nosplit
+func sleepUntil(t int64) {
+	ts := syscall.Timespec{Sec: t / 1e9, Nsec: t % 1e9}
+	for {
+		_, _, e := syscall.RawSyscall6(syscall.SYS_CLOCK_NANOSLEEP, clockMonotonic, timerAbstime, uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
+		if e != syscall.EINTR {
+			return
+		}
+	}
+}
+
+//go:nosplit
+func futexWait(addr *uint32, val uint32) {
+	syscall.RawSyscall6(syscall.SYS_FUTEX, uintptr(unsafe.Pointer(addr)), futexWaitPrivate, uintptr(val), 0, 0, 0)
+}
+
+//go:nosplit
+func futexWake(addr *uint32, n int) {
+	syscall.RawSyscall6(syscall.SYS_FUTEX, uintptr(unsafe.Pointer(addr)), futexWakePrivate, uintptr(n), 0, 0, 0)
+}
+
+//go:nosplit
+func rawWrite1(fd int, b *byte) {
+	syscall.RawSyscall6(syscall.SYS_WRITE, uintptr(fd), uintptr(unsafe.Pointer(b)), 1, 0, 0, 0)
+}
+
+//go:nosplit
+func rawRead(fd int, b *byte, n int) int {
+	r, _, e := syscall.RawSyscall6(syscall.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(b)), uintptr(n), 0, 0, 0)
+	if e != 0 {
+		return -1
+	}
+	return int(r)
+}
+
+var _ = atomic.AddUint32 // the worker's ring uses sync/atomic (compiler intrinsics, no calls)
+
+// gettid, setName, setNice, setAffinity run once per thread before the
+// measured window.
+func gettid() int { return syscall.Gettid() }
+
+func setName(name string) {
+	b := []byte(name)
+	if len(b) > 15 {
+		b = b[:15]
+	}
+	b = append(b, 0)
+	syscall.RawSyscall(syscall.SYS_PRCTL, prSetName, uintptr(unsafe.Pointer(&b[0])), 0)
+}
+
+func setNice(tid, nice int) error {
+	if err := syscall.Setpriority(syscall.PRIO_PROCESS, tid, nice); err != nil {
+		return fmt.Errorf("setpriority(tid %d, nice %d): %v", tid, nice, err)
+	}
+	return nil
+}
+
+func setAffinity(tid int, cpus []int) error {
+	var mask [16]uint64 // 1024 CPUs
+	for _, c := range cpus {
+		if c >= 0 && c < 1024 {
+			mask[c/64] |= 1 << (c % 64)
+		}
+	}
+	_, _, e := syscall.RawSyscall(syscall.SYS_SCHED_SETAFFINITY, uintptr(tid), unsafe.Sizeof(mask), uintptr(unsafe.Pointer(&mask[0])))
+	if e != 0 {
+		return fmt.Errorf("sched_setaffinity(tid %d, cpus %v): %v", tid, cpus, e)
+	}
+	return nil
+}
+
+// onlineCPUs lists the online CPUs (sysfs).
+func onlineCPUs() ([]int, error) {
+	b, err := os.ReadFile("/sys/devices/system/cpu/online")
+	if err != nil {
+		return nil, err
+	}
+	return parseCPUList(strings.TrimSpace(string(b)))
+}
+
+func parseCPUList(s string) ([]int, error) {
+	var out []int
+	if s == "" {
+		return nil, nil
+	}
+	for _, part := range strings.Split(s, ",") {
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil {
+			return nil, fmt.Errorf("cpu list %q: %v", s, err)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(hi); err != nil {
+				return nil, fmt.Errorf("cpu list %q: %v", s, err)
+			}
+		}
+		for c := a; c <= b && c < 4096; c++ {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+func readTrim(path string) string {
+	b, _ := os.ReadFile(path)
+	return strings.TrimSpace(string(b))
+}
+
+// distFunc reads the cache distance between CPUs from sysfs: SMT siblings,
+// a shared L2 (cluster), a shared LLC, the same package, else NUMA.
+func distFunc() func(a, b int) sim.Distance {
+	cpu := func(c int, f string) string {
+		return readTrim(filepath.Join("/sys/devices/system/cpu", "cpu"+strconv.Itoa(c), f))
+	}
+	has := func(list string, c int) bool {
+		cs, _ := parseCPUList(list)
+		for _, x := range cs {
+			if x == c {
+				return true
+			}
+		}
+		return false
+	}
+	llcOf := func(c int) string {
+		best, lvl := "", 0
+		for i := 0; i < 8; i++ {
+			l, _ := strconv.Atoi(cpu(c, fmt.Sprintf("cache/index%d/level", i)))
+			if l > lvl {
+				lvl, best = l, cpu(c, fmt.Sprintf("cache/index%d/shared_cpu_list", i))
+			}
+		}
+		return best
+	}
+	cache := map[[2]int]sim.Distance{}
+	return func(a, b int) sim.Distance {
+		if a == b {
+			return sim.DistSame
+		}
+		if d, ok := cache[[2]int{a, b}]; ok {
+			return d
+		}
+		d := sim.DistNUMA
+		switch {
+		case has(cpu(a, "topology/thread_siblings_list"), b):
+			d = sim.DistSMT
+		case cpu(a, "topology/cluster_cpus_list") != "" && has(cpu(a, "topology/cluster_cpus_list"), b) &&
+			cpu(a, "topology/cluster_cpus_list") != llcOf(a):
+			d = sim.DistCluster
+		case has(llcOf(a), b):
+			d = sim.DistLLC
+		case cpu(a, "topology/physical_package_id") == cpu(b, "topology/physical_package_id"):
+			d = sim.DistPackage
+		}
+		cache[[2]int{a, b}] = d
+		return d
+	}
+}
+
+// KernelVersion is "Linux <release>" from uname.
+func KernelVersion() string {
+	var u syscall.Utsname
+	if err := syscall.Uname(&u); err != nil {
+		return "Linux (uname failed)"
+	}
+	return "Linux " + cstr(u.Release[:]) + " " + cstr(u.Machine[:])
+}
+
+// cstr reads a NUL-terminated utsname field (int8 on amd64, uint8 on arm64).
+func cstr[T int8 | uint8](a []T) string {
+	b := make([]byte, 0, len(a))
+	for _, c := range a {
+		if c == 0 {
+			break
+		}
+		b = append(b, byte(c))
+	}
+	return string(b)
+}
+
+// MachineName is the CPU model, the CPU count and "KVM guest" style
+// hypervisor note, from /proc/cpuinfo and sysfs.
+func MachineName() string {
+	model, hyper := "", false
+	if f, err := os.Open("/proc/cpuinfo"); err == nil {
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			k, v, ok := strings.Cut(sc.Text(), ":")
+			if !ok {
+				continue
+			}
+			k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+			if model == "" && (k == "model name" || k == "Model" || k == "cpu model") {
+				model = v
+			}
+			if k == "flags" && strings.Contains(" "+v+" ", " hypervisor ") {
+				hyper = true
+			}
+		}
+		f.Close()
+	}
+	cpus, _ := onlineCPUs()
+	out := fmt.Sprintf("%d CPUs", len(cpus))
+	if model != "" {
+		out = model + ", " + out
+	}
+	if v := readTrim("/sys/hypervisor/type"); v != "" {
+		out += " (" + v + " guest)"
+	} else if hyper {
+		out += " (virtual machine)"
+	}
+	return out
+}
+
+// KernelHZ reads CONFIG_HZ from /proc/config.gz or /boot/config-*, 0 when
+// neither says.
+func KernelHZ() int {
+	var r io.Reader
+	if f, err := os.Open("/proc/config.gz"); err == nil {
+		defer f.Close()
+		if z, err := gzip.NewReader(f); err == nil {
+			r = z
+		}
+	}
+	if r == nil {
+		var u syscall.Utsname
+		syscall.Uname(&u)
+		f, err := os.Open("/boot/config-" + cstr(u.Release[:]))
+		if err != nil {
+			return 0
+		}
+		defer f.Close()
+		r = f
+	}
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "CONFIG_HZ="); ok {
+			n, _ := strconv.Atoi(v)
+			return n
+		}
+	}
+	return 0
+}
+
+// HostMachine is this machine as a scenario machine: `lscpu -p` through the
+// lscpu importer when lscpu is installed, else one LLC of the online CPUs;
+// HZ from the kernel's config when it is readable. The notes say what was
+// assumed.
+func HostMachine() (scenarios.Machine, []string, error) {
+	var notes []string
+	var m scenarios.Machine
+	out, err := exec.Command("lscpu", "-p").Output()
+	if err == nil {
+		var probs []interop.Problem
+		m, probs, err = interop.ImportLscpu(out)
+		for _, p := range probs {
+			notes = append(notes, "lscpu: "+p.String())
+		}
+	}
+	if err != nil {
+		cpus, cerr := onlineCPUs()
+		if cerr != nil {
+			return m, notes, fmt.Errorf("this machine's topology: lscpu -p: %v; sysfs: %v", err, cerr)
+		}
+		notes = append(notes, fmt.Sprintf("lscpu -p failed (%v): one LLC of %d CPUs assumed", err, len(cpus)))
+		m = scenarios.Machine{Nodes: 1, SocketsPerNode: 1, LLCsPerSocket: 1, ClustersPerLLC: 1, CoresPerCluster: len(cpus),
+			ThreadsPerCore: 1, HZ: scenarios.DefaultHZ, Numbering: scenarios.DefaultNumbering}
+	}
+	if hz := KernelHZ(); hz == 100 || hz == 250 || hz == 300 || hz == 1000 {
+		m.HZ = hz
+	} else {
+		notes = append(notes, fmt.Sprintf("CONFIG_HZ not readable: HZ %d assumed", m.HZ))
+	}
+	return m, notes, nil
+}

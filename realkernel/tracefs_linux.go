@@ -1,0 +1,199 @@
+//go:build linux
+
+package realkernel
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// ErrNoTracing is wrapped by every error that means "this machine or user
+// cannot trace the scheduler here" (not root, no tracefs, no sched events).
+var ErrNoTracing = errors.New("cannot trace the scheduler")
+
+// The events a real run records.
+var traceEvents = []string{"sched_switch", "sched_waking", "sched_wakeup", "sched_wakeup_new",
+	"sched_migrate_task", "sched_process_fork", "sched_process_exit"}
+
+// tracer is one tracefs instance of our own (instances/schedsim-PID): the
+// global buffer and every other instance are left alone, and close removes
+// the instance and unmounts tracefs if it was mounted here.
+type tracer struct {
+	root     string // the tracefs mount
+	dir      string // our instance
+	mounted  bool   // we mounted root
+	clockRaw bool   // trace_clock x86-tsc (timestamps are TSC counts)
+	marker   *os.File
+}
+
+// findTracefs returns the tracefs mount point, mounting it on
+// /sys/kernel/tracing when it is not mounted anywhere.
+func findTracefs() (root string, mounted bool, err error) {
+	if os.Geteuid() != 0 {
+		return "", false, fmt.Errorf("%w: schedsim real needs root (uid 0) to read the kernel's sched events through tracefs; this is uid %d", ErrNoTracing, os.Geteuid())
+	}
+	if f, err := os.Open("/proc/self/mounts"); err == nil {
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			fs := strings.Fields(sc.Text())
+			if len(fs) >= 3 && fs[2] == "tracefs" {
+				f.Close()
+				return fs[1], false, nil
+			}
+		}
+		f.Close()
+	}
+	dir := "/sys/kernel/tracing"
+	if _, err := os.Stat(dir); err != nil {
+		return "", false, fmt.Errorf("%w: tracefs is not mounted and %s does not exist (a kernel without CONFIG_TRACING?)", ErrNoTracing, dir)
+	}
+	if err := syscall.Mount("nodev", dir, "tracefs", 0, ""); err != nil {
+		return "", false, fmt.Errorf("%w: tracefs is not mounted and mount -t tracefs nodev %s failed: %v", ErrNoTracing, dir, err)
+	}
+	return dir, true, nil
+}
+
+func writeFile(path, v string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(v)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write %q to %s: %v", v, path, err)
+	}
+	return nil
+}
+
+// newTracer creates and configures the instance: the events above, each
+// filtered to the given thread ids, a per-CPU buffer of bufKB, and the
+// finest clock available (x86-tsc, else mono).
+func newTracer(tids []int, bufKB int) (*tracer, error) {
+	root, mounted, err := findTracefs()
+	if err != nil {
+		return nil, err
+	}
+	t := &tracer{root: root, mounted: mounted}
+	fail := func(err error) (*tracer, error) {
+		t.close()
+		return nil, err
+	}
+	for _, ev := range []string{"sched_switch", "sched_waking", "sched_migrate_task"} {
+		if _, err := os.Stat(filepath.Join(root, "events/sched", ev)); err != nil {
+			return fail(fmt.Errorf("%w: %s has no events/sched/%s (a kernel without CONFIG_SCHED_TRACER events?)", ErrNoTracing, root, ev))
+		}
+	}
+	for i := 0; ; i++ {
+		name := "schedsim-" + strconv.Itoa(os.Getpid())
+		if i > 0 {
+			name += "-" + strconv.Itoa(i)
+		}
+		dir := filepath.Join(root, "instances", name)
+		err := os.Mkdir(dir, 0o755)
+		if err == nil {
+			t.dir = dir
+			break
+		}
+		if !os.IsExist(err) || i > 20 {
+			return fail(fmt.Errorf("%w: cannot create a tracefs instance %s: %v", ErrNoTracing, dir, err))
+		}
+	}
+	clocks := readTrim(filepath.Join(t.dir, "trace_clock"))
+	clock := "mono"
+	if strings.Contains(" "+strings.NewReplacer("[", "", "]", "").Replace(clocks)+" ", " x86-tsc ") {
+		clock, t.clockRaw = "x86-tsc", true
+	}
+	if err := writeFile(filepath.Join(t.dir, "trace_clock"), clock); err != nil {
+		return fail(err)
+	}
+	if err := writeFile(filepath.Join(t.dir, "buffer_size_kb"), strconv.Itoa(bufKB)); err != nil {
+		return fail(err)
+	}
+	var pidEq, switchEq, forkEq []string
+	for _, tid := range tids {
+		s := strconv.Itoa(tid)
+		pidEq = append(pidEq, "pid=="+s)
+		switchEq = append(switchEq, "prev_pid=="+s, "next_pid=="+s)
+		forkEq = append(forkEq, "parent_pid=="+s)
+	}
+	filter := map[string]string{
+		"sched_switch": strings.Join(switchEq, "||"), "sched_process_fork": strings.Join(forkEq, "||"),
+	}
+	for _, ev := range traceEvents {
+		d := filepath.Join(t.dir, "events/sched", ev)
+		if _, err := os.Stat(d); err != nil {
+			continue // an older kernel without sched_waking, say
+		}
+		f, ok := filter[ev]
+		if !ok {
+			f = strings.Join(pidEq, "||")
+		}
+		if err := writeFile(filepath.Join(d, "filter"), f); err != nil {
+			return fail(fmt.Errorf("setting the %s filter for %d threads: %v", ev, len(tids), err))
+		}
+		if err := writeFile(filepath.Join(d, "enable"), "1"); err != nil {
+			return fail(err)
+		}
+	}
+	if t.marker, err = os.OpenFile(filepath.Join(t.dir, "trace_marker"), os.O_WRONLY, 0); err != nil {
+		return fail(err)
+	}
+	if err := writeFile(filepath.Join(t.dir, "tracing_on"), "1"); err != nil {
+		return fail(err)
+	}
+	return t, nil
+}
+
+// mark writes a line into the trace.
+func (t *tracer) mark(s string) {
+	t.marker.WriteString(s)
+}
+
+// stop ends recording and returns the trace text and the events the buffer
+// lost.
+func (t *tracer) stop() ([]byte, int64, error) {
+	if err := writeFile(filepath.Join(t.dir, "tracing_on"), "0"); err != nil {
+		return nil, 0, err
+	}
+	var lost int64
+	cpus, _ := filepath.Glob(filepath.Join(t.dir, "per_cpu", "cpu*", "stats"))
+	for _, p := range cpus {
+		b, _ := os.ReadFile(p)
+		for _, line := range strings.Split(string(b), "\n") {
+			k, v, ok := strings.Cut(line, ":")
+			if ok && (k == "overrun" || k == "dropped events") {
+				n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+				lost += n
+			}
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(t.dir, "trace"))
+	return data, lost, err
+}
+
+// close disables our events, removes the instance and unmounts tracefs if
+// we mounted it: tracefs is left as it was found.
+func (t *tracer) close() {
+	if t.marker != nil {
+		t.marker.Close()
+	}
+	if t.dir != "" {
+		writeFile(filepath.Join(t.dir, "tracing_on"), "0")
+		for _, ev := range traceEvents {
+			writeFile(filepath.Join(t.dir, "events/sched", ev, "enable"), "0")
+		}
+		os.Remove(t.dir)
+	}
+	if t.mounted {
+		syscall.Unmount(t.root, 0)
+	}
+}
