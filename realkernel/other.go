@@ -45,4 +45,6 @@ func MachineName() string { return "" }
 func KernelHZ() int { return 0 }
 
 // HostMachine needs Linux.
-func HostMachine() (scenarios.Machine, []string, error) { return scenarios.Machine{}, nil, unsupported() }
+func HostMachine() (scenarios.Machine, []string, error) {
+	return scenarios.Machine{}, nil, unsupported()
+}
