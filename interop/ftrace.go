@@ -257,7 +257,7 @@ func parseFtraceLine(s string, ev *FtraceEvent) (ok bool, err error) {
 		if ev.TPID, err = strconv.Atoi(f[1]); err != nil {
 			return true, fmt.Errorf("sched_process_exit: %v", err)
 		}
-		ev.Prio, _ = strconv.Atoi(strings.Fields(f[2] + " ")[0])
+		ev.Prio, _ = strconv.Atoi(firstField(f[2]))
 		return true, nil
 	case "tracing_mark_write", "print":
 		ev.Kind = FtraceMarker
@@ -341,7 +341,7 @@ func parseWakeup(body string, ev *FtraceEvent) error {
 		ev.Prio, _ = strconv.Atoi(prio)
 		ev.TargetCPU = -1
 		if _, t, ok := strings.Cut(tail, "target_cpu="); ok {
-			ev.TargetCPU, _ = strconv.Atoi(strings.Fields(t + " ")[0])
+			ev.TargetCPU, _ = strconv.Atoi(firstField(t))
 		}
 		return nil
 	}
@@ -349,7 +349,7 @@ func parseWakeup(body string, ev *FtraceEvent) error {
 	ev.TargetCPU = -1
 	cut := len(body)
 	if i := strings.Index(body, " CPU:"); i >= 0 {
-		ev.TargetCPU, _ = strconv.Atoi(strings.Fields(body[i+5:] + " ")[0])
+		ev.TargetCPU, _ = strconv.Atoi(firstField(body[i+5:]))
 		cut = i
 	}
 	if i := strings.Index(body[:cut], " success="); i >= 0 {
@@ -420,11 +420,19 @@ func kvFields(body string, keys ...string) ([]string, error) {
 func atoi4(a, b, c, d string) (int, int, int, int, error) {
 	var v [4]int
 	for i, s := range [4]string{a, b, c, d} {
-		n, err := strconv.Atoi(strings.Fields(s + " ")[0])
+		n, err := strconv.Atoi(firstField(s))
 		if err != nil {
 			return 0, 0, 0, 0, fmt.Errorf("%q is not a number", s)
 		}
 		v[i] = n
 	}
 	return v[0], v[1], v[2], v[3], nil
+}
+
+// firstField is the first whitespace-separated word of s, "" if none.
+func firstField(s string) string {
+	if f := strings.Fields(s); len(f) > 0 {
+		return f[0]
+	}
+	return ""
 }

@@ -35,16 +35,19 @@ type FtraceOptions struct {
 //	[run B, wake H..., wait]   when most of its blocks were ended by traced tasks
 //	[run B, wake H..., timer P] otherwise (P: the mean period between its wake-ups)
 //
-// with B the mean burst. A wake step to group H is added when the group
+// with B the mean burst. A group most of whose tasks were woken by a
+// traced task before they first woke one themselves was waiting for a
+// token when the window opened: its program starts with the wait. A wake step to group H is added when the group
 // woke H at least every other burst; its fanout is "waker" when at least
 // 80 % of those wake-ups went to the task that had last woken the waker,
 // "index" when they went to the same index (or H has one task), else "one".
-// A group whose tasks were blocked when the trace began starts with its
-// wait (a server), so a pair does not start with two tokens. A task that
+// So a pair does not start with two tokens. A task that
 // never blocked is a hog: [run B].
 //
 // What the trace cannot say is a Problem: WF_SYNC (sched_waking has no
-// flag: sync stays false), the topology (one LLC of the traced CPUs unless
+// flag: sync is inferred, true when at least 70 % of the wake-ups put the
+// wakee on the waker's CPU, as wake_affine() does for sync wake-ups), the
+// topology (one LLC of the traced CPUs unless
 // opt.Machine), real-time priorities, tasks dropped by the group limit.
 func ImportFtrace(data []byte) (*scenarios.Scenario, []Problem, error) {
 	return ImportFtraceWith(data, FtraceOptions{})
@@ -74,6 +77,22 @@ type ftTask struct {
 	lastWake    int64
 	nWakes      int64
 	lastCPU     int
+	// subject: named by a non-switch event (woken, waking another task,
+	// migrated): a task the recording was about, not only one that ran
+	// between two of them on a CPU.
+	subject bool
+	// firstWoken, firstIssued: the first wake-up by a traced task it got,
+	// and the first it issued to one (-1: none).
+	firstWoken, firstIssued int64
+	// affine: wake-ups it issued whose wakee was enqueued on the waker's
+	// CPU (sched_wakeup's target_cpu), by wakee pid; pendWaker/pendCPU: the
+	// waker and its CPU of this task's wake-up in flight.
+	affine             map[int]int64
+	pendWaker, pendCPU int
+	// burstWoke: the tasks it woke in its current burst; multi: the most
+	// distinct tasks of one group (by name) it woke in one burst.
+	burstWoke map[int]bool
+	multi     map[string]int64
 }
 
 // FtraceTask is one traced task as the importer measured it.
@@ -135,7 +154,7 @@ func NewFtraceClock(data []byte) (*FtraceClock, error) {
 		}
 		if e.Kind == FtraceMarker {
 			if v, ok := strings.CutPrefix(e.Text, "schedsim clock "); ok {
-				n, err := strconv.ParseInt(strings.Fields(v + " ")[0], 10, 64)
+				n, err := strconv.ParseInt(firstField(v), 10, 64)
 				if err != nil {
 					return fmt.Errorf("line %d: schedsim clock marker: %q is not a number", e.Line, v)
 				}
@@ -208,7 +227,7 @@ func readFtrace(data []byte) (map[int]*ftTask, int, int64, error) {
 	get := func(pid int, comm string) *ftTask {
 		t := tasks[pid]
 		if t == nil {
-			t = &ftTask{pid: pid, comm: comm, lastWaker: -1, wokenBy: map[int]int64{}, wakes: map[int]int64{}, lastCPU: -1}
+			t = &ftTask{pid: pid, comm: comm, lastWaker: -1, firstWoken: -1, firstIssued: -1, affine: map[int]int64{}, pendWaker: -1, burstWoke: map[int]bool{}, multi: map[string]int64{}, wokenBy: map[int]int64{}, wakes: map[int]int64{}, lastCPU: -1}
 			tasks[pid] = t
 		}
 		return t
@@ -238,6 +257,7 @@ func readFtrace(data []byte) (map[int]*ftTask, int, int64, error) {
 						p.sumBurst += p.burst
 					}
 					p.burst = 0
+					clear(p.burstWoke)
 					p.blocked, p.blockStart = true, ts
 				}
 			}
@@ -248,18 +268,35 @@ func readFtrace(data []byte) (map[int]*ftTask, int, int64, error) {
 				n.running, n.runStart = true, ts
 				n.lastCPU = e.CPU
 			}
+		case FtraceWakeup:
+			if e.TPID == 0 {
+				return nil
+			}
+			w := get(e.TPID, e.TComm)
+			if w.pendWaker >= 0 && e.TargetCPU == w.pendCPU {
+				get(w.pendWaker, "").affine[e.TPID]++
+			}
+			w.pendWaker = -1
+		case FtraceMigrate, FtraceWakeupNew, FtraceExit:
+			if e.TPID != 0 {
+				get(e.TPID, e.TComm).subject = true
+			}
 		case FtraceWaking:
 			if e.TPID == 0 {
 				return nil
 			}
 			w := get(e.TPID, e.TComm)
-			if !w.seen {
-				w.seen, w.startsBlock = true, true
-				w.blocked, w.blockStart = true, start
-			}
+			w.subject = true
 			waker := -1
 			if !e.InIRQ() && e.PID != 0 && e.PID != e.TPID {
 				waker = e.PID
+			}
+			if !w.seen {
+				w.seen = true
+				w.blocked, w.blockStart = true, start
+			}
+			if waker >= 0 && w.firstWoken < 0 {
+				w.firstWoken = ts
 			}
 			if w.blocked {
 				w.blocked = false
@@ -274,8 +311,23 @@ func readFtrace(data []byte) (map[int]*ftTask, int, int64, error) {
 			}
 			if waker >= 0 {
 				x := get(waker, e.Comm)
-				x.seen = true
+				x.seen, x.subject = true, true
+				if x.firstIssued < 0 {
+					x.firstIssued = ts
+				}
 				x.wakes[e.TPID]++
+				if !x.burstWoke[e.TPID] && len(x.burstWoke) < 256 {
+					x.burstWoke[e.TPID] = true
+					n := int64(0)
+					gn := groupName(e.TComm)
+					for pid := range x.burstWoke {
+						if t := tasks[pid]; t != nil && groupName(t.comm) == gn {
+							n++
+						}
+					}
+					x.multi[gn] = max(x.multi[gn], n)
+				}
+				w.pendWaker, w.pendCPU = waker, e.CPU
 				if x.lastWaker == e.TPID {
 					x.replies++
 				}
@@ -288,6 +340,7 @@ func readFtrace(data []byte) (map[int]*ftTask, int, int64, error) {
 		return nil, 0, 0, err
 	}
 	for _, t := range tasks { // close the open runs at the window's end
+		t.startsBlock = t.firstWoken >= 0 && (t.firstIssued < 0 || t.firstWoken < t.firstIssued)
 		if t.running {
 			t.cpu += end - t.runStart
 			t.burst += end - t.runStart
@@ -296,7 +349,26 @@ func readFtrace(data []byte) (map[int]*ftTask, int, int64, error) {
 			t.nBursts, t.sumBurst = 1, t.burst
 		}
 	}
-	return tasks, maxCPU + 1, end - start, nil
+	return tasks, max(maxCPU+1, headerCPUs(data)), end - start, nil
+}
+
+// headerCPUs reads the CPU count from a trace's header: tracefs prints
+// "#P:2" on its entries line, trace-cmd report "cpus=2"; 0 if neither.
+func headerCPUs(data []byte) int {
+	head := string(data[:min(len(data), 4096)])
+	for _, key := range []string{"#P:", "cpus="} {
+		if i := strings.Index(head, key); i >= 0 {
+			j := i + len(key)
+			k := j
+			for k < len(head) && head[k] >= '0' && head[k] <= '9' && k-j < 5 {
+				k++
+			}
+			if n, err := strconv.Atoi(head[j:k]); err == nil && n > 0 && n <= scenarios.MaxCPUs {
+				return n
+			}
+		}
+	}
+	return 0
 }
 
 var schedsimName = regexp.MustCompile(`^(.*)/[0-9]+$`)
@@ -337,7 +409,7 @@ func ImportFtraceWith(data []byte, opt FtraceOptions) (*scenarios.Scenario, []Pr
 		return nil, nil, err
 	}
 	// Keep the workload's tasks.
-	var pids []int
+	var pids, onlySwitched []int
 	for pid, t := range tasks {
 		if opt.Comm != nil && !opt.Comm.MatchString(t.comm) {
 			continue
@@ -345,9 +417,26 @@ func ImportFtraceWith(data []byte, opt FtraceOptions) (*scenarios.Scenario, []Pr
 		if float64(t.cpu) < minShare*float64(win) && t.nBlocks < minBlocks {
 			continue
 		}
+		if !t.subject && opt.Comm == nil {
+			onlySwitched = append(onlySwitched, pid)
+			continue
+		}
 		pids = append(pids, pid)
 	}
 	sort.Ints(pids)
+	if len(onlySwitched) > 0 {
+		sort.Ints(onlySwitched)
+		var names []string
+		for i, pid := range onlySwitched {
+			if i == 8 {
+				names = append(names, fmt.Sprintf("and %d more", len(onlySwitched)-8))
+				break
+			}
+			names = append(names, fmt.Sprintf("%s-%d", tasks[pid].comm, pid))
+		}
+		probs.add("tasks", "left out %d tasks that appear only in sched_switch lines (no wake-up or migration of theirs was traced: a filtered recording's neighbours, or hogs; -comm REGEXP imports them): %s",
+			len(onlySwitched), strings.Join(names, ", "))
+	}
 	if len(pids) == 0 {
 		return nil, nil, fmt.Errorf("no task in the trace ran %.1f%% of the time or woke %d times%s", 100*minShare, minBlocks, map[bool]string{true: " (and matched -comm)", false: ""}[opt.Comm != nil])
 	}
@@ -416,57 +505,47 @@ func ImportFtraceWith(data []byte, opt FtraceOptions) (*scenarios.Scenario, []Pr
 			CoresPerCluster: ncpu, ThreadsPerCore: 1, HZ: scenarios.DefaultHZ, Numbering: scenarios.DefaultNumbering}
 		probs.add("machine", "the trace shows %d CPUs but not their topology: one LLC of %d cores without SMT assumed (schedsim import -machine FILE gives the real one)", ncpu, ncpu)
 	}
-	var desc []string
+	// Pass 1: per group, its measurements and its wake steps.
+	type wk struct {
+		h                              *group
+		n, reply, index, affine, multi int64
+		fan                            string
+		sync                           bool
+		perBurst                       float64
+	}
+	type plan struct {
+		bursts, sumBurst, blocks, byTask, startsBlocked, nWakes, span, cpu int64
+		prio                                                               int
+		wks                                                                []*wk
+	}
+	plans := make([]*plan, len(groups))
 	for gi, g := range groups {
-		var bursts, sumBurst, blocks, byTask, startsBlocked, nWakes, span, cpu int64
-		var prioSum int
+		pl := &plan{}
+		plans[gi] = pl
 		for _, m := range g.members {
-			bursts += m.nBursts
-			sumBurst += m.sumBurst
-			blocks += m.nBlocks
-			cpu += m.cpu
-			prioSum += m.prio
+			pl.bursts += m.nBursts
+			pl.sumBurst += m.sumBurst
+			pl.blocks += m.nBlocks
+			pl.cpu += m.cpu
+			pl.prio += m.prio
 			for w, n := range m.wokenBy {
 				if groupOf[w] != nil {
-					byTask += n
+					pl.byTask += n
 				}
 			}
 			if m.startsBlock {
-				startsBlocked++
+				pl.startsBlocked++
 			}
 			if m.nWakes > 1 {
-				nWakes += m.nWakes - 1
-				span += m.lastWake - m.firstWake
+				pl.nWakes += m.nWakes - 1
+				pl.span += m.lastWake - m.firstWake
 			}
 		}
-		path := fmt.Sprintf("tasks[%d]", gi)
-		t := scenarios.Task{Name: g.name, Count: len(g.members)}
-		prio := prioSum / len(g.members)
-		switch {
-		case prio >= 100 && prio <= 139:
-			t.Nice = prio - 120
-		default:
-			probs.add(path+".nice", "prio %d is a real-time or deadline priority, which the simulator does not model: nice 0", prio)
-		}
-		burst := int64(0)
-		if bursts > 0 {
-			burst = sumBurst / bursts
-		}
-		prog := []scenarios.Step{{Run: dur(burst)}}
-		if blocks == 0 {
-			t.Program = prog
-			s.Tasks = append(s.Tasks, t)
-			desc = append(desc, fmt.Sprintf("%s (%d): never blocked, a hog (%.1f%% CPU)", g.name, t.Count, 100*float64(cpu)/float64(win)/float64(t.Count)))
-			continue
-		}
-		// Wake steps: per target group, wake-ups per burst.
-		type wk struct {
-			h               *group
-			n, reply, index int64
-		}
-		var wks []*wk
+		pl.prio /= len(g.members)
 		wkOf := map[*group]*wk{}
+		var replies int64
 		for _, m := range g.members {
+			replies += m.replies
 			for pid, n := range m.wakes {
 				h := groupOf[pid]
 				if h == nil {
@@ -476,56 +555,110 @@ func ImportFtraceWith(data []byte, opt FtraceOptions) (*scenarios.Scenario, []Pr
 				if w == nil {
 					w = &wk{h: h}
 					wkOf[h] = w
-					wks = append(wks, w)
+					pl.wks = append(pl.wks, w)
 				}
 				w.n += n
+				w.affine += m.affine[pid]
 				if h.index[pid] == g.index[m.pid]%len(h.members) {
 					w.index += n
 				}
 			}
-			// replies are counted per waker, over all its targets
+			for name, k := range m.multi {
+				if h := byName[name]; h != nil && wkOf[h] != nil {
+					wkOf[h].multi = max(wkOf[h].multi, k)
+				}
+			}
 		}
-		sort.Slice(wks, func(i, j int) bool { return wks[i].h.name < wks[j].h.name })
-		var rel []string
-		for _, w := range wks {
-			perBurst := float64(w.n) / float64(max(bursts, 1))
-			if perBurst < 0.5 {
+		sort.Slice(pl.wks, func(i, j int) bool { return pl.wks[i].h.name < pl.wks[j].h.name })
+		kept := pl.wks[:0]
+		for _, w := range pl.wks {
+			w.perBurst = float64(w.n) / float64(max(pl.bursts, 1))
+			if w.perBurst < 0.25 {
 				continue
 			}
-			var replies int64
-			for _, m := range g.members {
-				replies += m.replies
-			}
-			fan := "one"
+			w.fan = "one"
 			switch {
 			case float64(replies) >= 0.8*float64(w.n) && len(w.h.members) > 1:
-				fan = "waker"
+				w.fan = "waker"
+			case len(w.h.members) > 1 && w.multi >= int64(len(w.h.members)):
+				w.fan = "all"
 			case len(w.h.members) == 1 || float64(w.index) >= 0.8*float64(w.n):
-				fan = "index"
-			case perBurst >= float64(len(w.h.members))-0.5:
-				fan = "all"
+				w.fan = "index"
 			}
-			prog = append(prog, scenarios.Step{Wake: w.h.name, Fanout: fan})
-			probs.add(fmt.Sprintf("%s.program[%d].sync", path, len(prog)-1), "a sched trace does not show WF_SYNC: sync left false")
-			rel = append(rel, fmt.Sprintf("wakes %s (%.2f per burst, fanout %s)", w.h.name, perBurst, fan))
+			w.sync = float64(w.affine) >= 0.7*float64(w.n)
+			kept = append(kept, w)
+		}
+		pl.wks = kept
+	}
+	// Tokens each group receives in the imported scenario: one per burst
+	// of each waker group (every member's, with fanout all).
+	tokens := make(map[*group]int64)
+	for gi, g := range groups {
+		for _, w := range plans[gi].wks {
+			n := plans[gi].bursts
+			if w.fan == "all" {
+				n *= int64(len(w.h.members))
+			}
+			tokens[w.h] += n
+			_ = g
+		}
+	}
+	// Pass 2: the programs.
+	var desc []string
+	for gi, g := range groups {
+		pl := plans[gi]
+		path := fmt.Sprintf("tasks[%d]", gi)
+		t := scenarios.Task{Name: g.name, Count: len(g.members)}
+		switch {
+		case pl.prio >= 100 && pl.prio <= 139:
+			t.Nice = pl.prio - 120
+		default:
+			probs.add(path+".nice", "prio %d is a real-time or deadline priority, which the simulator does not model: nice 0", pl.prio)
+		}
+		burst := int64(0)
+		if pl.bursts > 0 {
+			burst = pl.sumBurst / pl.bursts
+		}
+		share := 100 * float64(pl.cpu) / float64(win) / float64(t.Count)
+		if pl.blocks == 0 {
+			t.Program = []scenarios.Step{{Run: dur(burst)}}
+			s.Tasks = append(s.Tasks, t)
+			desc = append(desc, fmt.Sprintf("%s (%d): never blocked, a hog (%.1f%% CPU)", g.name, t.Count, share))
+			continue
+		}
+		woken := float64(pl.byTask) >= 0.5*float64(pl.blocks)
+		if woken && tokens[g] > 0 {
+			// A token-driven group: its CPU time spread over the tokens it
+			// will receive (wake-ups to a task that is still running are
+			// not in the trace, so its bursts may span several).
+			burst = pl.cpu / tokens[g]
+		}
+		prog := []scenarios.Step{{Run: dur(burst)}}
+		var rel []string
+		for _, w := range pl.wks {
+			prog = append(prog, scenarios.Step{Wake: w.h.name, Fanout: w.fan, Sync: w.sync})
+			probs.add(fmt.Sprintf("%s.program[%d].sync", path, len(prog)-1),
+				"a sched trace does not show WF_SYNC: sync %v inferred from placement (%.0f%% of these wake-ups enqueued the wakee on the waker's CPU)", w.sync, 100*float64(w.affine)/float64(w.n))
+			rel = append(rel, fmt.Sprintf("wakes %s (%.2f traced wake-ups per burst, fanout %s, sync %v)", w.h.name, w.perBurst, w.fan, w.sync))
 		}
 		how := ""
-		if float64(byTask) >= 0.5*float64(blocks) {
+		if woken {
 			prog = append(prog, scenarios.Step{Wait: true})
-			if 2*startsBlocked > int64(len(g.members)) {
+			if 2*pl.startsBlocked > int64(len(g.members)) {
 				prog = append([]scenarios.Step{{Wait: true}}, prog[:len(prog)-1]...)
 			}
-			how = fmt.Sprintf("woken by traced tasks %.0f%% of the time", 100*float64(byTask)/float64(blocks))
+			how = fmt.Sprintf("woken by traced tasks %.0f%% of the time", 100*float64(pl.byTask)/float64(pl.blocks))
 		} else {
 			period := int64(0)
-			if nWakes > 0 {
-				period = span / nWakes
+			if pl.nWakes > 0 {
+				period = pl.span / pl.nWakes
 			}
 			if period > burst && time.Duration(period) >= scenarios.MinTimer {
 				prog = append(prog, scenarios.Step{Timer: dur(period)})
 				how = "a timer of " + dur(period)
 			} else {
-				prog = append(prog, scenarios.Step{Sleep: dur(max(0, (win-cpu/int64(len(g.members)))/max(blocks/int64(len(g.members)), 1)))})
+				n := int64(len(g.members))
+				prog = append(prog, scenarios.Step{Sleep: dur(max(0, (win-pl.cpu/n)/max(pl.blocks/n, 1)))})
 				how = "sleeps"
 			}
 		}
@@ -535,8 +668,8 @@ func ImportFtraceWith(data []byte, opt FtraceOptions) (*scenarios.Scenario, []Pr
 		}
 		t.Program = prog
 		s.Tasks = append(s.Tasks, t)
-		desc = append(desc, fmt.Sprintf("%s (%d): bursts of %s, %s, %.1f%% CPU each%s", g.name, t.Count, dur(burst), how,
-			100*float64(cpu)/float64(win)/float64(t.Count), strings.Join(append([]string{""}, rel...), "; ")))
+		desc = append(desc, fmt.Sprintf("%s (%d): runs of %s, %s, %.1f%% CPU each%s", g.name, t.Count, dur(burst), how,
+			share, strings.Join(append([]string{""}, rel...), "; ")))
 	}
 	s.Description = "Derived from a sched trace of " + s.Duration + " on " + strconv.Itoa(ncpu) + " CPUs. " + strings.Join(desc, ". ") + "."
 	if len([]rune(s.Description)) > scenarios.MaxDescription {

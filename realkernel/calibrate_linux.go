@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"sync"
 	"sync/atomic"
+
+	"schedplay/interop"
 )
 
 // Calibrate measures this machine with thread ping-pongs timed from user
@@ -34,7 +37,7 @@ func Calibrate(opt CalibrateOptions) (*Calibration, error) {
 	defer debug.SetGCPercent(oldGC)
 
 	cal := &Calibration{Kernel: KernelVersion(), Machine: MachineName()}
-	rt, _, err := pingPong(a, a, rounds*4, 0, false)
+	rt, _, err := pingPong(a, a, rounds*4, 0, false, false)
 	if err != nil {
 		return nil, err
 	}
@@ -44,26 +47,31 @@ func Calibrate(opt CalibrateOptions) (*Calibration, error) {
 	ctx := sampleOf("context_switch", "one direction of a futex ping-pong between two threads on one CPU", rt)
 	ctx.CPUA, ctx.CPUB = a, a
 	cal.Samples = append(cal.Samples, ctx)
+	traced := Check() == nil
+	how := "futex wake call to the wakee's return, timed in user space (no tracefs here: run as root for the kernel's own latency)"
+	if traced {
+		how = "sched_waking to switch-in, from a tracefs instance"
+	}
 	var idle []Sample
 	for _, gap := range []int64{0, 20e3, 100e3, 500e3, 2e6, 10e6, 20e6} {
 		n := rounds
 		if gap >= 2e6 {
 			n = max(rounds/8, 20)
 		}
-		_, lat, err := pingPong(a, b, n, gap, false)
+		_, lat, err := pingPong(a, b, n, gap, false, traced)
 		if err != nil {
 			return nil, err
 		}
-		s := sampleOf(fmt.Sprintf("wake_idle_%gus", float64(gap)/1e3), "wake-up latency (futex wake to the wakee running) to the other CPU after it idled this long", lat)
+		s := sampleOf(fmt.Sprintf("wake_idle_%gus", float64(gap)/1e3), "wake-up latency to the other CPU after it idled this long: "+how, lat)
 		s.GapUS, s.CPUA, s.CPUB = float64(gap)/1e3, a, b
 		idle = append(idle, s)
 		cal.Samples = append(cal.Samples, s)
 	}
-	_, lat, err := pingPong(a, b, rounds, 100e3, true)
+	_, lat, err := pingPong(a, b, rounds, 100e3, true, traced)
 	if err != nil {
 		return nil, err
 	}
-	busy := sampleOf("wake_busy", "wake-up latency to the other CPU while a nice-0 thread spins there (wake-up preemption included)", lat)
+	busy := sampleOf("wake_busy", "wake-up latency to the other CPU while a nice-0 thread spins there (wake-up preemption included): "+how, lat)
 	busy.GapUS, busy.CPUA, busy.CPUB = 100, a, b
 	cal.Samples = append(cal.Samples, busy)
 	cal.Costs = deriveCosts(ctx, idle)
@@ -73,20 +81,31 @@ func Calibrate(opt CalibrateOptions) (*Calibration, error) {
 // pingPong runs rounds of: thread A (on cpu a) sleeps gap, notes the time
 // and wakes thread B (on cpu b) through a futex; B notes its wake-up
 // latency and wakes A back. It returns A's round trips and B's latencies
-// (ns). With spin, a third thread spins on cpu b all along.
-func pingPong(a, b, rounds int, gap int64, spin bool) ([]int64, []int64, error) {
-	var word, stop uint32
+// (ns). With spin, a third thread spins on cpu b all along. With traced,
+// B's latencies are the kernel's (sched_waking to switch-in, the
+// simulator's definition, read from a tracefs instance) instead of the
+// user-space ones (futex call to return, which add both system calls).
+func pingPong(a, b, rounds int, gap int64, spin, traced bool) ([]int64, []int64, error) {
+	var word, stop, goWord uint32
 	var sent int64
 	rt := make([]int64, rounds)
 	lat := make([]int64, rounds)
-	var wg sync.WaitGroup
+	var wg, ready sync.WaitGroup
 	errs := make([]error, 3)
+	tids := make([]int, 3)
 	start := func(i, cpu int, f func()) {
 		wg.Add(1)
+		ready.Add(1)
 		go func() {
 			runtime.LockOSThread()
 			defer wg.Done()
-			if err := setAffinity(gettid(), []int{cpu}); err != nil {
+			tids[i] = gettid()
+			err := setAffinity(tids[i], []int{cpu})
+			ready.Done()
+			for atomic.LoadUint32(&goWord) == 0 {
+				futexWait(&goWord, 0)
+			}
+			if err != nil {
 				errs[i] = err
 				atomic.StoreUint32(&stop, 1)
 				atomic.StoreUint32(&word, 1<<31)
@@ -142,11 +161,62 @@ func pingPong(a, b, rounds int, gap int64, spin bool) ([]int64, []int64, error) 
 		}
 		atomic.StoreUint32(&stop, 1)
 	})
+	ready.Wait()
+	var tr *tracer
+	var terr error
+	if traced {
+		tr, terr = newTracer([]int{tids[1]}, 8192)
+		if terr == nil {
+			tr.mark("schedsim clock " + strconv.FormatInt(monoNow(), 10))
+		}
+	}
+	t0 := monoNow()
+	atomic.StoreUint32(&goWord, 1)
+	futexWake(&goWord, 10)
 	wg.Wait()
+	t1 := monoNow()
 	for _, e := range errs {
 		if e != nil {
+			if tr != nil {
+				tr.close()
+			}
 			return nil, nil, e
 		}
 	}
-	return rt, lat, nil
+	if tr == nil {
+		return rt, lat, terr
+	}
+	defer tr.close()
+	tr.mark("schedsim clock " + strconv.FormatInt(monoNow(), 10))
+	data, _, err := tr.stop()
+	if err != nil {
+		return nil, nil, err
+	}
+	clk, err := interop.NewFtraceClock(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	var klat []int64
+	waking := int64(-1)
+	err = interop.ParseFtrace(data, func(e *interop.FtraceEvent) error {
+		ts := clk.NS(e.TS)
+		if ts < t0 || ts > t1 {
+			return nil
+		}
+		switch {
+		case e.Kind == interop.FtraceWaking && e.TPID == tids[1]:
+			waking = ts
+		case e.Kind == interop.FtraceSwitch && e.NextPID == tids[1] && waking >= 0:
+			klat = append(klat, ts-waking)
+			waking = -1
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(klat) < rounds/2 {
+		return nil, nil, fmt.Errorf("the trace showed %d wake-ups of %d", len(klat), rounds)
+	}
+	return rt, klat, nil
 }
