@@ -1,0 +1,75 @@
+// Command realdoc regenerates docs/real-kernel.md (make real-kernel): it
+// calibrates this machine, runs each reference scenario of
+// realkernel/testdata several times on the real kernel and once in the
+// simulator on this machine's topology, and writes the tables between the
+// hand-written text of realkernel/testdata/report-intro.md and
+// report-analysis.md. Needs root and GODEBUG=asyncpreemptoff=1 (the make
+// target sets it).
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"schedplay/realkernel"
+)
+
+func main() {
+	out := flag.String("o", "docs/real-kernel.md", "output file")
+	runs := flag.Int("runs", 5, "real runs per scenario")
+	short := flag.Bool("short", false, "1 s runs (a quick look, not the reference table)")
+	isolate := flag.Bool("isolate", true, "run the scenario's threads at nice -20 (relative nice kept) so other work hardly competes")
+	flag.Parse()
+	if err := realkernel.Check(); err != nil {
+		fmt.Fprintln(os.Stderr, "realdoc:", err)
+		os.Exit(2)
+	}
+	dir := "realkernel/testdata/"
+	intro, err1 := os.ReadFile(dir + "report-intro.md")
+	outro, err2 := os.ReadFile(dir + "report-analysis.md")
+	if err1 != nil || err2 != nil {
+		fmt.Fprintln(os.Stderr, "realdoc: run from the repository root:", err1, err2)
+		os.Exit(2)
+	}
+	cases := []realkernel.ReportCase{
+		{File: dir + "pair-20us.json"},
+		{File: dir + "trio-80-40-40.json"},
+		{File: dir + "four-30.json"},
+		{File: dir + "server-1to4.json"},
+	}
+	if *short {
+		for i := range cases {
+			cases[i].Duration = "1s"
+		}
+	}
+	var b bytes.Buffer
+	err := realkernel.WriteReport(&b, realkernel.ReportOptions{Cases: cases, Runs: *runs, Log: os.Stderr, Load: loadavg, Isolate: *isolate},
+		string(intro), string(outro))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "realdoc:", err)
+		os.Exit(1)
+	}
+	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "realdoc:", err)
+		os.Exit(1)
+	}
+	fmt.Fprintln(os.Stderr, "wrote", *out)
+}
+
+// loadavg is the 1-minute load average (/proc/loadavg).
+func loadavg() (float64, bool) {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0, false
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(f[0], 64)
+	return v, err == nil
+}

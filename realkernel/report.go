@@ -1,0 +1,269 @@
+package realkernel
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"schedplay/scenarios"
+	"schedplay/sim"
+)
+
+// Stat summarises repeated real runs of one quantity.
+type Stat struct {
+	Mean, SD, Min, Max float64
+	N                  int
+}
+
+// StatOf computes mean, sample standard deviation, min and max.
+func StatOf(v []float64) Stat {
+	s := Stat{N: len(v)}
+	if len(v) == 0 {
+		return s
+	}
+	s.Min, s.Max = v[0], v[0]
+	for _, x := range v {
+		s.Mean += x
+		s.Min, s.Max = min(s.Min, x), max(s.Max, x)
+	}
+	s.Mean /= float64(len(v))
+	if len(v) > 1 {
+		for _, x := range v {
+			s.SD += (x - s.Mean) * (x - s.Mean)
+		}
+		s.SD = math.Sqrt(s.SD / float64(len(v)-1))
+	}
+	return s
+}
+
+// Simulate runs a scenario in the simulator to its end.
+func Simulate(s *scenarios.Scenario) (sim.Metrics, error) {
+	cfg, err := s.Config()
+	if err != nil {
+		return sim.Metrics{}, err
+	}
+	sm, err := sim.New(cfg)
+	if err != nil {
+		return sim.Metrics{}, err
+	}
+	sm.Run()
+	if err := sm.Err(); err != nil {
+		return sim.Metrics{}, err
+	}
+	return sm.Metrics(), nil
+}
+
+// ReportCase is one scenario of the reference table.
+type ReportCase struct {
+	File     string // path of the scenario
+	Duration string // the real runs' duration ("" = the scenario's)
+}
+
+// ReportOptions drive WriteReport.
+type ReportOptions struct {
+	Cases []ReportCase
+	Runs  int                   // real runs per case
+	Log   io.Writer             // progress (nil: none)
+	Costs *scenarios.Costs      // calibrated costs (nil: measure them)
+	Cal   *Calibration          // the calibration they came from
+	Load  func() (float64, bool) // the 1-minute load average before a run
+	// Isolate: real runs with Options.Isolate.
+	Isolate bool
+}
+
+// CaseResult is the measured and simulated figures of one case.
+type CaseResult struct {
+	Title        string
+	File         string
+	Duration     string
+	Rows         []string
+	Real         []Stat
+	SimCal       []float64
+	SimDef       []float64
+	Loads        []float64
+	Notes        []string
+	HostNotes    []string
+	ScenarioNote string
+}
+
+// RunCase runs one case: opt.Runs real runs and the simulator with the
+// calibrated and with the default costs, on the host's machine.
+func RunCase(c ReportCase, runs int, isolate bool, costs *scenarios.Costs, host scenarios.Machine, load func() (float64, bool), log io.Writer) (*CaseResult, error) {
+	s, err := scenarios.Load(c.File)
+	if err != nil {
+		return nil, err
+	}
+	if c.Duration != "" {
+		if err := s.Set("duration", c.Duration); err != nil {
+			return nil, err
+		}
+	}
+	cr := &CaseResult{Title: s.Title, File: c.File, Duration: s.Duration, ScenarioNote: s.Description}
+	var per [][]float64
+	for i := 0; i < runs; i++ {
+		if load != nil {
+			if l, ok := load(); ok {
+				cr.Loads = append(cr.Loads, l)
+			}
+		}
+		res, _, err := Run(s, Options{Isolate: isolate})
+		if err != nil {
+			return nil, err
+		}
+		// Sim metrics are only used for the row names here.
+		rows := CompareRows(res, &sim.Metrics{SimMS: 1})
+		if per == nil {
+			per = make([][]float64, len(rows))
+			for _, r := range rows {
+				cr.Rows = append(cr.Rows, r.Name)
+			}
+		}
+		for j, r := range rows {
+			per[j] = append(per[j], r.Real)
+		}
+		if log != nil {
+			fmt.Fprintf(log, "%s run %d/%d: %.0f ops/s, %d migrations, wake-up p50 %.1f us\n", c.File, i+1, runs, res.OpsPerS, res.Migrations.Total, res.WakeupLatencyUS.P50)
+		}
+		for _, n := range res.Notes {
+			if !contains(cr.Notes, n) && !strings.HasPrefix(n, "trace_clock") {
+				cr.Notes = append(cr.Notes, n)
+			}
+		}
+	}
+	for _, v := range per {
+		cr.Real = append(cr.Real, StatOf(v))
+	}
+	for k, cst := range []*scenarios.Costs{costs, nil} {
+		ss, notes, err := SimScenario(s, host, cst)
+		if err != nil {
+			return nil, err
+		}
+		if k == 0 {
+			cr.HostNotes = notes
+		}
+		m, err := Simulate(ss)
+		if err != nil {
+			return nil, err
+		}
+		rows := CompareRows(&Result{SimMS: 1}, &m)
+		for _, r := range rows {
+			if k == 0 {
+				cr.SimCal = append(cr.SimCal, r.Sim)
+			} else {
+				cr.SimDef = append(cr.SimDef, r.Sim)
+			}
+		}
+	}
+	return cr, nil
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Within says whether x lies within k standard deviations of the real mean
+// (at least 5 % of the mean, so a quantity with no spread still has a band).
+func (s Stat) Within(x, k float64) bool {
+	band := max(k*s.SD, 0.05*math.Abs(s.Mean))
+	return math.Abs(x-s.Mean) <= band
+}
+
+func fmtNum(x float64) string {
+	switch {
+	case x == 0:
+		return "0"
+	case math.Abs(x) >= 1000:
+		return fmt.Sprintf("%.0f", x)
+	case math.Abs(x) >= 100:
+		return fmt.Sprintf("%.1f", x)
+	}
+	return fmt.Sprintf("%.2f", x)
+}
+
+// WriteCaseTable writes one case's markdown table.
+func WriteCaseTable(w io.Writer, cr *CaseResult) {
+	fmt.Fprintf(w, "| %s | real: mean ± sd (min – max) | sim, calibrated | sim/real | within 3 sd? | sim, default costs |\n|---|---|---|---|---|---|\n", "quantity")
+	for i, name := range cr.Rows {
+		st := cr.Real[i]
+		ratio := "–"
+		if st.Mean != 0 {
+			ratio = fmt.Sprintf("%.2f", cr.SimCal[i]/st.Mean)
+		}
+		ok := "no"
+		if st.Within(cr.SimCal[i], 3) {
+			ok = "yes"
+		}
+		fmt.Fprintf(w, "| %s | %s ± %s (%s – %s) | %s | %s | %s | %s |\n", name, fmtNum(st.Mean), fmtNum(st.SD), fmtNum(st.Min), fmtNum(st.Max),
+			fmtNum(cr.SimCal[i]), ratio, ok, fmtNum(cr.SimDef[i]))
+	}
+}
+
+// WriteReport measures every case and writes docs/real-kernel.md.
+func WriteReport(w io.Writer, opt ReportOptions, intro, outro string) error {
+	host, hostNotes, err := HostMachine()
+	if err != nil {
+		return err
+	}
+	cal := opt.Cal
+	if opt.Costs == nil {
+		if cal, err = Calibrate(CalibrateOptions{}); err != nil {
+			return err
+		}
+		opt.Costs = &cal.Costs
+	}
+	var results []*CaseResult
+	for _, c := range opt.Cases {
+		cr, err := RunCase(c, opt.Runs, opt.Isolate, opt.Costs, host, opt.Load, opt.Log)
+		if err != nil {
+			return fmt.Errorf("%s: %v", c.File, err)
+		}
+		results = append(results, cr)
+	}
+	fmt.Fprint(w, intro)
+	fmt.Fprintf(w, "\n## This run\n\n- kernel: %s\n- machine: %s; as a scenario machine: %d CPUs (%d×%d×%d×%d×%d×%d), HZ %d\n- generated: %s, %d real runs per scenario\n",
+		KernelVersion(), MachineName(), host.Nodes*host.SocketsPerNode*host.LLCsPerSocket*host.ClustersPerLLC*host.CoresPerCluster*host.ThreadsPerCore,
+		host.Nodes, host.SocketsPerNode, host.LLCsPerSocket, host.ClustersPerLLC, host.CoresPerCluster, host.ThreadsPerCore, host.HZ,
+		time.Now().UTC().Format("2006-01-02 15:04 MST"), opt.Runs)
+	for _, n := range hostNotes {
+		fmt.Fprintf(w, "- %s\n", n)
+	}
+	var loads []float64
+	for _, r := range results {
+		loads = append(loads, r.Loads...)
+	}
+	if len(loads) > 0 {
+		sort.Float64s(loads)
+		fmt.Fprintf(w, "- 1-minute load average before the runs: %.2f – %.2f (median %.2f): other work on the machine competes with the scenario's threads\n",
+			loads[0], loads[len(loads)-1], loads[len(loads)/2])
+	}
+	if cal != nil {
+		fmt.Fprintf(w, "\n### Calibration (`schedsim calibrate`)\n\n| measurement | p50 µs | p25 – p75 µs | n |\n|---|---|---|---|\n")
+		for _, s := range cal.Samples {
+			fmt.Fprintf(w, "| %s | %.2f | %.2f – %.2f | %d |\n", s.Name, s.P50US, s.P25US, s.P75US, s.N)
+		}
+		c := cal.Costs
+		fmt.Fprintf(w, "\nDerived `machine.costs`: context_switch %s, wakeup_ipi %s, idle_states", c.ContextSwitch, c.WakeupIPI)
+		for _, st := range c.IdleStates {
+			fmt.Fprintf(w, " %s (after %s, exit %s)", st.Name, st.After, st.ExitLatency)
+		}
+		fmt.Fprintf(w, "; the rest are the simulator's defaults.\n")
+	}
+	for _, r := range results {
+		fmt.Fprintf(w, "\n## %s\n\n`%s`, %s per run. %s\n\n", r.Title, r.File, r.Duration, r.ScenarioNote)
+		WriteCaseTable(w, r)
+		for _, n := range append(r.HostNotes, r.Notes...) {
+			fmt.Fprintf(w, "\n- %s", n)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprint(w, outro)
+	return nil
+}
