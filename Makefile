@@ -9,12 +9,12 @@ UNIT_PKGS = $$($(GO) list ./... | grep -v '/e2e$$')
 # Packages that also run as wasm under node: those that do not import ebiten.
 WASM_PKGS = ./sim/... ./scenarios/... ./render ./render/canvas ./render/raster ./app
 
-.PHONY: help all wasm serve test test-unit test-wasm test-fuzz test-e2e screenshot screens bench bench-wasm pgo fmt vet check-fmt need-node need-chromium clean
+.PHONY: help all wasm serve test test-unit test-wasm test-fuzz test-e2e screenshot screens bench bench-wasm pgo fmt vet check-fmt need-node need-chromium clean test-real real-kernel
 
 # Fuzz targets (package:target), each fuzzed for FUZZTIME by `make test-fuzz`
 # after its seed corpus ran as a plain test in test-unit.
 FUZZ_TARGETS = scenarios:FuzzDecode scenarios:FuzzDecodeLink scenarios:FuzzSet scenarios:FuzzRandomScenario \
-	interop:FuzzImportRTApp interop:FuzzImportLscpu
+	interop:FuzzImportRTApp interop:FuzzImportLscpu interop:FuzzImportFtrace
 FUZZTIME ?= 4s
 
 help:
@@ -25,6 +25,8 @@ help:
 	@echo "make test-wasm  go test of the non-ebiten packages as wasm under node"
 	@echo "make test-fuzz  every fuzz target for FUZZTIME (default 4s) each"
 	@echo "make test-e2e   build the wasm, then drive the page in headless Chromium"
+	@echo "make test-real  the simulator against this machine's kernel (root, tracefs; ~20 s, alone)"
+	@echo "make real-kernel regenerate docs/real-kernel.md (root, tracefs; ~4 min, alone)"
 	@echo "make screenshot test-e2e that also writes docs/screenshot.png"
 	@echo "make screens    the canvas at 2, 80 and 256 CPUs, normal, talk, A/B: docs/screenshot-*.png"
 	@echo "make bench      benchmarks (native); make bench-wasm: the sim's under node"
@@ -54,6 +56,8 @@ serve: wasm
 	$(GO) run ./cmd/serve -addr $(ADDR) -dir web
 
 test: test-unit test-wasm test-fuzz test-e2e
+	@# Last and alone: the real-kernel check measures the machine's own kernel.
+	$(MAKE) test-real
 
 test-unit: vet check-fmt
 	$(GO) test $(UNIT_PKGS)
@@ -77,6 +81,19 @@ test-fuzz:
 
 test-e2e: need-chromium wasm
 	SCHEDPLAY_CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -v -timeout 15m ./e2e
+
+# The simulator against this machine's kernel (realkernel.TestRealVsSim):
+# real runs need the CPUs to themselves, so this runs serially after
+# everything else; without root or tracefs the test says so and skips.
+test-real:
+	SCHEDPLAY_REAL=1 GODEBUG=asyncpreemptoff=1 $(GO) test -count=1 -p 1 -v -timeout 120s -run '^TestRealVsSim$$' ./realkernel
+
+# docs/real-kernel.md: calibration, then every reference scenario of
+# realkernel/testdata several times on the real kernel and once in the
+# simulator (cmd/realdoc). RUNS real runs per scenario.
+RUNS ?= 5
+real-kernel:
+	GODEBUG=asyncpreemptoff=1 $(GO) run ./cmd/realdoc -runs $(RUNS) -o docs/real-kernel.md
 
 screenshot: need-chromium wasm
 	SCHEDPLAY_CHROMIUM=$(CHROMIUM) SCHEDPLAY_SCREENSHOT=docs/screenshot.png $(GO) test -count=1 -v -run 'TestPage$$' ./e2e

@@ -65,10 +65,10 @@ type ReportCase struct {
 // ReportOptions drive WriteReport.
 type ReportOptions struct {
 	Cases []ReportCase
-	Runs  int                   // real runs per case
-	Log   io.Writer             // progress (nil: none)
-	Costs *scenarios.Costs      // calibrated costs (nil: measure them)
-	Cal   *Calibration          // the calibration they came from
+	Runs  int                    // real runs per case
+	Log   io.Writer              // progress (nil: none)
+	Costs *scenarios.Costs       // calibrated costs (nil: measure them)
+	Cal   *Calibration           // the calibration they came from
 	Load  func() (float64, bool) // the 1-minute load average before a run
 	// Isolate: real runs with Options.Isolate.
 	Isolate bool

@@ -1,0 +1,56 @@
+package realkernel
+
+import (
+	"strings"
+	"testing"
+
+	"schedplay/sim"
+)
+
+// A hand-made trace: two threads (10, 11) and a foreign task (99) on two
+// CPUs, in a nanosecond clock.
+const analyzeTrace = `# tracer: nop
+ x-99 [000] d..2. 1.000000: sched_switch: prev_comm=x prev_pid=99 prev_prio=120 prev_state=S ==> next_comm=a/0 next_pid=10 next_prio=120
+ a/0-10 [000] d..2. 1.000010: sched_waking: comm=b/0 pid=11 prio=120 target_cpu=001
+ a/0-10 [000] d..2. 1.000011: sched_migrate_task: comm=b/0 pid=11 prio=120 orig_cpu=1 dest_cpu=0
+ a/0-10 [000] d..2. 1.000012: sched_wakeup: comm=b/0 pid=11 prio=120 target_cpu=000
+ a/0-10 [000] d..2. 1.000020: sched_switch: prev_comm=a/0 prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=b/0 next_pid=11 next_prio=120
+ b/0-11 [000] d..2. 1.000050: sched_switch: prev_comm=b/0 prev_pid=11 prev_prio=120 prev_state=R ==> next_comm=x next_pid=99 next_prio=120
+ migration/1-20 [001] d..2. 1.000060: sched_migrate_task: comm=b/0 pid=11 prio=120 orig_cpu=0 dest_cpu=1
+ y-98 [001] d..2. 1.000070: sched_switch: prev_comm=y prev_pid=98 prev_prio=120 prev_state=S ==> next_comm=b/0 next_pid=11 next_prio=120
+ b/0-11 [001] d..2. 1.000100: sched_switch: prev_comm=b/0 prev_pid=11 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
+`
+
+func TestAnalyze(t *testing.T) {
+	r, err := Analyze([]byte(analyzeTrace), []Thread{{Name: "a/0", TID: 10, Ops: 3}, {Name: "b/0", TID: 11, Ops: 2}},
+		Window{StartNS: 1e9, EndNS: 1e9 + 200e3, NCPU: 2, Dist: func(a, b int) sim.Distance { return sim.DistLLC }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Latency: b woken at 10 us, in at 20 us.
+	if r.WakeupLatencyUS.N != 1 || r.WakeupLatencyUS.P50 != 10 {
+		t.Errorf("wake-up latency %+v, want one of 10 us", r.WakeupLatencyUS)
+	}
+	// Migrations: one inside the wake-up, one by the stopper (active).
+	if m := r.Migrations; m.Total != 2 || m.Wakeup != 1 || m.Active != 1 || m.Other != 1 || m.LLC != 2 {
+		t.Errorf("migrations %+v", m)
+	}
+	// Switches in: a, b, b; switch to idle from b: 4.
+	if r.CtxSwitches != 4 {
+		t.Errorf("ctx switches %d, want 4", r.CtxSwitches)
+	}
+	// CPU: a 0..20 us = 20, b 20..50 + 70..100 = 60; busy = 80 us / (2 x 200 us).
+	if r.Tasks[0].CPUMS != 0.02 || r.Tasks[1].CPUMS != 0.06 || r.BusyPct != 20 {
+		t.Errorf("cpu %v %v busy %v", r.Tasks[0].CPUMS, r.Tasks[1].CPUMS, r.BusyPct)
+	}
+	// Run-queue wait of b: wakeup 12 -> 20 us, preempted 50 -> 70 us.
+	if r.Tasks[1].WaitMS != 0.028 {
+		t.Errorf("b waited %v ms, want 0.028", r.Tasks[1].WaitMS)
+	}
+	if r.Ops != 5 || r.OpsPerS != 25000 {
+		t.Errorf("ops %d, %v/s", r.Ops, r.OpsPerS)
+	}
+	if r.TraceHash != nil || r.Tasks[0].UtilAvg != nil || !strings.Contains(strings.Join(r.Unmeasured, ","), "trace_hash") {
+		t.Error("unmeasured keys must be null and listed")
+	}
+}
