@@ -27,6 +27,7 @@ input ("tasks.thread0.phases.p1.lock: mutexes are not modelled; dropped"):
 	s, problems, err := interop.ImportRTAppWith(data, interop.RTAppOptions{Machine: &m})
 	m, problems, err := interop.ImportLscpu(data)   // just the machine
 	s, problems, err := interop.LscpuScenario(data) // the machine and a placeholder workload
+	s, problems, err := interop.ImportFtrace(data)  // a tracefs / trace-cmd sched trace (ftrace.go)
 
 An error means the input is not what it claims to be (not JSON, no tasks,
 no CPU rows) or nothing of it could be mapped; problems never stop an

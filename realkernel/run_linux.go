@@ -259,7 +259,7 @@ func Run(s *scenarios.Scenario, opt Options) (*Result, *Recording, error) {
 		tids[i] = w.tid
 	}
 	dur := cfg.Duration
-	bufKB := int(min(max(dur/1e9, 1)*32*1024, 512*1024))
+	bufKB := int(min(max(dur/1e9, 1)*12*1024, 256*1024)) // ~8 MB/s of a 20 us pair's events, with room
 	tr, err := newTracer(tids, bufKB)
 	if err != nil {
 		r.release()

@@ -115,8 +115,17 @@ func newTracer(tids []int, bufKB int) (*tracer, error) {
 	if err := writeFile(filepath.Join(t.dir, "trace_clock"), clock); err != nil {
 		return fail(err)
 	}
-	if err := writeFile(filepath.Join(t.dir, "buffer_size_kb"), strconv.Itoa(bufKB)); err != nil {
-		return fail(err)
+	// The buffer: ask for bufKB per CPU, halving while the kernel cannot
+	// allocate it (a shared machine's memory); lost events are reported.
+	for {
+		err := writeFile(filepath.Join(t.dir, "buffer_size_kb"), strconv.Itoa(bufKB))
+		if err == nil {
+			break
+		}
+		if bufKB <= 2048 {
+			return fail(err)
+		}
+		bufKB /= 2
 	}
 	var pidEq, switchEq, forkEq []string
 	for _, tid := range tids {
