@@ -174,8 +174,8 @@ func TestImportProblemsAndErrors(t *testing.T) {
 		args   []string
 		stderr string
 	}{
-		{"no -from", []string{"import", mixed}, "-from rtapp|lscpu is required"},
-		{"bad -from", []string{"import", "-from", "sched", mixed}, `-from "sched": want rtapp or lscpu`},
+		{"no -from", []string{"import", mixed}, "-from rtapp|lscpu|ftrace is required"},
+		{"bad -from", []string{"import", "-from", "sched", mixed}, `-from "sched": want rtapp, lscpu or ftrace`},
 		{"missing file", []string{"import", "-from", "rtapp", "nope.json"}, "no such file"},
 		{"not rt-app", []string{"import", "-from", "rtapp", notJSON}, notJSON + ": not rt-app JSON"},
 		{"not lscpu", []string{"import", "-from", "lscpu", mixed}, ""},
