@@ -1,6 +1,8 @@
 package realkernel
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -52,5 +54,37 @@ func TestAnalyze(t *testing.T) {
 	}
 	if r.TraceHash != nil || r.Tasks[0].UtilAvg != nil || !strings.Contains(strings.Join(r.Unmeasured, ","), "trace_hash") {
 		t.Error("unmeasured keys must be null and listed")
+	}
+}
+
+func TestWritePerfetto(t *testing.T) {
+	var b strings.Builder
+	threads := []Thread{{Name: "a/0", TID: 10}, {Name: "b/0", TID: 11}}
+	err := WritePerfetto(&b, []byte(analyzeTrace), threads, Window{StartNS: 1e9, EndNS: 1e9 + 200e3, NCPU: 2}, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		TraceEvents []struct {
+			Ph   string         `json:"ph"`
+			Name string         `json:"name"`
+			TID  int            `json:"tid"`
+			TS   float64        `json:"ts"`
+			Dur  float64        `json:"dur"`
+			Args map[string]any `json:"args"`
+		} `json:"traceEvents"`
+	}
+	if err := json.Unmarshal([]byte(b.String()), &doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, b.String())
+	}
+	var slices []string
+	for _, e := range doc.TraceEvents {
+		if e.Ph == "X" {
+			slices = append(slices, fmt.Sprintf("%s@%d %.0f+%.0f %v", e.Name, e.TID, e.TS, e.Dur, e.Args["end"]))
+		}
+	}
+	want := []string{"a/0@1000 0+20 blocked", "b/0@1000 20+30 preempted", "b/0@1001 70+30 blocked"}
+	if fmt.Sprint(slices) != fmt.Sprint(want) {
+		t.Errorf("slices %v, want %v", slices, want)
 	}
 }
