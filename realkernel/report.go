@@ -60,6 +60,15 @@ func Simulate(s *scenarios.Scenario) (sim.Metrics, error) {
 type ReportCase struct {
 	File     string // path of the scenario
 	Duration string // the real runs' duration ("" = the scenario's)
+	// Variants are one-switch what-ifs for the simulator ("path=value",
+	// applied to the compared scenario with the calibrated costs).
+	Variants []string
+}
+
+// VariantResult is the simulator under one what-if.
+type VariantResult struct {
+	Set                                 string
+	OpsPerS, BusyPct, MigPerS, LatP50US float64
 }
 
 // ReportOptions drive WriteReport.
@@ -87,6 +96,9 @@ type CaseResult struct {
 	Notes        []string
 	HostNotes    []string
 	ScenarioNote string
+	Variants     []VariantResult
+	// RealOps etc. repeat the real means for the what-if table.
+	RealVariant VariantResult
 }
 
 // RunCase runs one case: opt.Runs real runs and the simulator with the
@@ -135,6 +147,38 @@ func RunCase(c ReportCase, runs int, isolate bool, costs *scenarios.Costs, host 
 	}
 	for _, v := range per {
 		cr.Real = append(cr.Real, StatOf(v))
+	}
+	get := func(name string) float64 {
+		for i, r := range cr.Rows {
+			if r == name {
+				return cr.Real[i].Mean
+			}
+		}
+		return 0
+	}
+	cr.RealVariant = VariantResult{Set: "real kernel (mean)", OpsPerS: get("ops/s"), BusyPct: get("busy %"), MigPerS: get("migrations/s"), LatP50US: get("wake-up latency p50 us")}
+	for _, set := range append([]string{""}, c.Variants...) {
+		ss, _, err := SimScenario(s, host, costs)
+		if err != nil {
+			return nil, err
+		}
+		if set != "" {
+			path, value, _ := strings.Cut(set, "=")
+			if err := ss.Set(path, value); err != nil {
+				return nil, fmt.Errorf("variant %s: %v", set, err)
+			}
+		}
+		m, err := Simulate(ss)
+		if err != nil {
+			return nil, err
+		}
+		sec := m.SimMS / 1e3
+		name := set
+		if name == "" {
+			name = "simulator, calibrated (as above)"
+		}
+		cr.Variants = append(cr.Variants, VariantResult{Set: name, OpsPerS: m.OpsPerS, BusyPct: m.BusyPct,
+			MigPerS: float64(m.Migrations.Total-m.Migrations.Fork) / sec, LatP50US: m.WakeupLatencyUS.P50})
 	}
 	for k, cst := range []*scenarios.Costs{costs, nil} {
 		ss, notes, err := SimScenario(s, host, cst)
@@ -263,6 +307,12 @@ func WriteReport(w io.Writer, opt ReportOptions, intro, outro string) error {
 			fmt.Fprintf(w, "\n- %s", n)
 		}
 		fmt.Fprintln(w)
+		if len(r.Variants) > 1 {
+			fmt.Fprintf(w, "\nOne switch at a time in the simulator (calibrated costs), beside the real means:\n\n| | ops/s | busy %% | migrations/s | wake-up latency p50 µs |\n|---|---|---|---|---|\n")
+			for _, v := range append([]VariantResult{r.RealVariant}, r.Variants...) {
+				fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", v.Set, fmtNum(v.OpsPerS), fmtNum(v.BusyPct), fmtNum(v.MigPerS), fmtNum(v.LatP50US))
+			}
+		}
 	}
 	fmt.Fprint(w, outro)
 	return nil

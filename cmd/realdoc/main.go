@@ -35,11 +35,15 @@ func main() {
 		fmt.Fprintln(os.Stderr, "realdoc: run from the repository root:", err1, err2)
 		os.Exit(2)
 	}
+	// The what-ifs: the switches whose effect on these scenarios the
+	// analysis discusses.
+	whatIf := []string{"policy.features.NEWIDLE_BALANCE=false", "policy.features.WAKE_AFFINE=false",
+		"policy.select_idle_sibling=off", "policy.migration_cost=5ms"}
 	cases := []realkernel.ReportCase{
-		{File: dir + "pair-20us.json"},
-		{File: dir + "trio-80-40-40.json"},
-		{File: dir + "four-30.json"},
-		{File: dir + "server-1to4.json"},
+		{File: dir + "pair-20us.json", Variants: whatIf},
+		{File: dir + "trio-80-40-40.json", Variants: whatIf},
+		{File: dir + "four-30.json", Variants: whatIf},
+		{File: dir + "server-1to4.json", Variants: whatIf},
 	}
 	if *short {
 		for i := range cases {
