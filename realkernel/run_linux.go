@@ -161,7 +161,14 @@ func Run(s *scenarios.Scenario, opt Options) (*Result, *Recording, error) {
 	wallStart := time.Now()
 	r := &runner{}
 	syncTarget := make([]bool, len(cfg.Tasks))
-	for _, g := range cfg.Tasks {
+	for gi, g := range cfg.Tasks {
+		for si, st := range g.Program {
+			switch st.Op {
+			case sim.OpRun, sim.OpSleep, sim.OpTimer, sim.OpWake, sim.OpWait:
+			default: // a step kind added after this runner was written
+				return nil, nil, fmt.Errorf("tasks[%d].program[%d]: this kind of step has no real-kernel equivalent in schedsim real yet", gi, si)
+			}
+		}
 		for _, st := range g.Program {
 			if st.Op == sim.OpWake && st.Sync {
 				syncTarget[st.Target] = true
