@@ -369,6 +369,9 @@ func (w *worker) main(r *runner, ready, done *sync.WaitGroup) {
 // go:nosplit functions and compiler intrinsics (see the package comment).
 func (w *worker) loopRun(r *runner) {
 	start := r.t0 + w.start
+	if start >= r.end {
+		return // forked after the window: never runs
+	}
 	sleepUntil(start)
 	iter := 0
 	for atomic.LoadUint32(&r.stop) == 0 {
