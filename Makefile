@@ -7,7 +7,7 @@ WASMDIR  := $(GOROOT)/lib/wasm
 # Packages that run natively under `go test` (e2e has its own target).
 UNIT_PKGS = $$($(GO) list ./... | grep -v '/e2e$$')
 # Packages that also run as wasm under node: those that do not import ebiten.
-WASM_PKGS = ./sim/... ./scenarios/... ./render ./render/canvas ./render/raster ./app
+WASM_PKGS = ./sim/... ./scenarios/... ./frame ./render ./render/canvas ./render/raster ./app
 
 .PHONY: help all wasm serve test test-unit test-wasm test-fuzz test-e2e screenshot screens bench bench-wasm pgo fmt vet check-fmt need-node need-chromium clean test-real real-kernel
 

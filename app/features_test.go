@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"schedplay/render"
+	"schedplay/frame"
 	"schedplay/scenarios"
 	"schedplay/sim"
 )
@@ -65,10 +65,10 @@ func TestLatHist(t *testing.T) {
 }
 
 // playAll runs s to the end at a fixed frame rate and returns the frames.
-func playAll(t *testing.T, s *Session, dt time.Duration) []*Frame {
+func playAll(t *testing.T, s *Session, dt time.Duration) []*frame.Frame {
 	t.Helper()
 	s.SetBudget(time.Hour)
-	var out []*Frame
+	var out []*frame.Frame
 	for i := 0; s.Playing() && i < 100000; i++ {
 		out = append(out, s.Tick(t0.Add(time.Duration(i)*dt), dt))
 	}
@@ -98,7 +98,7 @@ func TestSeriesMatchesMetrics(t *testing.T) {
 	}
 	frames := playAll(t, s, 16*time.Millisecond)
 	last := frames[len(frames)-1]
-	ser := last.Series
+	ser := last.A().Series
 	if n := len(ser.Samples); n != 100 {
 		t.Fatalf("%d samples in 20 ms at 200 us, want 100", n)
 	}
@@ -109,7 +109,7 @@ func TestSeriesMatchesMetrics(t *testing.T) {
 		if smp.Dt != 200_000 || smp.T != int64(i+1)*200_000 {
 			t.Fatalf("sample %d: T %d Dt %d", i, smp.T, smp.Dt)
 		}
-		if len(smp.NR) != last.Topology.NCPU {
+		if len(smp.NR) != last.A().Topology.NCPU {
 			t.Fatalf("sample %d has %d CPUs", i, len(smp.NR))
 		}
 		ops += smp.Ops
@@ -119,7 +119,7 @@ func TestSeriesMatchesMetrics(t *testing.T) {
 		wakeups += int64(smp.Wakeups)
 		// The smoothed rate is the window's ops over its time.
 		var wops, wdt int64
-		for j := max(0, i-render.SmoothSamples+1); j <= i; j++ {
+		for j := max(0, i-frame.SmoothSamples+1); j <= i; j++ {
 			wops += ser.Samples[j].Ops
 			wdt += ser.Samples[j].Dt
 		}
@@ -145,7 +145,7 @@ func TestSeriesMatchesMetrics(t *testing.T) {
 		t.Errorf("samples saw %d wake-up latencies, metrics %d", wakeups, n)
 	}
 	// Frames share samples: the series of an early frame is a prefix of the last.
-	mid := frames[len(frames)/2].Series
+	mid := frames[len(frames)/2].A().Series
 	for i, smp := range mid.Samples {
 		if ser.Samples[i] != smp {
 			t.Fatalf("sample %d differs between frames", i)
@@ -160,9 +160,9 @@ func TestSeriesRing(t *testing.T) {
 	}
 	s.SetSpeed(0.005) // 200 us: 500 samples, more than the ring holds
 	frames := playAll(t, s, 50*time.Millisecond)
-	ser := frames[len(frames)-1].Series
-	if len(ser.Samples) != SeriesLen {
-		t.Fatalf("%d samples, want the ring's %d", len(ser.Samples), SeriesLen)
+	ser := frames[len(frames)-1].A().Series
+	if len(ser.Samples) != frame.SeriesLen {
+		t.Fatalf("%d samples, want the ring's %d", len(ser.Samples), frame.SeriesLen)
 	}
 	if got := ser.Last().T; got != 100_000_000 {
 		t.Errorf("newest sample ends at %d", got)
@@ -174,8 +174,8 @@ func TestSeriesRing(t *testing.T) {
 			busy++
 		}
 	}
-	if busy < SeriesLen/2 {
-		t.Errorf("only %d of %d samples show a running task", busy, SeriesLen)
+	if busy < frame.SeriesLen/2 {
+		t.Errorf("only %d of %d samples show a running task", busy, frame.SeriesLen)
 	}
 }
 
@@ -188,13 +188,13 @@ func TestLogBounded(t *testing.T) {
 	frames := playAll(t, s, 100*time.Millisecond)
 	dropped, kept, migr := 0, 0, 0
 	for _, f := range frames {
-		if len(f.Log) > MaxLogPerFrame {
-			t.Fatalf("frame has %d log entries", len(f.Log))
+		if len(f.A().Log) > frame.MaxLogPerFrame {
+			t.Fatalf("frame has %d log entries", len(f.A().Log))
 		}
-		kept += len(f.Log)
-		dropped += f.LogDropped
-		for i, e := range f.Log {
-			if i > 0 && e.T < f.Log[i-1].T {
+		kept += len(f.A().Log)
+		dropped += f.A().LogDropped
+		for i, e := range f.A().Log {
+			if i > 0 && e.T < f.A().Log[i-1].T {
 				t.Fatalf("log out of order")
 			}
 			if e.Text == "" || !strings.HasPrefix(e.Text, "t=") {
@@ -224,13 +224,13 @@ func TestLogBounded(t *testing.T) {
 
 func TestLogTiers(t *testing.T) {
 	var l logBuf
-	for i := range 3 * MaxLogPerFrame {
+	for i := range 3 * frame.MaxLogPerFrame {
 		l.add(&sim.Event{T: int64(i), Kind: sim.EvSwitch})
 	}
 	l.add(&sim.Event{T: 1000, Kind: sim.EvMigrate})
 	l.add(&sim.Event{T: 1001, Kind: sim.EvBalance, Arg: 0})
 	evs, dropped := l.take(nil)
-	if len(evs) != MaxLogPerFrame || dropped != 3*MaxLogPerFrame+2-MaxLogPerFrame {
+	if len(evs) != frame.MaxLogPerFrame || dropped != 3*frame.MaxLogPerFrame+2-frame.MaxLogPerFrame {
 		t.Fatalf("kept %d dropped %d", len(evs), dropped)
 	}
 	if !slices.ContainsFunc(evs, func(e sim.Event) bool { return e.Kind == sim.EvMigrate }) {
@@ -240,7 +240,7 @@ func TestLogTiers(t *testing.T) {
 	if evs[len(evs)-1].T != 1001 && evs[len(evs)-2].T != 1000 {
 		t.Errorf("tail %v", evs[len(evs)-3:])
 	}
-	if evs[0].T != int64(3*MaxLogPerFrame-(MaxLogPerFrame-2)) {
+	if evs[0].T != int64(3*frame.MaxLogPerFrame-(frame.MaxLogPerFrame-2)) {
 		t.Errorf("oldest kept switch at %d", evs[0].T)
 	}
 	if evs2, d := l.take(nil); len(evs2) != 0 || d != 0 {
@@ -255,49 +255,49 @@ func TestPauseOnMove(t *testing.T) {
 	if !s.PauseOnMove() {
 		t.Fatal("not armed")
 	}
-	var f *Frame
+	var f *frame.Frame
 	for i := 0; i < 2000 && s.Playing(); i++ {
 		f = s.Tick(t0.Add(time.Duration(i)*16*time.Millisecond), 16*time.Millisecond)
 	}
 	if s.Playing() || !f.PausedOnMove || f.Playing {
 		t.Fatalf("did not pause on a migration: playing %v paused-on-move %v", s.Playing(), f.PausedOnMove)
 	}
-	last := f.Moves[len(f.Moves)-1]
-	if last.Kind != sim.EvMigrate || last.T != f.Now {
-		t.Errorf("last move %+v at now %d", last, f.Now)
+	last := f.A().Moves[len(f.A().Moves)-1]
+	if last.Kind != sim.EvMigrate || last.T != f.A().Now {
+		t.Errorf("last move %+v at now %d", last, f.A().Now)
 	}
-	if f.LastMove != s.Explain(last) || !strings.Contains(f.LastMove, "moved") {
-		t.Errorf("LastMove %q", f.LastMove)
+	if f.A().LastMove != s.Explain(last) || !strings.Contains(f.A().LastMove, "moved") {
+		t.Errorf("LastMove %q", f.A().LastMove)
 	}
 	// Exactly one simulator event's worth of migrations in the frame.
 	n := 0
-	for _, e := range f.Moves {
+	for _, e := range f.A().Moves {
 		if e.Kind == sim.EvMigrate {
 			n++
-			if e.T != f.Now {
+			if e.T != f.A().Now {
 				t.Errorf("a migration before the one paused on: %+v", e)
 			}
 		}
 	}
 	// The next frame is an ordinary paused frame.
 	g := s.Tick(t0.Add(time.Hour), 16*time.Millisecond)
-	if g.PausedOnMove || g.Now != f.Now || !g.PauseOnMove {
+	if g.PausedOnMove || g.A().Now != f.A().Now || !g.PauseOnMove {
 		t.Errorf("frame after the pause: %+v", g)
 	}
 	// Play runs to the next migration.
 	s.Play()
-	var h *Frame
+	var h *frame.Frame
 	for i := 0; i < 2000 && s.Playing(); i++ {
 		h = s.Tick(t0.Add(time.Hour+time.Duration(i)*16*time.Millisecond), 16*time.Millisecond)
 	}
-	if !h.PausedOnMove || h.Now <= f.Now {
+	if !h.PausedOnMove || h.A().Now <= f.A().Now {
 		t.Errorf("second pause: %+v", h)
 	}
 	// Pausing on moves does not change the run.
 	s.SetPauseOnMove(false)
 	ref := NewSession()
 	ref.LoadPreset(scenarios.DefaultPreset, false)
-	ref.Step(time.Duration(h.Now))
+	ref.Step(time.Duration(h.A().Now))
 	rm, _ := ref.Metrics()
 	m, _ := s.Metrics()
 	if rm.TraceHash != m.TraceHash {
@@ -318,41 +318,41 @@ func TestCompareLockStep(t *testing.T) {
 	}
 	s.SetSpeed(0.01)
 	s.SetBudget(time.Hour)
-	var f *Frame
+	var f *frame.Frame
 	for i := range 60 {
 		f = s.Tick(t0.Add(time.Duration(i)*16*time.Millisecond), 16*time.Millisecond)
-		if f.B == nil {
+		if f.B() == nil {
 			t.Fatal("A/B on but no side B")
 		}
-		if f.B.Now != f.Now || f.B.Snap.Now != f.Snap.Now {
-			t.Fatalf("sides apart: A %d B %d", f.Now, f.B.Now)
+		if f.B().Now != f.A().Now || f.B().Snap.Now != f.A().Snap.Now {
+			t.Fatalf("sides apart: A %d B %d", f.A().Now, f.B().Now)
 		}
 	}
-	if f.B.Title != "B: policy.select_idle_sibling=cpu_buddies" || f.ATitle != "A: policy.select_idle_sibling=v3.6" {
-		t.Errorf("titles %q %q", f.ATitle, f.B.Title)
+	if f.B().Label != "B: policy.select_idle_sibling=cpu_buddies" || f.A().Label != "A: policy.select_idle_sibling=v3.6" {
+		t.Errorf("titles %q %q", f.A().Label, f.B().Label)
 	}
-	if f.Metrics == nil || f.B.Metrics == nil {
+	if f.A().Metrics == nil || f.B().Metrics == nil {
 		// Paused frames carry metrics; force one.
 		s.Pause()
 		f = s.Tick(t0.Add(time.Hour), 0)
 	}
-	if f.Metrics.TraceHash == f.B.Metrics.TraceHash {
+	if f.A().Metrics.TraceHash == f.B().Metrics.TraceHash {
 		t.Errorf("B plays the same trace as A")
 	}
 	// Buddies pin the pair: B has far fewer migrations than A (seed 000).
-	if a, b := f.Metrics.Migrations.Total, f.B.Metrics.Migrations.Total; b*2 > a {
+	if a, b := f.A().Metrics.Migrations.Total, f.B().Metrics.Migrations.Total; b*2 > a {
 		t.Errorf("migrations A %d, B %d: buddies should move much less", a, b)
 	}
-	if f.Series == nil || f.B.Series == nil || len(f.B.Series.Samples) != len(f.Series.Samples) {
-		t.Errorf("series: A %v B %v", f.Series, f.B.Series)
+	if f.A().Series == nil || f.B().Series == nil || len(f.B().Series.Samples) != len(f.A().Series.Samples) {
+		t.Errorf("series: A %v B %v", f.A().Series, f.B().Series)
 	}
 	// B is the same run as the CLI's -set gives.
 	sc, _ := scenarios.Preset("tbench-pairs")
 	sc.Set("policy.select_idle_sibling", "cpu_buddies")
 	ref := NewSession()
 	ref.Load(sc, false)
-	ref.Step(time.Duration(f.Now))
-	if m, _ := ref.Metrics(); m.TraceHash != f.B.Metrics.TraceHash {
+	ref.Step(time.Duration(f.A().Now))
+	if m, _ := ref.Metrics(); m.TraceHash != f.B().Metrics.TraceHash {
 		t.Errorf("side B differs from the scenario with the set applied")
 	}
 
@@ -382,7 +382,7 @@ func TestCompareLockStep(t *testing.T) {
 	if s.Compare() != nil || !strings.Contains(s.Error(), "A/B turned off") {
 		t.Errorf("after a scenario without task client: compare %v, error %q", s.Compare(), s.Error())
 	}
-	if f := s.Tick(t0, 0); f.B != nil || f.Compare != nil {
+	if f := s.Tick(t0, 0); f.B() != nil || f.Compare != nil {
 		t.Errorf("frame still has side B")
 	}
 	// Off.
@@ -429,8 +429,8 @@ func TestToggleCompareAndPresets(t *testing.T) {
 		t.Errorf("A turned on %v", got)
 	}
 	f := s.Tick(t0, 0)
-	if f.ATitle != "A: policy.load_metric=default, policy.select_idle_sibling=default" {
-		t.Errorf("ATitle %q", f.ATitle)
+	if f.A().Label != "A: policy.load_metric=default, policy.select_idle_sibling=default" {
+		t.Errorf("ATitle %q", f.A().Label)
 	}
 	s.ToggleCompare()
 	if s.Compare() != nil {

@@ -49,8 +49,8 @@ func TestDo(t *testing.T) {
 	}
 	step := float64(StepFrame) * DefaultSpeed
 	want := int64(step)
-	if f := s.Tick(t0, 0); f.Now != want {
-		t.Errorf("→ advanced to %d, want %d (one frame of simulated time)", f.Now, want)
+	if f := s.Tick(t0, 0); f.A().Now != want {
+		t.Errorf("→ advanced to %d, want %d (one frame of simulated time)", f.A().Now, want)
 	}
 	s.Do(CmdFaster)
 	if s.Speed() != 0.002 {

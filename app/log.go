@@ -3,26 +3,9 @@ package app
 import (
 	"slices"
 
+	"schedplay/frame"
 	"schedplay/sim"
 )
-
-// LogEntry is one trace event in words, for the event log. Text is the
-// simulator's explanation (sim.(*Sim).Explain): the event, and for
-// placements and balancing the decision behind it (the kernel path, the
-// CPUs examined, the numbers compared).
-type LogEntry struct {
-	T     int64  `json:"t"`     // simulated ns
-	Kind  string `json:"kind"`  // fork, wakeup, switch, migrate, block, exit, balance
-	Cause string `json:"cause"` // migrations and balance passes: wakeup, balance, newidle, nohz, active, fork; else ""
-	Task  int    `json:"task"`  // task id (index into Frame.Tasks), -1 if none
-	CPU   int    `json:"cpu"`   // the CPU it happened on / was placed on
-	From  int    `json:"from"`  // previous CPU (wake-ups, migrations, forks), the balance source; -1 if none
-	Text  string `json:"text"`  // "t=12.003ms hog/1 moved cpu2 -> cpu3 (wakeup, llc): select_idle_sibling(v3.6): ..."
-}
-
-// MaxLogPerFrame bounds Frame.Log. When a frame has more events, the most
-// telling are kept (see logTier) and Frame.LogDropped counts the rest.
-const MaxLogPerFrame = 200
 
 // logTier orders events by how much they tell, 0 first:
 //
@@ -47,7 +30,7 @@ func logTier(e *sim.Event) int {
 	return 2
 }
 
-// logRing keeps the newest MaxLogPerFrame events of one tier.
+// logRing keeps the newest frame.MaxLogPerFrame events of one tier.
 type logRing struct {
 	buf  []seqEvent
 	head int // index of the oldest when full
@@ -59,12 +42,12 @@ type seqEvent struct {
 }
 
 func (r *logRing) add(se seqEvent) {
-	if len(r.buf) < MaxLogPerFrame {
+	if len(r.buf) < frame.MaxLogPerFrame {
 		r.buf = append(r.buf, se)
 		return
 	}
 	r.buf[r.head] = se
-	r.head = (r.head + 1) % MaxLogPerFrame
+	r.head = (r.head + 1) % frame.MaxLogPerFrame
 }
 
 // logBuf collects one frame's events for the log.
@@ -86,7 +69,7 @@ func (l *logBuf) take(dst []sim.Event) ([]sim.Event, int) {
 	var keep []seqEvent
 	for t := range l.tiers {
 		r := &l.tiers[t]
-		room := MaxLogPerFrame - len(keep)
+		room := frame.MaxLogPerFrame - len(keep)
 		if room <= 0 {
 			break
 		}
@@ -94,7 +77,7 @@ func (l *logBuf) take(dst []sim.Event) ([]sim.Event, int) {
 		n := len(r.buf)
 		for i := 0; i < n && i < room; i++ {
 			idx := (r.head - 1 - i + 2*n) % n
-			if len(r.buf) < MaxLogPerFrame {
+			if len(r.buf) < frame.MaxLogPerFrame {
 				idx = n - 1 - i
 			}
 			keep = append(keep, r.buf[idx])
@@ -118,9 +101,9 @@ func (l *logBuf) take(dst []sim.Event) ([]sim.Event, int) {
 	return dst, dropped
 }
 
-// entry turns e into a LogEntry with the simulator's explanation.
-func entry(s *sim.Sim, e *sim.Event) LogEntry {
-	le := LogEntry{T: e.T, Kind: e.Kind.String(), Task: int(e.Task), CPU: int(e.CPU), From: int(e.From), Text: s.Explain(*e)}
+// entry turns e into a frame.LogEntry with the simulator's explanation.
+func entry(s *sim.Sim, e *sim.Event) frame.LogEntry {
+	le := frame.LogEntry{T: e.T, Kind: e.Kind.String(), Task: int(e.Task), CPU: int(e.CPU), From: int(e.From), Text: s.Explain(*e)}
 	if e.Kind == sim.EvMigrate || e.Kind == sim.EvBalance {
 		le.Cause = e.Cause.String()
 	}

@@ -1,14 +1,10 @@
 package app
 
-import "time"
+import (
+	"time"
 
-// Stats are the front end's own performance numbers, as the page API's
-// stats() reports them.
-type Stats struct {
-	FPS     float64 `json:"fps"`      // frames per wall second, over the last window
-	FrameMS float64 `json:"frame_ms"` // mean wall ms per frame spent in the simulator and in drawing
-	SimRTF  float64 `json:"sim_rtf"`  // simulated seconds advanced per wall second (0 when paused)
-}
+	"schedplay/frame"
+)
 
 // meterWindow is how long a measurement window lasts.
 const meterWindow = time.Second
@@ -20,10 +16,10 @@ type Meter struct {
 	simNS  int64
 	wallNS time.Duration // wall time covered by the frames (sum of dt)
 	work   time.Duration
-	stats  Stats
+	stats  frame.Stats
 }
 
-// Frame records one frame at now that covered dt of wall time, advanced
+// frame.Frame records one frame at now that covered dt of wall time, advanced
 // simulated time by simNS and spent work in the simulator.
 func (m *Meter) Frame(now time.Time, dt time.Duration, simNS int64, work time.Duration) {
 	if m.start.IsZero() {
@@ -34,7 +30,7 @@ func (m *Meter) Frame(now time.Time, dt time.Duration, simNS int64, work time.Du
 	m.wallNS += dt
 	m.work += work
 	if el := now.Sub(m.start); el >= meterWindow {
-		m.stats = Stats{
+		m.stats = frame.Stats{
 			FPS:     float64(m.frames) / el.Seconds(),
 			FrameMS: float64(m.work) / float64(time.Millisecond) / float64(m.frames),
 		}
@@ -48,5 +44,5 @@ func (m *Meter) Frame(now time.Time, dt time.Duration, simNS int64, work time.Du
 // Draw adds drawing time to the current window.
 func (m *Meter) Draw(d time.Duration) { m.work += d }
 
-// Stats are the numbers of the last complete window.
-func (m *Meter) Stats() Stats { return m.stats }
+// frame.Stats are the numbers of the last complete window.
+func (m *Meter) Stats() frame.Stats { return m.stats }

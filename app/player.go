@@ -1,7 +1,7 @@
 package app
 
 import (
-	"schedplay/render"
+	"schedplay/frame"
 	"schedplay/scenarios"
 	"schedplay/sim"
 )
@@ -101,7 +101,7 @@ func (p *player) collect() {
 		e := &p.evbuf[i]
 		p.series.event(e, p.topo)
 		p.log.add(e)
-		if render.Moves(e) {
+		if frame.Moves(e) {
 			var ex sim.CPUMask
 			if d, ok := p.sim.Decision(e.Why); ok {
 				ex = d.Examined
@@ -146,9 +146,9 @@ type frameOut struct {
 	moves      []sim.Event
 	examined   []sim.CPUMask
 	lastMove   string
-	log        []LogEntry
+	log        []frame.LogEntry
 	logDropped int
-	series     *Series
+	series     *frame.Series
 }
 
 func (p *player) take() frameOut {
@@ -165,7 +165,7 @@ func (p *player) take() frameOut {
 	var evs []sim.Event
 	evs, out.logDropped = p.log.take(nil)
 	if len(evs) > 0 {
-		out.log = make([]LogEntry, len(evs))
+		out.log = make([]frame.LogEntry, len(evs))
 		for i := range evs {
 			out.log[i] = entry(p.sim, &evs[i])
 		}

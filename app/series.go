@@ -4,13 +4,13 @@ import (
 	"math"
 	"math/bits"
 
-	"schedplay/render"
+	"schedplay/frame"
 	"schedplay/sim"
 )
 
 // Time series: a Sampler cuts simulated time into intervals of equal length
-// and closes one Sample per interval from the trace events and a snapshot
-// taken at the interval's end. The canvas draws the last SeriesLen samples
+// and closes one frame.Sample per interval from the trace events and a snapshot
+// taken at the interval's end. The canvas draws the last frame.SeriesLen samples
 // (ops/s, wake-up latency percentiles, migrations/s by cause, and the
 // per-CPU run-queue length heatmap, seed 004's "per cpu runqueue lengths
 // logged").
@@ -20,9 +20,6 @@ import (
 // speed and hold about ten seconds of what was on screen. A speed change
 // does not clear the series: each sample carries its own length, and rates
 // are per second of simulated time.
-
-// SeriesLen is how many samples a Series keeps.
-const SeriesLen = render.SeriesLen
 
 // samplesPerWallSecond sets the interval: SampleInterval(speed) is about
 // speed/samplesPerWallSecond of simulated time.
@@ -58,12 +55,6 @@ func SampleInterval(x float64) int64 {
 	}
 	return int64(math.Round(best))
 }
-
-// Sample and Series are render's: the charts draw them.
-type (
-	Sample = render.Sample
-	Series = render.Series
-)
 
 // latHist is a wake-up latency histogram with quarter-octave buckets.
 type latHist struct {
@@ -130,7 +121,7 @@ type sampler struct {
 	next     int64   // end of the current interval
 	wakeT    []int64 // per task: time of the pending wake-up, -1 if none
 	lat      latHist
-	window   [render.SmoothSamples]struct {
+	window   [frame.SmoothSamples]struct {
 		lat     latHist
 		ops, dt int64
 	}
@@ -138,8 +129,8 @@ type sampler struct {
 	mig     [sim.NumCauses]int32
 	migDist [sim.NumDistances]int32
 	ops     int64 // total ops at the last sample
-	ring    []*Sample
-	series  *Series // the published view; nil when a sample was added since
+	ring    []*frame.Sample
+	series  *frame.Series // the published view; nil when a sample was added since
 	tmp     sim.Snapshot
 }
 
@@ -177,7 +168,7 @@ func (sp *sampler) event(e *sim.Event, topo *sim.Topology) {
 		if e.Kind == sim.EvFork && (e.From < 0 || e.From == e.CPU) {
 			return // placed on its parent's CPU: not a migration
 		}
-		if c := render.MoveCause(e); c < sim.NumCauses {
+		if c := frame.MoveCause(e); c < sim.NumCauses {
 			sp.mig[c]++
 		}
 		if e.From >= 0 && e.CPU >= 0 && int(e.From) < topo.NCPU && int(e.CPU) < topo.NCPU {
@@ -200,17 +191,17 @@ func (sp *sampler) sample(s *sim.Sim, now int64) {
 	} else {
 		dt = min(dt, now)
 	}
-	w := &sp.window[sp.nwin%render.SmoothSamples]
+	w := &sp.window[sp.nwin%frame.SmoothSamples]
 	w.lat, w.ops, w.dt = sp.lat, ops-sp.ops, dt
 	sp.nwin++
 	var win latHist
 	var wops, wdt int64
-	for i := range min(sp.nwin, render.SmoothSamples) {
+	for i := range min(sp.nwin, frame.SmoothSamples) {
 		win.merge(&sp.window[i].lat)
 		wops += sp.window[i].ops
 		wdt += sp.window[i].dt
 	}
-	smp := &Sample{
+	smp := &frame.Sample{
 		T: now, Dt: dt, Ops: ops - sp.ops, OpsRate: perS(wops, wdt),
 		Wakeups: sp.lat.n,
 		LatP50:  win.quantile(0.50), LatP95: win.quantile(0.95), LatP99: win.quantile(0.99),
@@ -234,18 +225,18 @@ func (sp *sampler) sample(s *sim.Sim, now int64) {
 	sp.lat = latHist{}
 	sp.mig = [sim.NumCauses]int32{}
 	sp.migDist = [sim.NumDistances]int32{}
-	if len(sp.ring) == SeriesLen {
+	if len(sp.ring) == frame.SeriesLen {
 		copy(sp.ring, sp.ring[1:])
-		sp.ring = sp.ring[:SeriesLen-1]
+		sp.ring = sp.ring[:frame.SeriesLen-1]
 	}
 	sp.ring = append(sp.ring, smp)
 	sp.series = nil
 }
 
 // view returns the series to publish (shared until the next sample).
-func (sp *sampler) view() *Series {
+func (sp *sampler) view() *frame.Series {
 	if sp.series == nil {
-		sp.series = &Series{Samples: append([]*Sample(nil), sp.ring...), Interval: sp.interval}
+		sp.series = &frame.Series{Samples: append([]*frame.Sample(nil), sp.ring...), Interval: sp.interval}
 	}
 	return sp.series
 }

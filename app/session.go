@@ -1,6 +1,6 @@
 // Package app sits between the simulator and the browser front end: it
 // plays one scenario in wall-clock time, turns each frame's progress into a
-// read-only Frame, and fans frames out to the consumers (canvas, page
+// read-only frame.Frame, and fans frames out to the consumers (canvas, page
 // panels, link updater) through a Hub.
 //
 // The simulator stays synchronous and deterministic: only Session calls it,
@@ -19,13 +19,13 @@
 //     chunks, stopping early when the frame's work budget is spent (or
 //     right after a migration when the pause on the next migration is
 //     armed); side B follows each chunk to A's time. On the way, each side
-//     closes a time-series Sample at every sample-interval boundary;
+//     closes a time-series frame.Sample at every sample-interval boundary;
 //  2. collect: take the recorded events: the moves (glides, with the CPUs
 //     their decisions examined), the event log (bounded, explained in
 //     words), the series counters; and take a fresh snapshot;
-//  3. publish: the returned Frame is the caller's to Broadcast; the
+//  3. publish: the returned frame.Frame is the caller's to Broadcast; the
 //     snapshot, event and log slices in it are never touched again by
-//     Session, and Series samples are immutable.
+//     Session, and frame.Series samples are immutable.
 package app
 
 import (
@@ -37,7 +37,7 @@ import (
 	"sync"
 	"time"
 
-	"schedplay/render"
+	"schedplay/frame"
 	"schedplay/scenarios"
 	"schedplay/sim"
 )
@@ -64,7 +64,7 @@ const (
 	// firstChunk is the chunk, in simulated ns, before the pace is known.
 	firstChunk = 20_000
 	// maxMovesPerFrame bounds the glides one frame can start.
-	maxMovesPerFrame = 2 * render.MaxGlides
+	maxMovesPerFrame = frame.MaxMoves
 	// metricsEvery is how often a frame carries fresh metrics (they sort
 	// latency samples: not every frame).
 	metricsEvery = 250 * time.Millisecond
@@ -387,7 +387,7 @@ func (s *Session) PauseOnMove() bool {
 	return s.pauseOnMove
 }
 
-// SetTalk turns talk mode on or off (Frame.Talk): the canvas uses large
+// SetTalk turns talk mode on or off (frame.Frame.Talk): the canvas uses large
 // type and shows the clock, the newest explanations and the key help; the
 // page hides its side panels.
 func (s *Session) SetTalk(on bool) {
@@ -429,9 +429,9 @@ func (s *Session) Step(d time.Duration) (int64, error) {
 }
 
 // Tick is one frame: advance by the wall time dt since the previous frame
-// (when playing), collect, and return the Frame to publish. now is the
+// (when playing), collect, and return the frame.Frame to publish. now is the
 // frame's wall-clock time (for metrics pacing and the meter).
-func (s *Session) Tick(now time.Time, dt time.Duration) *Frame {
+func (s *Session) Tick(now time.Time, dt time.Duration) *frame.Frame {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.a == nil {
@@ -483,23 +483,9 @@ func (s *Session) Tick(now time.Time, dt time.Duration) *Frame {
 
 	s.seq++
 	ao := s.a.take()
-	f := &Frame{
+	f := &frame.Frame{
 		Seq:          s.seq,
 		Rev:          s.rev,
-		Topology:     s.a.topo,
-		Tasks:        s.a.tasks,
-		IdleStates:   s.a.idle,
-		Era:          eraOf(s.a.sim),
-		LLCSize:      s.scen.Machine.LLCSize,
-		L2Size:       s.scen.Machine.L2Size,
-		Snap:         ao.snap,
-		Moves:        ao.moves,
-		Examined:     ao.examined,
-		LastMove:     ao.lastMove,
-		Log:          ao.log,
-		LogDropped:   ao.logDropped,
-		Series:       ao.series,
-		Now:          s.a.now(),
 		Duration:     s.a.sim.Config().Duration,
 		Playing:      s.playing,
 		Speed:        s.speed,
@@ -513,11 +499,14 @@ func (s *Session) Tick(now time.Time, dt time.Duration) *Frame {
 		PausedOnMove: s.pausedMove,
 		Compare:      append([]string(nil), s.compare...),
 	}
+	a := f.A()
+	s.a.side(a, ao)
+	a.LLCSize, a.L2Size = s.scen.Machine.LLCSize, s.scen.Machine.L2Size
 	if s.pausedMove {
 		// The move paused on is the newest migration of the frame.
-		for i := len(f.Moves) - 1; i >= 0; i-- {
-			if f.Moves[i].Kind == sim.EvMigrate {
-				f.LastMove = s.a.sim.Explain(f.Moves[i])
+		for i := len(a.Moves) - 1; i >= 0; i-- {
+			if a.Moves[i].Kind == sim.EvMigrate {
+				a.LastMove = s.a.sim.Explain(a.Moves[i])
 				break
 			}
 		}
@@ -529,30 +518,19 @@ func (s *Session) Tick(now time.Time, dt time.Duration) *Frame {
 	fresh := now.Sub(s.lastMetrics) >= metricsEvery || !s.playing
 	if fresh {
 		m := s.metricsLocked(s.a)
-		f.Metrics = &m
+		a.Metrics = &m
 		s.lastMetrics = now
 	}
 	if s.b != nil {
-		bo := s.b.take()
-		f.ATitle = "A: " + describeSets(s.scen, s.compare)
-		f.B = &Side{
-			Title:      "B: " + strings.Join(s.compare, ", "),
-			Topology:   s.b.topo,
-			Tasks:      s.b.tasks,
-			IdleStates: s.b.idle,
-			Era:        eraOf(s.b.sim),
-			Snap:       bo.snap,
-			Moves:      bo.moves,
-			Examined:   bo.examined,
-			LastMove:   bo.lastMove,
-			Log:        bo.log,
-			LogDropped: bo.logDropped,
-			Series:     bo.series,
-			Now:        s.b.now(),
-		}
+		f.AB = true
+		a.Label = "A: " + describeSets(s.scen, s.compare)
+		b := &f.Sides[1]
+		s.b.side(b, s.b.take())
+		b.Label = "B: " + strings.Join(s.compare, ", ")
+		b.LLCSize, b.L2Size = a.LLCSize, a.L2Size
 		if fresh {
 			m := s.metricsLocked(s.b)
-			f.B.Metrics = &m
+			b.Metrics = &m
 		}
 	}
 	return f
@@ -591,8 +569,8 @@ func (s *Session) MetricsJSON() ([]byte, error) {
 	return json.Marshal(m)
 }
 
-// Stats are the front end's own numbers.
-func (s *Session) Stats() Stats {
+// frame.Stats are the front end's own numbers.
+func (s *Session) Stats() frame.Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.meter.Stats()

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"schedplay/frame"
 	"schedplay/scenarios"
 )
 
@@ -23,18 +24,18 @@ func TestTickAdvancesBySpeed(t *testing.T) {
 	s := loaded(t)
 	s.SetBudget(time.Hour) // no wall-clock cut in this test
 	f := s.Tick(t0, 0)
-	if f == nil || f.Now != 0 || f.Topology == nil || len(f.Snap.CPUs) != f.Topology.NCPU {
+	if f == nil || f.A().Now != 0 || f.A().Topology == nil || len(f.A().Snap.CPUs) != f.A().Topology.NCPU {
 		t.Fatalf("first frame: %+v", f)
 	}
 	// 50 ms of wall time at the default speed (1 ms per s) is 50 us of sim time.
 	f = s.Tick(t0.Add(50*time.Millisecond), 50*time.Millisecond)
-	if want := int64(float64(50*time.Millisecond) * DefaultSpeed); f.Now != want {
-		t.Errorf("after 50 ms at %g: sim time %d ns, want %d", DefaultSpeed, f.Now, want)
+	if want := int64(float64(50*time.Millisecond) * DefaultSpeed); f.A().Now != want {
+		t.Errorf("after 50 ms at %g: sim time %d ns, want %d", DefaultSpeed, f.A().Now, want)
 	}
 	// A long pause of the page (hidden tab) counts as at most maxFrameDt.
-	before := f.Now
+	before := f.A().Now
 	f = s.Tick(t0.Add(time.Minute), time.Minute)
-	if got, want := f.Now-before, int64(float64(maxFrameDt)*DefaultSpeed); got != want {
+	if got, want := f.A().Now-before, int64(float64(maxFrameDt)*DefaultSpeed); got != want {
 		t.Errorf("a 1-minute frame advanced %d ns, want the cap %d", got, want)
 	}
 	if f.Seq != 3 || !f.Playing || f.Title == "" || f.Duration <= 0 {
@@ -46,15 +47,15 @@ func TestPauseAndStep(t *testing.T) {
 	s := loaded(t)
 	s.Pause()
 	s.Tick(t0, 0)
-	if f := s.Tick(t0.Add(time.Second), 100*time.Millisecond); f.Now != 0 || f.Playing {
-		t.Errorf("paused session advanced to %d (playing %v)", f.Now, f.Playing)
+	if f := s.Tick(t0.Add(time.Second), 100*time.Millisecond); f.A().Now != 0 || f.Playing {
+		t.Errorf("paused session advanced to %d (playing %v)", f.A().Now, f.Playing)
 	}
 	now, err := s.Step(250 * time.Microsecond)
 	if err != nil || now != int64(250*time.Microsecond) {
 		t.Fatalf("Step(250us) = %d, %v", now, err)
 	}
-	if f := s.Tick(t0.Add(2*time.Second), 0); f.Now != now || f.Metrics == nil {
-		t.Errorf("frame after a step: now %d metrics %v", f.Now, f.Metrics != nil)
+	if f := s.Tick(t0.Add(2*time.Second), 0); f.A().Now != now || f.A().Metrics == nil {
+		t.Errorf("frame after a step: now %d metrics %v", f.A().Now, f.A().Metrics != nil)
 	}
 	for _, d := range []time.Duration{0, -1, MaxStep + 1} {
 		if _, err := s.Step(d); err == nil {
@@ -83,13 +84,13 @@ func TestStepStopsAtTheEnd(t *testing.T) {
 	if err != nil || now != int64(2*time.Millisecond) {
 		t.Fatalf("Step past the end = %d, %v; want the duration", now, err)
 	}
-	if f := s.Tick(t0, 10*time.Millisecond); f.Playing || f.Now != now {
-		t.Errorf("at the end: playing %v now %d", f.Playing, f.Now)
+	if f := s.Tick(t0, 10*time.Millisecond); f.Playing || f.A().Now != now {
+		t.Errorf("at the end: playing %v now %d", f.Playing, f.A().Now)
 	}
 	// Play at the end restarts the run.
 	s.Play()
-	if f := s.Tick(t0, 0); f.Now != 0 || !f.Playing {
-		t.Errorf("Play at the end: now %d playing %v, want a restart", f.Now, f.Playing)
+	if f := s.Tick(t0, 0); f.A().Now != 0 || !f.Playing {
+		t.Errorf("Play at the end: now %d playing %v, want a restart", f.A().Now, f.Playing)
 	}
 }
 
@@ -102,8 +103,8 @@ func TestBudgetBoundsAFrame(t *testing.T) {
 	start := time.Now()
 	f := s.Tick(t0, maxFrameDt)
 	// One chunk runs before the budget is checked: at most 1/chunks of the target.
-	if target := int64(float64(maxFrameDt) * MaxSpeed); f.Now > target/chunks {
-		t.Errorf("advanced %d ns with an exhausted budget (target %d)", f.Now, target)
+	if target := int64(float64(maxFrameDt) * MaxSpeed); f.A().Now > target/chunks {
+		t.Errorf("advanced %d ns with an exhausted budget (target %d)", f.A().Now, target)
 	}
 	if el := time.Since(start); el > 5*time.Second {
 		t.Errorf("a budget-bound frame took %v", el)
@@ -114,13 +115,13 @@ func TestFramesDoNotShare(t *testing.T) {
 	s := loaded(t)
 	s.SetSpeed(0.1)
 	s.SetBudget(time.Hour)
-	var frames []*Frame
+	var frames []*frame.Frame
 	for i := range 20 {
 		frames = append(frames, s.Tick(t0.Add(time.Duration(i)*16*time.Millisecond), 16*time.Millisecond))
 	}
 	// Each frame keeps its own snapshot: later frames do not rewrite it.
 	for i := 1; i < len(frames); i++ {
-		a, b := frames[i-1].Snap, frames[i].Snap
+		a, b := frames[i-1].A().Snap, frames[i].A().Snap
 		if &a.CPUs[0] == &b.CPUs[0] {
 			t.Fatalf("frames %d and %d share a snapshot", i-1, i)
 		}
@@ -129,24 +130,24 @@ func TestFramesDoNotShare(t *testing.T) {
 				t.Fatalf("frames %d and %d share cpu%d's queue", i-1, i, c)
 			}
 		}
-		if frames[i].Now < frames[i-1].Now {
+		if frames[i].A().Now < frames[i-1].A().Now {
 			t.Fatalf("time went back")
 		}
 	}
 	moves := 0
 	for _, f := range frames {
-		moves += len(f.Moves)
-		if len(f.Moves) > 0 && !strings.Contains(f.LastMove, "cpu") {
-			t.Errorf("frame with %d moves explains the last as %q", len(f.Moves), f.LastMove)
+		moves += len(f.A().Moves)
+		if len(f.A().Moves) > 0 && !strings.Contains(f.A().LastMove, "cpu") {
+			t.Errorf("frame with %d moves explains the last as %q", len(f.A().Moves), f.A().LastMove)
 		}
-		if len(f.Moves) == 0 && f.LastMove != "" {
-			t.Errorf("frame without moves explains %q", f.LastMove)
+		if len(f.A().Moves) == 0 && f.A().LastMove != "" {
+			t.Errorf("frame without moves explains %q", f.A().LastMove)
 		}
 	}
 	if moves == 0 {
 		t.Errorf("no task moved in 20 frames of the tbench pair")
 	}
-	t.Logf("20 frames at 0.1x: sim %d ns, %d moves", frames[len(frames)-1].Now, moves)
+	t.Logf("20 frames at 0.1x: sim %d ns, %d moves", frames[len(frames)-1].A().Now, moves)
 }
 
 func TestLoadErrors(t *testing.T) {
@@ -258,7 +259,7 @@ func TestHub(t *testing.T) {
 	h := NewHub()
 	a, b := h.Listen(1), h.Listen(4)
 	for i := range 3 {
-		h.Publish(&Frame{Seq: uint64(i + 1)})
+		h.Publish(&frame.Frame{Seq: uint64(i + 1)})
 	}
 	h.Publish(nil) // ignored
 	// a was full after the first frame: Publish did not block, a kept frame 1.

@@ -3,6 +3,7 @@ package render
 import (
 	"image/color"
 
+	"schedplay/frame"
 	"schedplay/sim"
 )
 
@@ -36,7 +37,8 @@ const MinGlide = 0.1
 const Linger = 0.5
 
 // MaxGlides bounds the glides on screen; the oldest give way to new ones.
-const MaxGlides = 96
+// A frame carries up to twice as many moves (frame.MaxMoves).
+const MaxGlides = frame.MaxMoves / 2
 
 // MaxBadges bounds how many of the newest glides in flight carry their
 // distance badge.
@@ -162,35 +164,13 @@ func DistanceLabel(d sim.Distance) string {
 	return ""
 }
 
-// Moves reports whether e moves a task between two different CPUs: a
-// migration, a wake-up placed on another CPU than the task's previous one,
-// or a fork placed away from its parent's CPU (fork balancing).
-func Moves(e *sim.Event) bool {
-	if e.Kind != sim.EvMigrate && e.Kind != sim.EvWakeup && e.Kind != sim.EvFork {
-		return false
-	}
-	return e.From >= 0 && e.CPU >= 0 && e.From != e.CPU && e.Task >= 0
-}
-
-// MoveCause is the cause a move is drawn with: a migration's own cause, a
-// wake-up's placement, a fork's fork balancing.
-func MoveCause(e *sim.Event) sim.Cause {
-	switch {
-	case e.Kind == sim.EvFork:
-		return sim.CauseFork
-	case e.Kind == sim.EvWakeup && e.Cause == sim.CauseNone:
-		return sim.CauseWakeup
-	}
-	return e.Cause
-}
-
 // GlideFor maps a trace event to its animation: ok is false for events
 // that move nothing. topo gives the distance (nil: unknown).
 func GlideFor(e *sim.Event, topo *sim.Topology, examined sim.CPUMask, now float64) (Glide, bool) {
-	if !Moves(e) {
+	if !frame.Moves(e) {
 		return Glide{}, false
 	}
-	g := Glide{Task: e.Task, From: e.From, To: e.CPU, Cause: MoveCause(e), Examined: examined, Start: now}
+	g := Glide{Task: e.Task, From: e.From, To: e.CPU, Cause: frame.MoveCause(e), Examined: examined, Start: now}
 	if topo != nil && int(e.From) < topo.NCPU && int(e.CPU) < topo.NCPU {
 		g.Dist = topo.Distance(int(e.From), int(e.CPU))
 	}

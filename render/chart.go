@@ -6,11 +6,12 @@ import (
 	"slices"
 	"strconv"
 
+	"schedplay/frame"
 	"schedplay/sim"
 )
 
 // Charts: four time-series panels under (or beside) the machine, each
-// SeriesLen samples wide with the newest on the right.
+// frame.SeriesLen samples wide with the newest on the right.
 //
 //  1. ops/s: completed program iterations per simulated second.
 //  2. wake-up latency: p50, p95 and p99 of the wake-ups completed in each
@@ -107,7 +108,7 @@ func headValues(dst *Scene, r Rect, st ChartStyle, vals []headValue) {
 }
 
 // sideValues labels one value per side: "40k" alone, or "A 40k", "B 230k".
-func sideValues(sd Sides, f func(s *Series) (string, bool), single color.RGBA) []headValue {
+func sideValues(sd Sides, f func(s *frame.Series) (string, bool), single color.RGBA) []headValue {
 	var out []headValue
 	for k, s := range sd.list() {
 		v, ok := f(s)
@@ -174,7 +175,7 @@ func FormatSimTime(ns int64) string {
 }
 
 // span is the simulated time the samples cover.
-func span(ss []*Sample) int64 {
+func span(ss []*frame.Sample) int64 {
 	var t int64
 	for _, s := range ss {
 		t += s.Dt
@@ -182,16 +183,16 @@ func span(ss []*Sample) int64 {
 	return t
 }
 
-// xOf is the left edge of sample slot i (of SeriesLen, newest at the right)
+// xOf is the left edge of sample slot i (of frame.SeriesLen, newest at the right)
 // for a series of n samples.
 func xOf(a Rect, i, n int) float64 {
-	slot := a.W / SeriesLen
-	return a.X + float64(SeriesLen-n+i)*slot
+	slot := a.W / frame.SeriesLen
+	return a.X + float64(frame.SeriesLen-n+i)*slot
 }
 
 // ChartCaption writes the time the samples span under chart r, in its
 // right half (the left half may hold a line legend).
-func ChartCaption(dst *Scene, r Rect, st ChartStyle, ss []*Sample) {
+func ChartCaption(dst *Scene, r Rect, st ChartStyle, ss []*frame.Sample) {
 	if len(ss) == 0 {
 		return
 	}
@@ -222,7 +223,7 @@ func lineChart(dst *Scene, a Rect, lines []LineValues, n int, top, lo float64, l
 		}
 		return a.Bottom() - a.H*clamp(v/top, 0, 1)
 	}
-	slot := a.W / SeriesLen
+	slot := a.W / frame.SeriesLen
 	var xs, ys []float64
 	for _, ln := range lines {
 		xs, ys = xs[:0], ys[:0]
@@ -255,17 +256,17 @@ func grid(dst *Scene, a Rect, fracs ...float64) {
 
 // Sides is the data of one or two sides (A, and B when comparing).
 type Sides struct {
-	A, B *Series
+	A, B *frame.Series
 }
 
-func (s Sides) list() []*Series {
+func (s Sides) list() []*frame.Series {
 	if s.B == nil {
-		return []*Series{s.A}
+		return []*frame.Series{s.A}
 	}
-	return []*Series{s.A, s.B}
+	return []*frame.Series{s.A, s.B}
 }
 
-func samplesOf(s *Series) []*Sample {
+func samplesOf(s *frame.Series) []*frame.Sample {
 	if s == nil {
 		return nil
 	}
@@ -297,7 +298,7 @@ func OpsChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 		n = max(n, len(ss))
 	}
 	lineChart(dst, a, lines, n, top, 0, false)
-	headValues(dst, r, st, sideValues(sd, func(s *Series) (string, bool) {
+	headValues(dst, r, st, sideValues(sd, func(s *frame.Series) (string, bool) {
 		if last := s.Last(); last != nil {
 			return FormatValue(last.OpsRate), true
 		}
@@ -349,7 +350,7 @@ func LatencyChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 	}
 	lineChart(dst, a, lines, n, top, lo, true)
 	// The newest p99, large.
-	headValues(dst, r, st, sideValues(sd, func(s *Series) (string, bool) {
+	headValues(dst, r, st, sideValues(sd, func(s *frame.Series) (string, bool) {
 		if last := s.Last(); last != nil && last.LatP99 >= 0 {
 			if sd.B != nil {
 				return FormatValue(last.LatP99), true
@@ -386,9 +387,9 @@ func MigrationChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 		}
 	}
 	top = NiceCeil(top)
-	slot := a.W / SeriesLen
+	slot := a.W / frame.SeriesLen
 	w := math.Max(1, slot)
-	draw := func(ss []*Sample, base, h float64, down bool) {
+	draw := func(ss []*frame.Sample, base, h float64, down bool) {
 		for i, smp := range ss {
 			x := xOf(a, i, len(ss))
 			y := base
@@ -421,7 +422,7 @@ func MigrationChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 		dst.Label(a.X+2, a.Y+st.small()*0.6, st.small(), SideA, "A ↑ "+FormatValue(top), AlignLeft)
 		dst.Label(a.X+2, a.Bottom()-st.small()*0.6, st.small(), SideB, "B ↓", AlignLeft)
 	}
-	headValues(dst, r, st, sideValues(sd, func(s *Series) (string, bool) {
+	headValues(dst, r, st, sideValues(sd, func(s *frame.Series) (string, bool) {
 		if last := s.Last(); last != nil {
 			return FormatValue(perSecond(last.MigTotal(), last.Dt)), true
 		}
@@ -474,10 +475,10 @@ func NewHeatRows(t *sim.Topology, maxRows int) HeatRows {
 }
 
 // HeatPixels fills dst (resized as needed) with the heatmap of samples:
-// SeriesLen columns (the newest on the right, empty slots transparent) by
+// frame.SeriesLen columns (the newest on the right, empty slots transparent) by
 // len(rows.Groups) rows, RGBA.
-func HeatPixels(dst []byte, samples []*Sample, rows HeatRows) []byte {
-	w, h := SeriesLen, len(rows.Groups)
+func HeatPixels(dst []byte, samples []*frame.Sample, rows HeatRows) []byte {
+	w, h := frame.SeriesLen, len(rows.Groups)
 	n := w * h * 4
 	if cap(dst) < n {
 		dst = make([]byte, n)

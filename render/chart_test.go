@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"schedplay/frame"
 	"schedplay/sim"
 )
 
@@ -66,8 +67,8 @@ func TestHeatRows(t *testing.T) {
 func TestHeatPixels(t *testing.T) {
 	tp := topo(t, machines[0].m) // 2 CPUs
 	hr := NewHeatRows(tp, 100)
-	mk := func(nr0, nr1 uint8, iwo int) *Sample {
-		s := &Sample{NR: []uint8{nr0, nr1}, IWO: iwo}
+	mk := func(nr0, nr1 uint8, iwo int) *frame.Sample {
+		s := &frame.Sample{NR: []uint8{nr0, nr1}, IWO: iwo}
 		for c, nr := range s.NR {
 			if nr == 0 {
 				s.Idle.Set(c)
@@ -75,18 +76,18 @@ func TestHeatPixels(t *testing.T) {
 		}
 		return s
 	}
-	samples := []*Sample{mk(1, 0, 0), mk(3, 0, 1), mk(9, 2, 0)}
+	samples := []*frame.Sample{mk(1, 0, 0), mk(3, 0, 1), mk(9, 2, 0)}
 	pix := HeatPixels(nil, samples, hr)
-	if len(pix) != SeriesLen*2*4 {
+	if len(pix) != frame.SeriesLen*2*4 {
 		t.Fatalf("%d bytes", len(pix))
 	}
 	at := func(x, y int) [4]byte {
-		o := (y*SeriesLen + x) * 4
+		o := (y*frame.SeriesLen + x) * 4
 		return [4]byte{pix[o], pix[o+1], pix[o+2], pix[o+3]}
 	}
 	rgba := func(c [4]uint8) [4]byte { return c }
 	col := func(nr int) [4]byte { c := HeatColor(nr); return rgba([4]uint8{c.R, c.G, c.B, 0xff}) }
-	x0 := SeriesLen - 3 // the newest sample is the right-most column
+	x0 := frame.SeriesLen - 3 // the newest sample is the right-most column
 	if at(0, 0)[3] != 0 || at(x0-1, 1)[3] != 0 {
 		t.Errorf("slots without samples are not transparent")
 	}
@@ -104,9 +105,9 @@ func TestHeatPixels(t *testing.T) {
 
 // Charts draw inside their panels, whatever the data.
 func TestChartsStayInside(t *testing.T) {
-	var ss []*Sample
-	for i := range SeriesLen + 10 {
-		s := &Sample{T: int64(i+1) * 1000, Dt: 1000, Ops: int64(i % 7), OpsRate: float64(i%7) * 1e6,
+	var ss []*frame.Sample
+	for i := range frame.SeriesLen + 10 {
+		s := &frame.Sample{T: int64(i+1) * 1000, Dt: 1000, Ops: int64(i % 7), OpsRate: float64(i%7) * 1e6,
 			LatP50: float64(i % 5), LatP95: float64(i%5) * 10, LatP99: float64(i%5) * 100, NR: []uint8{1, 2}}
 		if i%9 == 0 {
 			s.LatP50, s.LatP95, s.LatP99 = -1, -1, -1
@@ -115,11 +116,11 @@ func TestChartsStayInside(t *testing.T) {
 		s.Mig[sim.CauseBalance] = int32(i % 4)
 		ss = append(ss, s)
 	}
-	series := &Series{Samples: ss[len(ss)-SeriesLen:]}
-	few := &Series{Samples: ss[:3]}
+	series := &frame.Series{Samples: ss[len(ss)-frame.SeriesLen:]}
+	few := &frame.Series{Samples: ss[:3]}
 	r := Rect{X: 20, Y: 30, W: 300, H: 160}
 	st := ChartStyle{Font: 13}
-	for _, sd := range []Sides{{A: series}, {A: series, B: few}, {A: &Series{}}, {A: few, B: series}} {
+	for _, sd := range []Sides{{A: series}, {A: series, B: few}, {A: &frame.Series{}}, {A: few, B: series}} {
 		for i, draw := range []func(*Scene, Rect, ChartStyle, Sides){OpsChart, LatencyChart, MigrationChart} {
 			var sc Scene
 			draw(&sc, r, st, sd)

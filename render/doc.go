@@ -39,7 +39,7 @@
 //   - Dash: how the stage is shared between the machine(s), the four
 //     charts, the legend, the A/B table and, in talk mode, the status line
 //     and the newest explanations.
-//   - Series: the time series the charts draw, sampled by package app at a
+//   - frame.Series (package frame): the time series the charts draw, sampled by package app at a
 //     fixed interval of simulated time (ops/s, wake-up latency
 //     percentiles, migrations by cause, per-CPU nr_running).
 //

@@ -8,7 +8,7 @@ import (
 
 	"github.com/teivah/broadcast"
 
-	"schedplay/app"
+	"schedplay/frame"
 )
 
 // eventLog keeps the newest logKeep entries of side A's event log
@@ -21,7 +21,7 @@ type eventLog struct {
 	rev     int64
 	next    int64 // seq of the next entry
 	ring    []logLine
-	dropped int // entries the frames left out (app.Frame.LogDropped) in this revision
+	dropped int // entries the frames left out (frame.Frame.LogDropped) in this revision
 }
 
 // logKeep is how many lines the page keeps: enough to scroll back over a
@@ -30,17 +30,17 @@ const logKeep = 500
 
 type logLine struct {
 	seq int64
-	app.LogEntry
+	frame.LogEntry
 	task string // the task's name, "" if none
 }
 
-func (l *eventLog) run(ch *broadcast.Listener[*app.Frame]) {
+func (l *eventLog) run(ch *broadcast.Listener[*frame.Frame]) {
 	for f := range ch.Ch() {
 		l.add(f)
 	}
 }
 
-func (l *eventLog) add(f *app.Frame) {
+func (l *eventLog) add(f *frame.Frame) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if f.Rev != l.rev {
@@ -48,11 +48,11 @@ func (l *eventLog) add(f *app.Frame) {
 		l.ring = l.ring[:0]
 		l.dropped = 0
 	}
-	l.dropped += f.LogDropped
-	for _, e := range f.Log {
+	l.dropped += f.A().LogDropped
+	for _, e := range f.A().Log {
 		name := ""
-		if e.Task >= 0 && e.Task < len(f.Tasks) {
-			name = f.Tasks[e.Task].Name
+		if e.Task >= 0 && e.Task < len(f.A().Tasks) {
+			name = f.A().Tasks[e.Task].Name
 		}
 		l.ring = append(l.ring, logLine{seq: l.next, LogEntry: e, task: name})
 		l.next++

@@ -9,6 +9,7 @@ import (
 	"github.com/teivah/broadcast"
 
 	"schedplay/app"
+	"schedplay/frame"
 	"schedplay/render"
 	"schedplay/render/canvas"
 	"schedplay/render/ebitendraw"
@@ -24,7 +25,7 @@ type game struct {
 	hub    *app.Hub
 	page   *page
 	r      *ebitendraw.Renderer
-	frames *broadcast.Listener[*app.Frame]
+	frames *broadcast.Listener[*frame.Frame]
 	keys   *keyboard
 
 	start    time.Time

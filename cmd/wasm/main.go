@@ -6,7 +6,7 @@
 //
 // Wiring (one way, top to bottom):
 //
-//	ebiten Update ──Session.Tick──▶ *app.Frame ──Hub.Publish (Broadcast)──┬─▶ canvas (drained in Draw)
+//	ebiten Update ──Session.Tick──▶ *frame.Frame ──Hub.Publish (Broadcast)──┬─▶ canvas (drained in Draw)
 //	                                                                      ├─▶ page panels goroutine
 //	                                                                      └─▶ link updater goroutine
 //	window.schedplay.* and hashchange ──▶ Session methods (mutex)

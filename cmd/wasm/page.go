@@ -13,7 +13,7 @@ import (
 
 	"github.com/teivah/broadcast"
 
-	"schedplay/app"
+	"schedplay/frame"
 	"schedplay/render"
 	"schedplay/sim"
 )
@@ -143,7 +143,7 @@ func (p *page) fatal(text string) {
 // metrics (A, and B with the difference when A/B is on) when a frame
 // carries them, talk mode and the pause-on-migration state as the session
 // has them (a key on the canvas may change them).
-func (p *page) panels(l *broadcast.Listener[*app.Frame]) {
+func (p *page) panels(l *broadcast.Listener[*frame.Frame]) {
 	var rev int64 = -1
 	var lastClock, lastMove time.Time
 	talk, armed, ab := false, false, false
@@ -160,11 +160,11 @@ func (p *page) panels(l *broadcast.Listener[*app.Frame]) {
 			p.notify("schedplay:scenario", map[string]any{"rev": f.Rev})
 		}
 		p.mu.Lock()
-		p.now, p.dur = f.Now, f.Duration
-		if f.B == nil {
+		p.now, p.dur = f.A().Now, f.Duration
+		if f.B() == nil {
 			p.bMetrics = nil
-		} else if f.B.Metrics != nil {
-			p.bMetrics = f.B.Metrics
+		} else if f.B().Metrics != nil {
+			p.bMetrics = f.B().Metrics
 		}
 		p.mu.Unlock()
 		p.setError(f.Err)
@@ -180,7 +180,7 @@ func (p *page) panels(l *broadcast.Listener[*app.Frame]) {
 				e.Set("checked", armed)
 			}
 		}
-		if on := f.B != nil; first || on != ab {
+		if on := f.B() != nil; first || on != ab {
 			ab = on
 			if e := p.el("metrics-table"); e.Truthy() {
 				e.Get("classList").Call("toggle", "ab", ab)
@@ -197,10 +197,10 @@ func (p *page) panels(l *broadcast.Listener[*app.Frame]) {
 		}
 		if now := time.Now(); now.Sub(lastClock) >= 100*time.Millisecond || !f.Playing {
 			lastClock = now
-			p.setText("clock", "t = "+fmtSimTime(f.Now)+" of "+fmtSimTime(f.Duration))
+			p.setText("clock", "t = "+fmtSimTime(f.A().Now)+" of "+fmtSimTime(f.Duration))
 			state := "paused"
 			switch {
-			case f.Now >= f.Duration:
+			case f.A().Now >= f.Duration:
 				state = "finished"
 			case f.Playing:
 				state = "▶ " + fmtSpeed(f.Speed)
@@ -213,15 +213,15 @@ func (p *page) panels(l *broadcast.Listener[*app.Frame]) {
 		}
 		// The newest move's explanation, held for a moment so it can be
 		// read; the move paused on is shown at once.
-		if now := time.Now(); f.LastMove != "" && (now.Sub(lastMove) >= 700*time.Millisecond || !f.Playing || f.PausedOnMove) {
+		if now := time.Now(); f.A().LastMove != "" && (now.Sub(lastMove) >= 700*time.Millisecond || !f.Playing || f.PausedOnMove) {
 			lastMove = now
-			p.setText("last-move", f.LastMove)
+			p.setText("last-move", f.A().LastMove)
 		}
-		if m := f.Metrics; m != nil {
+		if m := f.A().Metrics; m != nil {
 			var b *sim.Metrics
-			if f.B != nil {
-				b = f.B.Metrics
-				p.setText("ab-caption", f.ATitle+"\n"+f.B.Title)
+			if f.B() != nil {
+				b = f.B().Metrics
+				p.setText("ab-caption", f.A().Label+"\n"+f.B().Label)
 			}
 			p.showMetrics(m, b)
 			strip := fmt.Sprintf("%s ops/s · wake-up p99 %s µs · %s migrations · idle while overloaded %.1f ms",
@@ -350,7 +350,7 @@ func (p *page) setError(text string) {
 // linkUpdater keeps the address bar on the share link of the scenario the
 // user changed (loadScenario, set, a preset chosen). replaceState does not
 // fire hashchange, so this does not reload anything.
-func (p *page) linkUpdater(l *broadcast.Listener[*app.Frame]) {
+func (p *page) linkUpdater(l *broadcast.Listener[*frame.Frame]) {
 	var written int64 = -1
 	for f := range l.Ch() {
 		if f.Link == "" || f.Rev == written {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"schedplay/app"
+	"schedplay/frame"
 	"schedplay/render"
 	"schedplay/scenarios"
 )
@@ -43,7 +44,7 @@ func BenchmarkBuild(b *testing.B) {
 			if sh.compare != nil {
 				s.SetCompare(sh.compare)
 			}
-			var frames []*app.Frame
+			var frames []*frame.Frame
 			t0 := time.Unix(0, 0)
 			for i := range 120 {
 				frames = append(frames, s.Tick(t0.Add(time.Duration(i)*time.Second/30), time.Second/30))

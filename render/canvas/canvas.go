@@ -1,4 +1,4 @@
-// Package canvas composes the whole picture of one app.Frame into render's
+// Package canvas composes the whole picture of one frame.Frame into render's
 // display lists, without Ebiten: the dashboard (render.Dash), the machine
 // or the two machines of an A/B comparison, the glides, the charts and
 // heatmaps, the legend, and in talk mode the status line and the newest
@@ -22,7 +22,7 @@ package canvas
 import (
 	"math"
 
-	"schedplay/app"
+	"schedplay/frame"
 	"schedplay/render"
 	"schedplay/sim"
 )
@@ -38,7 +38,7 @@ const holdExplanation = 1.5
 type Canvas struct {
 	Measure render.Measure
 
-	last *app.Frame
+	last *frame.Frame
 	// Layout key: what forces a relayout when it changes.
 	rev    int64
 	stage  render.Rect
@@ -79,7 +79,7 @@ type heat struct {
 	rows   render.HeatRows
 	area   render.Rect
 	img    render.Image
-	series *render.Series
+	series *frame.Series
 }
 
 // New returns a canvas measuring text with m (nil: render.ApproxMeasure).
@@ -94,7 +94,7 @@ func New(m render.Measure) *Canvas {
 
 // Take records frame f, published at wall time wall (seconds): its moves
 // start glides, its metrics and explanation are kept.
-func (c *Canvas) Take(f *app.Frame, wall float64) {
+func (c *Canvas) Take(f *frame.Frame, wall float64) {
 	if f == nil {
 		return
 	}
@@ -105,27 +105,27 @@ func (c *Canvas) Take(f *app.Frame, wall float64) {
 		c.explains = c.explains[:0]
 		c.pinned = [2][]render.Glide{}
 	}
-	c.sides[0].glides.Add(f.Moves, f.Examined, f.Topology, wall)
-	if f.Metrics != nil {
-		c.metrics[0] = f.Metrics
+	c.sides[0].glides.Add(f.A().Moves, f.A().Examined, f.A().Topology, wall)
+	if f.A().Metrics != nil {
+		c.metrics[0] = f.A().Metrics
 	}
-	if f.B != nil {
-		c.sides[1].glides.Add(f.B.Moves, f.B.Examined, f.B.Topology, wall)
-		if f.B.Metrics != nil {
-			c.metrics[1] = f.B.Metrics
+	if f.B() != nil {
+		c.sides[1].glides.Add(f.B().Moves, f.B().Examined, f.B().Topology, wall)
+		if f.B().Metrics != nil {
+			c.metrics[1] = f.B().Metrics
 		}
 	} else {
 		c.metrics[1] = nil
 	}
 	if f.PausedOnMove {
-		c.pinned[0] = pinnedGlides(f.Moves, f.Examined, f.Topology)
+		c.pinned[0] = pinnedGlides(f.A().Moves, f.A().Examined, f.A().Topology)
 		c.pinnedFrame = f.Seq
 	} else if f.Playing {
 		c.pinned = [2][]render.Glide{}
 	}
-	if f.LastMove != "" && (f.PausedOnMove || wall-c.explainedAt >= holdExplanation || len(c.explains) == 0) {
-		if n := len(c.explains); n == 0 || c.explains[n-1] != f.LastMove {
-			c.explains = append(c.explains, f.LastMove)
+	if f.A().LastMove != "" && (f.PausedOnMove || wall-c.explainedAt >= holdExplanation || len(c.explains) == 0) {
+		if n := len(c.explains); n == 0 || c.explains[n-1] != f.A().LastMove {
+			c.explains = append(c.explains, f.A().LastMove)
 			if len(c.explains) > maxExplanations {
 				c.explains = c.explains[1:]
 			}
@@ -158,7 +158,7 @@ func pinnedGlides(moves []sim.Event, examined []sim.CPUMask, topo *sim.Topology)
 func (c *Canvas) Err() error { return c.err }
 
 // Frame is the newest frame taken.
-func (c *Canvas) Frame() *app.Frame { return c.last }
+func (c *Canvas) Frame() *frame.Frame { return c.last }
 
 // Static is the static layer and its version (bumped on every relayout).
 func (c *Canvas) Static() (*render.Scene, uint64) { return &c.static, c.version }
@@ -189,8 +189,8 @@ func (c *Canvas) Build(stage render.Rect, wall float64) {
 	if f == nil {
 		return
 	}
-	ab := f.B != nil
-	if f.Rev != c.rev || stage != c.stage || f.Talk != c.talk || ab != c.ab || f.Era != c.era {
+	ab := f.B() != nil
+	if f.Rev != c.rev || stage != c.stage || f.Talk != c.talk || ab != c.ab || f.A().Era != c.era {
 		c.relayout(f, stage)
 	}
 	if !c.laidOK {
@@ -198,9 +198,9 @@ func (c *Canvas) Build(stage render.Rect, wall float64) {
 	}
 	d := &c.dash
 	// Machines.
-	snaps := [2]*sim.Snapshot{f.Snap}
+	snaps := [2]*sim.Snapshot{f.A().Snap}
 	if ab {
-		snaps[1] = f.B.Snap
+		snaps[1] = f.B().Snap
 	}
 	for k := range c.sides {
 		s := &c.sides[k]
@@ -210,9 +210,9 @@ func (c *Canvas) Build(stage render.Rect, wall float64) {
 		s.painter.Cells(snaps[k], &c.dyn)
 	}
 	// Charts.
-	sd := render.Sides{A: f.Series}
+	sd := render.Sides{A: f.A().Series}
 	if ab {
-		sd.B = f.B.Series
+		sd.B = f.B().Series
 	}
 	render.OpsChart(&c.dyn, d.Charts[render.ChartOps], c.cst, sd)
 	render.LatencyChart(&c.dyn, d.Charts[render.ChartLatency], c.cst, sd)
@@ -223,8 +223,8 @@ func (c *Canvas) Build(stage render.Rect, wall float64) {
 	}
 	if f.Talk {
 		render.StatusLine(&c.dyn, d.Status, d.Font, render.Status{
-			Playing: f.Playing, Finished: f.Now >= f.Duration, PauseOnMove: f.PauseOnMove,
-			PausedOnMove: !f.Playing && len(c.pinned[0]) > 0, Speed: f.Speed, Now: f.Now,
+			Playing: f.Playing, Finished: f.A().Now >= f.Duration, PauseOnMove: f.PauseOnMove,
+			PausedOnMove: !f.Playing && len(c.pinned[0]) > 0, Speed: f.Speed, Now: f.A().Now,
 			Duration: f.Duration,
 		}, c.Measure)
 		if d.Log.W > 0 {
@@ -251,26 +251,26 @@ func (c *Canvas) Build(stage render.Rect, wall float64) {
 	}
 }
 
-func (c *Canvas) relayout(f *app.Frame, stage render.Rect) {
-	c.rev, c.stage, c.talk, c.ab, c.era = f.Rev, stage, f.Talk, f.B != nil, f.Era
+func (c *Canvas) relayout(f *frame.Frame, stage render.Rect) {
+	c.rev, c.stage, c.talk, c.ab, c.era = f.Rev, stage, f.Talk, f.B() != nil, f.A().Era
 	c.version++
 	c.static.Reset()
 	c.laidOK = false
 	c.err = nil
 	c.sides[0] = side{glides: c.sides[0].glides}
 	c.sides[1] = side{glides: c.sides[1].glides}
-	ab := f.B != nil
-	topos := [2]*sim.Topology{f.Topology}
-	tasks := [2][]sim.TaskInfo{f.Tasks}
-	idle := [2][]sim.IdleState{f.IdleStates}
-	eras := [2]string{f.Era}
+	ab := f.B() != nil
+	topos := [2]*sim.Topology{f.A().Topology}
+	tasks := [2][]sim.TaskInfo{f.A().Tasks}
+	idle := [2][]sim.IdleState{f.A().IdleStates}
+	eras := [2]string{f.A().Era}
 	if ab {
-		topos[1], tasks[1], idle[1], eras[1] = f.B.Topology, f.B.Tasks, f.B.IdleStates, f.B.Era
+		topos[1], tasks[1], idle[1], eras[1] = f.B().Topology, f.B().Tasks, f.B().IdleStates, f.B().Era
 	}
 	// The legend depends on the machine's view (compact or not), which
 	// depends on the space the legend leaves: lay out with the full view's
 	// legend, then redo once if the machine turned out compact.
-	lo := render.LegendOptions{V38: f.Era == "v3.8"}
+	lo := render.LegendOptions{V38: f.A().Era == "v3.8"}
 	for attempt := 0; attempt < 2; attempt++ {
 		items := render.LegendItems(lo)
 		legendH := func(w, font float64) float64 { return render.LayoutLegend(items, w, font, c.Measure).H }
@@ -288,7 +288,7 @@ func (c *Canvas) relayout(f *app.Frame, stage render.Rect) {
 				if topos[k] == nil || (k == 1 && !ab) {
 					continue
 				}
-				l, e := render.NewLayoutWith(topos[k], dash.Machine[k], c.Measure, render.LayoutOptions{Talk: f.Talk, LLCSize: f.LLCSize, L2Size: f.L2Size})
+				l, e := render.NewLayoutWith(topos[k], dash.Machine[k], c.Measure, render.LayoutOptions{Talk: f.Talk, LLCSize: f.A().LLCSize, L2Size: f.A().L2Size})
 				if e != nil {
 					err = e
 					area = 0
@@ -337,8 +337,8 @@ func (c *Canvas) relayout(f *app.Frame, stage render.Rect) {
 		}
 	}
 	if ab {
-		render.Caption(&c.static, d.Caption[0], d.Font*1.1, f.ATitle, render.SideA, c.Measure)
-		render.Caption(&c.static, d.Caption[1], d.Font*1.1, f.B.Title, render.SideB, c.Measure)
+		render.Caption(&c.static, d.Caption[0], d.Font*1.1, f.A().Label, render.SideA, c.Measure)
+		render.Caption(&c.static, d.Caption[1], d.Font*1.1, f.B().Label, render.SideB, c.Measure)
 	}
 	for i, r := range d.Charts {
 		render.ChartFrame(&c.static, r, render.Chart(i), c.cst)
@@ -361,7 +361,7 @@ func (c *Canvas) relayout(f *app.Frame, stage render.Rect) {
 
 // heatmaps refreshes the heatmap images when a sample was added.
 func (c *Canvas) heatmaps(sd render.Sides) {
-	series := [2]*render.Series{sd.A, sd.B}
+	series := [2]*frame.Series{sd.A, sd.B}
 	labels := [2]string{}
 	if sd.B != nil {
 		labels = [2]string{"A", "B"}
@@ -374,7 +374,7 @@ func (c *Canvas) heatmaps(sd render.Sides) {
 		if h.series != series[k] {
 			h.series = series[k]
 			h.img.Pix = render.HeatPixels(h.img.Pix, series[k].Samples, h.rows)
-			h.img.W, h.img.H = render.SeriesLen, len(h.rows.Groups)
+			h.img.W, h.img.H = frame.SeriesLen, len(h.rows.Groups)
 			h.img.Version++
 		}
 		h.img.Dst = h.area

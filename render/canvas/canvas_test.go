@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"schedplay/app"
+	"schedplay/frame"
 	"schedplay/render"
 	"schedplay/render/raster"
 	"schedplay/scenarios"
@@ -184,11 +185,11 @@ func TestLayersInsideStage(t *testing.T) {
 			}
 		}
 		f := c.Frame()
-		if n := len(c.Images()); (f.B == nil && n != 1) || (f.B != nil && n != 2) {
+		if n := len(c.Images()); (f.B() == nil && n != 1) || (f.B() != nil && n != 2) {
 			t.Errorf("%s: %d heatmaps", sh.name, n)
 		}
-		if (f.B != nil) != (c.Layout(1) != nil) {
-			t.Errorf("%s: side B laid out %v, A/B %v", sh.name, c.Layout(1) != nil, f.B != nil)
+		if (f.B() != nil) != (c.Layout(1) != nil) {
+			t.Errorf("%s: side B laid out %v, A/B %v", sh.name, c.Layout(1) != nil, f.B() != nil)
 		}
 	}
 }
@@ -248,7 +249,7 @@ func TestExplanationsAndPin(t *testing.T) {
 	if len(c.pinned[0]) == 0 {
 		t.Fatalf("no pinned move after a pause on a migration")
 	}
-	if n := len(c.explains); n == 0 || c.explains[n-1] != f.LastMove {
+	if n := len(c.explains); n == 0 || c.explains[n-1] != f.A().LastMove {
 		t.Errorf("the newest explanation is not the move paused on: %q", c.explains)
 	}
 	// The pinned move is drawn while paused: its destination's examined
@@ -257,7 +258,9 @@ func TestExplanationsAndPin(t *testing.T) {
 		t.Errorf("nothing in the top layer while paused on a move")
 	}
 	// Playing again unpins.
-	c.Take(&app.Frame{Rev: f.Rev, Playing: true, Snap: f.Snap, Topology: f.Topology, Series: f.Series}, 100)
+	again := &frame.Frame{Rev: f.Rev, Playing: true}
+	again.Sides[0] = frame.Side{Snap: f.A().Snap, Topology: f.A().Topology, Series: f.A().Series}
+	c.Take(again, 100)
 	if len(c.pinned[0]) != 0 {
 		t.Errorf("still pinned after play")
 	}

@@ -1,4 +1,4 @@
-package render
+package frame
 
 import "schedplay/sim"
 
