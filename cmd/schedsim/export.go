@@ -2,19 +2,16 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
 	"schedplay/interop"
 )
-
-// exportFormats are the -format values of schedsim export.
-var exportFormats = []string{"perfetto", "schedstat", "csv", interop.FormatPerfettoProto, interop.FormatRTApp}
 
 // cmdExport runs a scenario to its end and writes it in another tool's
 // format (package interop does the writing); -format rtapp writes the
@@ -22,7 +19,7 @@ var exportFormats = []string{"perfetto", "schedstat", "csv", interop.FormatPerfe
 // stderr.
 func cmdExport(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	format := fs.String("format", "", strings.Join(exportFormats, " | "))
+	format := fs.String("format", "", strings.Join(interop.FormatNames(), " | "))
 	out := fs.String("o", "", "the file to write; - for stdout")
 	interval := fs.Duration("interval", time.Millisecond, "sampling period in simulated time (counters, CSV rows, schedstat snapshots)")
 	var sets setFlags
@@ -33,11 +30,12 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 	}
 	intervalSet := false
 	fs.Visit(func(f *flag.Flag) { intervalSet = intervalSet || f.Name == "interval" })
-	switch {
-	case *format == "":
-		return badInputf("schedsim export: -format %s is required", strings.Join(exportFormats, "|"))
-	case !slices.Contains(exportFormats, *format):
-		return badInputf("schedsim export: -format %q: want one of %s", *format, strings.Join(exportFormats, ", "))
+	if *format == "" {
+		return badInputf("schedsim export: -format %s is required", strings.Join(interop.FormatNames(), "|"))
+	}
+	ft, err := interop.LookupFormat(*format)
+	if err != nil {
+		return badInputf("schedsim export: -format %q: want one of %s", *format, strings.Join(interop.FormatNames(), ", "))
 	}
 	if *out == "" {
 		return badInputf("schedsim export: -o OUT is required (- for stdout)")
@@ -53,8 +51,12 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return badInput(err)
 	}
-	if *format == interop.FormatRTApp {
-		data, probs, err := interop.WriteRTApp(s)
+	src := interop.Source{Scenario: s}
+	if !ft.Runs {
+		// The workload itself, nothing is run: written in memory first, so
+		// that what cannot be exported is bad input before a file exists.
+		var buf bytes.Buffer
+		probs, err := interop.Export(&buf, src, *format, interop.Options{})
 		if err != nil {
 			return badInput(err)
 		}
@@ -62,37 +64,33 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintln(stderr, p)
 		}
 		if *out == "-" {
-			if _, err := stdout.Write(data); err != nil {
+			if _, err := stdout.Write(buf.Bytes()); err != nil {
 				return internal(err)
 			}
 			return nil
 		}
-		n, err := writeOutput(*out, func(w io.Writer) error { _, err := w.Write(data); return err })
+		n, err := writeOutput(*out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err })
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "wrote %s: rtapp, %d bytes, %d tasks, %d problems\n", *out, n, len(s.Tasks), len(probs))
+		fmt.Fprintf(stdout, "wrote %s: %s, %d bytes, %d tasks, %d problems\n", *out, *format, n, len(s.Tasks), len(probs))
 		return nil
 	}
 	sm, err := newSim(cfg)
 	if err != nil {
 		return internal(fmt.Errorf("internal error: the simulator refused a valid scenario: %v", err))
 	}
+	src.Sim = sm
 	opt := interop.Options{Interval: int64(*interval)}
+	if *format == "schedstat" && !intervalSet {
+		opt.Interval = 0 // one snapshot at the end
+	}
 	write := func(w io.Writer) error {
-		switch *format {
-		case "perfetto":
-			return interop.WritePerfetto(w, sm, opt)
-		case "csv":
-			return interop.WriteCSV(w, sm, opt)
-		case interop.FormatPerfettoProto:
-			return interop.WritePerfettoProto(w, sm, opt)
+		probs, err := interop.Export(w, src, *format, opt)
+		for _, p := range probs {
+			fmt.Fprintln(stderr, p)
 		}
-		if intervalSet {
-			return interop.WriteSchedstatSeries(w, sm, opt)
-		}
-		sm.Run()
-		return interop.WriteSchedstat(w, sm)
+		return err
 	}
 	if *out == "-" {
 		if err := write(stdout); err != nil {

@@ -1,0 +1,160 @@
+package pagemodel
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	"schedplay/interop"
+	"schedplay/scenarios"
+)
+
+// Import kinds: what the page's importText recognises.
+const (
+	KindScenario = "scenario"
+	KindRTApp    = "rtapp"
+	KindLscpu    = "lscpu"
+)
+
+// Sniff says what text is: a scenario, an rt-app workload or lscpu -p
+// output ("" when it cannot tell). JSON with "version" or a tasks array is
+// a scenario; JSON (or rt-app's relaxed JSON, with comments) with "global"
+// or a tasks object is rt-app; lines of comma-separated numbers under '#'
+// comments are lscpu. name (the file's name) decides what the text cannot.
+func Sniff(text, name string) string {
+	t := strings.TrimSpace(strings.TrimPrefix(text, "\uFEFF"))
+	switch {
+	case strings.HasPrefix(t, "{"), strings.HasPrefix(t, "/"):
+		var top map[string]json.RawMessage
+		if json.Unmarshal([]byte(t), &top) == nil {
+			if _, ok := top["version"]; ok {
+				return KindScenario
+			}
+			if _, ok := top["global"]; ok {
+				return KindRTApp
+			}
+			if tasks := bytes.TrimSpace(top["tasks"]); len(tasks) > 0 && tasks[0] == '{' {
+				return KindRTApp
+			}
+			return KindScenario
+		}
+		// Not strict JSON: rt-app's dialect has comments and trailing commas.
+		if strings.Contains(t, `"tasks"`) && !strings.Contains(t, `"version"`) {
+			return KindRTApp
+		}
+		return KindScenario
+	case strings.HasPrefix(t, "#"), len(t) > 0 && t[0] >= '0' && t[0] <= '9':
+		return KindLscpu
+	}
+	if strings.HasSuffix(strings.ToLower(name), ".json") {
+		return KindScenario
+	}
+	return ""
+}
+
+// Imported is what an import gives the page: the scenario to load and what
+// the importer could not map as written ("path: what happened").
+type Imported struct {
+	Kind     string
+	Scenario *scenarios.Scenario
+	Notes    []interop.Problem
+}
+
+// Import reads text (a file named name) as kind ("" recognises it, see
+// Sniff): a scenario; an rt-app workload, run on cur's machine; or an
+// lscpu -p topology, which replaces cur's machine (its tasks and policy
+// stay; a task pinned to CPUs the new machine lacks is an error by path).
+// The result is always of the recognised kind, with the notes so far even
+// on error.
+func Import(cur *scenarios.Scenario, text, name, kind string) (Imported, error) {
+	if kind == "" {
+		kind = Sniff(text, name)
+	}
+	out := Imported{Kind: kind}
+	switch kind {
+	case KindScenario:
+		sc, err := scenarios.Decode([]byte(text))
+		out.Scenario = sc
+		return out, err
+	case KindRTApp:
+		sc, notes, err := interop.ImportRTAppWith([]byte(text), interop.RTAppOptions{Machine: &cur.Machine})
+		out.Notes = notes
+		if err != nil {
+			return out, fmt.Errorf("rt-app: %w", err)
+		}
+		if name != "" {
+			title := sc.Title
+			if sc.Set("title", "rt-app: "+path.Base(name)) != nil {
+				sc.Title = title
+			}
+		}
+		out.Scenario = sc
+		return out, nil
+	case KindLscpu:
+		m, notes, err := interop.ImportLscpu([]byte(text))
+		out.Notes = notes
+		if err != nil {
+			return out, fmt.Errorf("lscpu: %w", err)
+		}
+		c := cur.Clone()
+		m.Costs = cur.Machine.Costs
+		c.Machine = m
+		if err := c.Validate(); err != nil {
+			return out, err
+		}
+		out.Scenario = c
+		return out, nil
+	}
+	return out, errors.New("this is not a scenario JSON, an rt-app JSON or lscpu -p output")
+}
+
+// ExportFile names the file an export offers: the scenario's title as a
+// slug, then the format's suffix; mime is its media type.
+func ExportFile(title, format string) (name, mime string, err error) {
+	f, err := interop.LookupFormat(format)
+	if err != nil {
+		return "", "", fmt.Errorf("export(%q): the formats are %s", format, strings.Join(interop.FormatNames(), ", "))
+	}
+	return FileSlug(title) + f.Ext, f.MIME, nil
+}
+
+// FileSlug makes a file name from a title: lower case words joined by
+// dashes, at most about 40 characters, cut between words.
+func FileSlug(title string) string {
+	var words []string
+	var w strings.Builder
+	flush := func() {
+		if w.Len() > 0 {
+			words = append(words, w.String())
+			w.Reset()
+		}
+	}
+	for _, r := range strings.ToLower(title) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			w.WriteRune(r)
+		} else {
+			flush()
+		}
+	}
+	flush()
+	s := ""
+	for _, word := range words {
+		if s != "" && len(s)+1+len(word) > 40 {
+			break
+		}
+		if s != "" {
+			s += "-"
+		}
+		s += word
+	}
+	if len(s) > 40 {
+		s = s[:40]
+	}
+	if s == "" {
+		return "scenario"
+	}
+	return s
+}
