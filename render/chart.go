@@ -145,35 +145,6 @@ func NiceCeil(v float64) float64 {
 	return 10 * p
 }
 
-// FormatValue prints a rate or count compactly: 950, 12.5k, 3.2M.
-func FormatValue(v float64) string {
-	a := math.Abs(v)
-	switch {
-	case a >= 1e9:
-		return strconv.FormatFloat(v/1e9, 'f', 1, 64) + "G"
-	case a >= 1e6:
-		return strconv.FormatFloat(v/1e6, 'f', 1, 64) + "M"
-	case a >= 1e4:
-		return strconv.FormatFloat(v/1e3, 'f', 0, 64) + "k"
-	case a >= 1e3:
-		return strconv.FormatFloat(v/1e3, 'f', 1, 64) + "k"
-	case a >= 10 || v == 0:
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	return strconv.FormatFloat(v, 'f', 1, 64)
-}
-
-// FormatSimTime prints simulated ns for axis captions: 480 µs, 4.8 ms, 1.2 s.
-func FormatSimTime(ns int64) string {
-	switch {
-	case ns < 1e6:
-		return strconv.FormatFloat(float64(ns)/1e3, 'f', -1, 64) + " µs"
-	case ns < 1e9:
-		return strconv.FormatFloat(math.Round(float64(ns)/1e4)/1e2, 'f', -1, 64) + " ms"
-	}
-	return strconv.FormatFloat(math.Round(float64(ns)/1e7)/1e2, 'f', -1, 64) + " s"
-}
-
 // span is the simulated time the samples cover.
 func span(ss []*frame.Sample) int64 {
 	var t int64
@@ -197,7 +168,7 @@ func ChartCaption(dst *Scene, r Rect, st ChartStyle, ss []*frame.Sample) {
 		return
 	}
 	y := r.Bottom() - math.Ceil(st.small()*1.4)/2
-	t := FormatSimTime(span(ss))
+	t := frame.FormatSimTime(span(ss))
 	m := st.Measure
 	if m == nil {
 		m = ApproxMeasure
@@ -284,7 +255,7 @@ func OpsChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 	}
 	top = NiceCeil(top)
 	grid(dst, a, 0, 0.5, 1)
-	dst.Label(a.X+2, a.Y+st.small()*0.6, st.small(), Muted, FormatValue(top), AlignLeft)
+	dst.Label(a.X+2, a.Y+st.small()*0.6, st.small(), Muted, frame.FormatValue(top), AlignLeft)
 	cols := []color.RGBA{SideA, SideB}
 	var lines []LineValues
 	n := len(samplesOf(sd.A))
@@ -300,7 +271,7 @@ func OpsChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 	lineChart(dst, a, lines, n, top, 0, false)
 	headValues(dst, r, st, sideValues(sd, func(s *frame.Series) (string, bool) {
 		if last := s.Last(); last != nil {
-			return FormatValue(last.OpsRate), true
+			return frame.FormatValue(last.OpsRate), true
 		}
 		return "", false
 	}, SideA))
@@ -324,7 +295,7 @@ func LatencyChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 		f := (math.Log10(d) - math.Log10(lo)) / (math.Log10(top) - math.Log10(lo))
 		grid(dst, a, f)
 		if f > 0.08 {
-			dst.Label(a.X+2, a.Bottom()-a.H*f+st.small()*0.6, st.small(), Muted, FormatValue(d), AlignLeft)
+			dst.Label(a.X+2, a.Bottom()-a.H*f+st.small()*0.6, st.small(), Muted, frame.FormatValue(d), AlignLeft)
 		}
 	}
 	var lines []LineValues
@@ -353,9 +324,9 @@ func LatencyChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 	headValues(dst, r, st, sideValues(sd, func(s *frame.Series) (string, bool) {
 		if last := s.Last(); last != nil && last.LatP99 >= 0 {
 			if sd.B != nil {
-				return FormatValue(last.LatP99), true
+				return frame.FormatValue(last.LatP99), true
 			}
-			return "p99 " + FormatValue(last.LatP99), true
+			return "p99 " + frame.FormatValue(last.LatP99), true
 		}
 		return "", false
 	}, latColors[2]))
@@ -411,7 +382,7 @@ func MigrationChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 	}
 	if sd.B == nil {
 		grid(dst, a, 0, 0.5, 1)
-		dst.Label(a.X+2, a.Y+st.small()*0.6, st.small(), Muted, FormatValue(top), AlignLeft)
+		dst.Label(a.X+2, a.Y+st.small()*0.6, st.small(), Muted, frame.FormatValue(top), AlignLeft)
 		draw(samplesOf(sd.A), a.Bottom(), a.H, false)
 	} else {
 		mid := math.Round(a.Y + a.H/2)
@@ -419,12 +390,12 @@ func MigrationChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 		dst.Fill(Rect{a.X, mid, a.W, 1}, Muted)
 		draw(samplesOf(sd.A), mid, a.H/2, false)
 		draw(samplesOf(sd.B), mid+1, a.H/2-1, true)
-		dst.Label(a.X+2, a.Y+st.small()*0.6, st.small(), SideA, "A ↑ "+FormatValue(top), AlignLeft)
+		dst.Label(a.X+2, a.Y+st.small()*0.6, st.small(), SideA, "A ↑ "+frame.FormatValue(top), AlignLeft)
 		dst.Label(a.X+2, a.Bottom()-st.small()*0.6, st.small(), SideB, "B ↓", AlignLeft)
 	}
 	headValues(dst, r, st, sideValues(sd, func(s *frame.Series) (string, bool) {
 		if last := s.Last(); last != nil {
-			return FormatValue(perSecond(last.MigTotal(), last.Dt)), true
+			return frame.FormatValue(perSecond(last.MigTotal(), last.Dt)), true
 		}
 		return "", false
 	}, SideA))

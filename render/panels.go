@@ -3,9 +3,9 @@ package render
 import (
 	"image/color"
 	"math"
-	"strconv"
 	"strings"
 
+	"schedplay/frame"
 	"schedplay/sim"
 )
 
@@ -60,25 +60,18 @@ type DiffRow struct {
 	Unit   string
 }
 
-// DiffRows are the metrics the A/B table compares.
+// DiffRows are the metrics the A/B table compares (frame.CanvasMetrics).
 func DiffRows(a, b *sim.Metrics) []DiffRow {
-	return []DiffRow{
-		{"ops/s", a.OpsPerS, b.OpsPerS, +1, ""},
-		{"wake-up p50", a.WakeupLatencyUS.P50, b.WakeupLatencyUS.P50, -1, " µs"},
-		{"wake-up p99", a.WakeupLatencyUS.P99, b.WakeupLatencyUS.P99, -1, " µs"},
-		{"idle while overloaded", a.IdleWhileOverloadedMS, b.IdleWhileOverloadedMS, -1, " ms"},
-		{"migrations", float64(a.Migrations.Total), float64(b.Migrations.Total), 0, ""},
-		{"busy", a.BusyPct, b.BusyPct, 0, " %"},
+	rows := make([]DiffRow, 0, len(frame.CanvasMetrics))
+	for _, id := range frame.CanvasMetrics {
+		m, _ := frame.MetricByID(id)
+		rows = append(rows, DiffRow{m.Name, m.Value(a), m.Value(b), m.Better, m.Unit})
 	}
+	return rows
 }
 
 // Change is B relative to A in percent, and whether it is defined.
-func (r DiffRow) Change() (float64, bool) {
-	if r.A == 0 {
-		return 0, false
-	}
-	return (r.B - r.A) / math.Abs(r.A) * 100, true
-}
+func (r DiffRow) Change() (float64, bool) { return frame.Change(r.A, r.B) }
 
 // Verdict colours a change: Better, Worse, or Muted when neither (or
 // within 2%).
@@ -91,17 +84,6 @@ func (r DiffRow) Verdict() color.RGBA {
 		return Better
 	}
 	return Worse
-}
-
-// FormatChange prints a change in percent: "+12%", "−35%", "×4.2".
-func FormatChange(ch float64) string {
-	switch {
-	case ch >= 200:
-		return "×" + strconv.FormatFloat(1+ch/100, 'f', 1, 64)
-	case ch <= -0.5:
-		return "−" + strconv.FormatFloat(-ch, 'f', 0, 64) + "%"
-	}
-	return "+" + strconv.FormatFloat(math.Max(ch, 0), 'f', 0, 64) + "%"
 }
 
 // DiffTable draws the A/B table into r: metric, A, B, B vs A; one row per
@@ -131,10 +113,10 @@ func DiffTable(dst *Scene, r Rect, f float64, a, b *sim.Metrics, m Measure) {
 		}
 		name := fit(m, f, cols[1]-cols[0]-FormatWidth(m, f, row.A, row.Unit)-pad, row.Name, abbrev(row.Name, 10))
 		dst.Label(cols[0], y, f, Muted, name, AlignLeft)
-		dst.Label(cols[1], y, f, SideA, FormatValue(row.A), AlignRight)
-		dst.Label(cols[2], y, f, SideB, FormatValue(row.B), AlignRight)
+		dst.Label(cols[1], y, f, SideA, frame.FormatValue(row.A), AlignRight)
+		dst.Label(cols[2], y, f, SideB, frame.FormatValue(row.B), AlignRight)
 		if ch, ok := row.Change(); ok {
-			dst.Label(cols[3], y, f, row.Verdict(), FormatChange(ch), AlignRight)
+			dst.Label(cols[3], y, f, row.Verdict(), frame.FormatChange(ch), AlignRight)
 		} else if row.A == row.B {
 			dst.Label(cols[3], y, f, Muted, "=", AlignRight)
 		}
@@ -146,7 +128,7 @@ func FormatWidth(m Measure, f, v float64, unit string) float64 {
 	if m == nil {
 		m = ApproxMeasure
 	}
-	return m(FormatValue(v), f)
+	return m(frame.FormatValue(v), f)
 }
 
 // Caption draws an A/B caption: the side's name in its colour on a band.
@@ -175,19 +157,6 @@ type Status struct {
 	Now, Duration     int64
 }
 
-// FormatSpeed prints a speed: "1 ms/s", "20 µs/s", "real time", "2× real time".
-func FormatSpeed(x float64) string {
-	switch {
-	case x == 1:
-		return "real time"
-	case x > 1:
-		return strconv.FormatFloat(x, 'g', 3, 64) + "× real time"
-	case x >= 1e-3:
-		return strconv.FormatFloat(x*1e3, 'g', 3, 64) + " ms/s"
-	}
-	return strconv.FormatFloat(x*1e6, 'g', 3, 64) + " µs/s"
-}
-
 // StatusLine draws the talk-mode status line into r.
 func StatusLine(dst *Scene, r Rect, f float64, st Status, m Measure) {
 	if m == nil {
@@ -196,7 +165,7 @@ func StatusLine(dst *Scene, r Rect, f float64, st Status, m Measure) {
 	dst.Fill(r, Panel)
 	cy := r.Y + r.H/2
 	x := r.X + f*0.5
-	state, col := "► "+FormatSpeed(st.Speed), Better
+	state, col := "► "+frame.FormatSpeed(st.Speed), Better
 	switch {
 	case st.Finished:
 		state, col = "finished", Muted
@@ -207,7 +176,7 @@ func StatusLine(dst *Scene, r Rect, f float64, st Status, m Measure) {
 	}
 	dst.Label(x, cy, f, col, state, AlignLeft)
 	x += m(state, f) + f*1.2
-	clock := "t = " + FormatSimTime(st.Now) + " of " + FormatSimTime(st.Duration)
+	clock := "t = " + frame.FormatSimTime(st.Now) + " of " + frame.FormatSimTime(st.Duration)
 	dst.Label(x, cy, f, CellLabel, clock, AlignLeft)
 	x += m(clock, f) + f*1.2
 	if st.PauseOnMove && !st.PausedOnMove {
@@ -285,10 +254,10 @@ func diffTableWide(dst *Scene, r Rect, f float64, a, b *sim.Metrics, m Measure) 
 		if a == nil || b == nil {
 			continue
 		}
-		dst.Label(x, y0+lh, f, SideA, FormatValue(row.A), AlignRight)
-		dst.Label(x, y0+2*lh, f, SideB, FormatValue(row.B), AlignRight)
+		dst.Label(x, y0+lh, f, SideA, frame.FormatValue(row.A), AlignRight)
+		dst.Label(x, y0+2*lh, f, SideB, frame.FormatValue(row.B), AlignRight)
 		if ch, ok := row.Change(); ok {
-			dst.Label(x, y0+3*lh, f, row.Verdict(), FormatChange(ch), AlignRight)
+			dst.Label(x, y0+3*lh, f, row.Verdict(), frame.FormatChange(ch), AlignRight)
 		} else if row.A == row.B {
 			dst.Label(x, y0+3*lh, f, Muted, "=", AlignRight)
 		}

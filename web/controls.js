@@ -18,7 +18,7 @@ export function syncControls(api) {
     // A speed set by a key or the console: show it in the menu too.
     opt = document.createElement("option");
     opt.value = String(st.speed);
-    opt.textContent = speedLabel(st.speed);
+    opt.textContent = st.speed_label;
     opt.dataset.extra = "1";
     const after = [...sel.options].find((o) => parseFloat(o.value) > st.speed);
     sel.insertBefore(opt, after || null);
@@ -28,13 +28,6 @@ export function syncControls(api) {
   if (document.activeElement !== seed) {
     try { seed.value = String(JSON.parse(api.scenario()).seed); } catch (e) { /* keep */ }
   }
-}
-
-// speedLabel writes simulated time per wall second as the menu does.
-function speedLabel(x) {
-  if (x >= 1) return x === 1 ? "real time" : x + "× real time";
-  if (x >= 1e-3) return +(x * 1e3).toPrecision(3) + " ms / s";
-  return +(x * 1e6).toPrecision(3) + " µs / s";
 }
 
 function fieldError(el, text) {

@@ -14,6 +14,7 @@ import (
 
 	"schedplay/app"
 	"schedplay/cmd/wasm/pagemodel"
+	"schedplay/frame"
 	"schedplay/scenarios"
 )
 
@@ -40,7 +41,7 @@ import (
 // The page's own additions (README, "The page"):
 //
 //	restart()              -> {ok, error}; the same scenario from t = 0
-//	state()                -> {playing, now_ms, duration_ms, speed}
+//	state()                -> {playing, now_ms, duration_ms, speed, speed_label}
 //	describe()             -> the editor's model: {scenario, json, ncpu, levels,
 //	                          effective, base, cost_defaults, idle_states}
 //	                          (cmd/wasm/pagemodel)
@@ -197,11 +198,13 @@ func installAPI(sess *app.Session, g *game, pg *page) {
 		if len(args) > 0 && args[0].Type() == js.TypeNumber {
 			since = int64(args[0].Float())
 		}
-		return pg.log.since(since)
+		return parseJSON(pg.log.Since(since))
 	})
 	fn("state", func(args []js.Value) any {
 		now, dur := pg.clock()
-		return map[string]any{"playing": sess.Playing(), "now_ms": float64(now) / 1e6, "duration_ms": float64(dur) / 1e6, "speed": sess.Speed()}
+		speed := sess.Speed()
+		return map[string]any{"playing": sess.Playing(), "now_ms": float64(now) / 1e6, "duration_ms": float64(dur) / 1e6,
+			"speed": speed, "speed_label": frame.FormatSpeed(speed)}
 	})
 	fn("describe", func(args []js.Value) any {
 		sc, err := scenarios.Decode(sess.Scenario())

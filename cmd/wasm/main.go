@@ -44,7 +44,7 @@ func main() {
 	g.frames = hub.Listen(16)
 	go pg.panels(hub.Listen(4))
 	go pg.linkUpdater(hub.Listen(4))
-	go pg.log.run(hub.Listen(64))
+	go runEventLog(pg.log, hub.Listen(64))
 
 	installAPI(sess, g, pg)
 

@@ -4,7 +4,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/teivah/broadcast"
 
+	"schedplay/cmd/wasm/pagemodel"
 	"schedplay/frame"
 	"schedplay/render"
 	"schedplay/sim"
@@ -25,7 +25,7 @@ type page struct {
 	stage          js.Value
 	shown          map[string]string // element id -> text last written
 
-	log *eventLog
+	log *pagemodel.EventLog
 
 	mu         sync.Mutex
 	now, dur   int64        // simulated time and run length of the newest frame, ns
@@ -70,7 +70,7 @@ func (p *page) notify(name string, detail map[string]any) {
 func newPage() *page {
 	win := js.Global()
 	doc := win.Get("document")
-	p := &page{doc: doc, win: win, body: doc.Get("body"), shown: map[string]string{}, log: &eventLog{}}
+	p := &page{doc: doc, win: win, body: doc.Get("body"), shown: map[string]string{}, log: &pagemodel.EventLog{}}
 	p.stage = p.el("stage")
 	// Colour the legend swatches with the canvas' cause colours.
 	causes := map[string]sim.Cause{
@@ -197,19 +197,19 @@ func (p *page) panels(l *broadcast.Listener[*frame.Frame]) {
 		}
 		if now := time.Now(); now.Sub(lastClock) >= 100*time.Millisecond || !f.Playing {
 			lastClock = now
-			p.setText("clock", "t = "+fmtSimTime(f.A().Now)+" of "+fmtSimTime(f.Duration))
+			p.setText("clock", "t = "+frame.FormatClock(f.A().Now)+" of "+frame.FormatClock(f.Duration))
 			state := "paused"
 			switch {
 			case f.A().Now >= f.Duration:
 				state = "finished"
 			case f.Playing:
-				state = "▶ " + fmtSpeed(f.Speed)
+				state = "▶ " + frame.FormatSpeed(f.Speed)
 			case pausedAtMove:
 				state = "paused at a migration"
 			}
 			p.setText("state", state)
 			st := f.Stats
-			p.setText("perf", fmt.Sprintf("%.0f fps · %.1f ms of work per frame · sim %s real time", st.FPS, st.FrameMS, fmtRTF(st.SimRTF)))
+			p.setText("perf", fmt.Sprintf("%.0f fps · %.1f ms of work per frame · sim %s real time", st.FPS, st.FrameMS, frame.FormatRTF(st.SimRTF)))
 		}
 		// The newest move's explanation, held for a moment so it can be
 		// read; the move paused on is shown at once.
@@ -224,74 +224,15 @@ func (p *page) panels(l *broadcast.Listener[*frame.Frame]) {
 				p.setText("ab-caption", f.A().Label+"\n"+f.B().Label)
 			}
 			p.showMetrics(m, b)
-			strip := fmt.Sprintf("%s ops/s · wake-up p99 %s µs · %s migrations · idle while overloaded %.1f ms",
-				fmtNum(m.OpsPerS), fmtUS(m.WakeupLatencyUS.P99), fmtNum(float64(m.Migrations.Total)), m.IdleWhileOverloadedMS)
-			if b != nil {
-				strip = fmt.Sprintf("A %s ops/s · B %s ops/s (%s) · migrations A %s, B %s",
-					fmtNum(m.OpsPerS), fmtNum(b.OpsPerS), fmtDelta(m.OpsPerS, b.OpsPerS, fmtNum),
-					fmtNum(float64(m.Migrations.Total)), fmtNum(float64(b.Migrations.Total)))
-			}
-			p.setText("talk-strip", strip)
+			p.setText("talk-strip", pagemodel.Strip(m, b))
 		}
 	}
-}
-
-// metricRows are the rows of the metrics table: the cells are m-ID (side
-// A), mb-ID (side B) and md-ID (B against A).
-var metricRows = []struct {
-	id  string
-	val func(m *sim.Metrics) float64
-	fmt func(float64) string
-}{
-	{"ops-per-s", func(m *sim.Metrics) float64 { return m.OpsPerS }, fmtNum},
-	{"ops", func(m *sim.Metrics) float64 { return float64(m.Ops) }, fmtNum},
-	{"p50", func(m *sim.Metrics) float64 { return m.WakeupLatencyUS.P50 }, fmtUS},
-	{"p99", func(m *sim.Metrics) float64 { return m.WakeupLatencyUS.P99 }, fmtUS},
-	{"busy", func(m *sim.Metrics) float64 { return m.BusyPct }, func(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }},
-	{"iwo", func(m *sim.Metrics) float64 { return m.IdleWhileOverloadedMS }, func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }},
-	{"ctx", func(m *sim.Metrics) float64 { return float64(m.CtxSwitches) }, fmtNum},
-	{"migrations", func(m *sim.Metrics) float64 { return float64(m.Migrations.Total) }, fmtNum},
-	{"wakeup-mig", func(m *sim.Metrics) float64 { return float64(m.Migrations.Wakeup) }, fmtNum},
-	{"balance", func(m *sim.Metrics) float64 { return float64(m.Migrations.Balance) }, fmtNum},
-	{"newidle", func(m *sim.Metrics) float64 { return float64(m.Migrations.Newidle) }, fmtNum},
-	{"nohz", func(m *sim.Metrics) float64 { return float64(m.Migrations.Nohz) }, fmtNum},
-	{"active", func(m *sim.Metrics) float64 { return float64(m.Migrations.Active) }, fmtNum},
-	{"fork", func(m *sim.Metrics) float64 { return float64(m.Migrations.Fork) }, fmtNum},
 }
 
 func (p *page) showMetrics(a, b *sim.Metrics) {
-	for _, r := range metricRows {
-		av := r.val(a)
-		p.setText("m-"+r.id, r.fmt(av))
-		if b != nil {
-			bv := r.val(b)
-			p.setText("mb-"+r.id, r.fmt(bv))
-			p.setText("md-"+r.id, fmtDelta(av, bv, r.fmt))
-		}
+	for _, c := range pagemodel.MetricCells(a, b) {
+		p.setText(c.ID, c.Text)
 	}
-}
-
-// fmtDelta is B against A: a percentage of A, or the difference when A is 0.
-func fmtDelta(a, b float64, f func(float64) string) string {
-	switch {
-	case a == b:
-		return "="
-	case a == 0:
-		if b > 0 {
-			return "+" + f(b)
-		}
-		return f(b)
-	}
-	d := (b - a) / math.Abs(a) * 100
-	prec := 0
-	if math.Abs(d) < 10 {
-		prec = 1
-	}
-	s := strconv.FormatFloat(d, 'f', prec, 64)
-	if d > 0 {
-		s = "+" + s
-	}
-	return s + " %"
 }
 
 // showTalk puts the page in or out of talk mode (the canvas side follows
@@ -368,53 +309,4 @@ func (p *page) shareURL(link string) string {
 		href = href[:i]
 	}
 	return href + "#" + link
-}
-
-func fmtSimTime(ns int64) string {
-	switch {
-	case ns < 1e6:
-		return strconv.FormatFloat(float64(ns)/1e3, 'f', 1, 64) + " µs"
-	case ns < 1e9:
-		return strconv.FormatFloat(float64(ns)/1e6, 'f', 3, 64) + " ms"
-	}
-	return strconv.FormatFloat(float64(ns)/1e9, 'f', 3, 64) + " s"
-}
-
-func fmtSpeed(x float64) string {
-	switch {
-	case x >= 1:
-		return strconv.FormatFloat(x, 'g', 3, 64) + "× real time"
-	case x >= 1e-3:
-		return strconv.FormatFloat(x*1e3, 'g', 3, 64) + " ms per s"
-	}
-	return strconv.FormatFloat(x*1e6, 'g', 3, 64) + " µs per s"
-}
-
-func fmtRTF(x float64) string {
-	if x == 0 {
-		return "0×"
-	}
-	return strconv.FormatFloat(x, 'g', 2, 64) + "×"
-}
-
-func fmtUS(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
-
-// fmtNum prints a count or rate with thin-space thousands separators.
-func fmtNum(x float64) string {
-	neg := x < 0
-	if neg {
-		x = -x
-	}
-	s := strconv.FormatFloat(x, 'f', 0, 64)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteString("\u2009")
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }

@@ -245,7 +245,7 @@ func (c *Canvas) Build(stage render.Rect, wall float64) {
 		if seen, shown := s.glides.Rate(wall); seen > shown {
 			m := d.Machine[k]
 			fs := math.Max(11, d.Font*0.85)
-			text := "moves animated: " + render.FormatValue(float64(shown)) + " of " + render.FormatValue(float64(seen)) + " per second"
+			text := "moves animated: " + frame.FormatValue(float64(shown)) + " of " + frame.FormatValue(float64(seen)) + " per second"
 			render.Note(&c.top, m.Right()-2, m.Bottom()-fs, fs, render.Muted, text, c.Measure)
 		}
 	}
@@ -387,7 +387,7 @@ func (c *Canvas) heatmaps(sd render.Sides) {
 		render.ChartCaption(&c.dyn, r, c.cst, s.Samples)
 		if last.IWO > 0 && sd.B == nil {
 			f := c.cst.Font
-			lbl := render.FormatValue(float64(last.IWO)) + " idle while tasks wait"
+			lbl := frame.FormatValue(float64(last.IWO)) + " idle while tasks wait"
 			if c.Measure(render.ChartTitle(render.ChartHeat), f)+c.Measure(lbl, f*0.85)+f*2 < r.W && c.Measure(lbl, f*0.85)+f*7 < r.W {
 				c.dyn.Label(r.Right()-f*0.5, r.Y+math.Ceil(f*1.5)/2, f*0.85, render.IWOColor, lbl, render.AlignRight)
 			}

@@ -1,0 +1,72 @@
+package pagemodel
+
+import (
+	"strings"
+	"testing"
+
+	"schedplay/frame"
+	"schedplay/sim"
+)
+
+func logFrame(rev int64, n, dropped int) *frame.Frame {
+	f := &frame.Frame{Rev: rev}
+	a := f.A()
+	a.Tasks = []sim.TaskInfo{{Name: "hog/0"}}
+	a.LogDropped = dropped
+	for i := range n {
+		a.Log = append(a.Log, frame.LogEntry{T: int64(i) * 1000, Kind: "wakeup", Task: 0, CPU: 1, From: -1, Text: "x"})
+	}
+	return f
+}
+
+func TestEventLog(t *testing.T) {
+	var l EventLog
+	if p := l.Since(-1); p.Entries == nil || len(p.Entries) != 0 || p.Next != -1 {
+		t.Fatalf("empty log: %+v", p)
+	}
+	l.Add(logFrame(1, 3, 2))
+	p := l.Since(-1)
+	if len(p.Entries) != 3 || p.Next != 2 || p.Dropped != 2 || p.Rev != "1" {
+		t.Fatalf("after 3: %+v", p)
+	}
+	if p.Entries[0].Task != "hog/0" || p.Entries[1].TMS != 0.001 {
+		t.Errorf("entries %+v", p.Entries)
+	}
+	if p := l.Since(1); len(p.Entries) != 1 || p.Entries[0].Seq != 2 {
+		t.Errorf("since 1: %+v", p.Entries)
+	}
+	// Only the newest LogKeep stay.
+	l.Add(logFrame(1, LogKeep+10, 0))
+	if p := l.Since(-1); len(p.Entries) != LogKeep || p.Entries[LogKeep-1].Seq != int64(LogKeep+12) {
+		t.Errorf("kept %d, newest %d", len(p.Entries), p.Entries[len(p.Entries)-1].Seq)
+	}
+	// A new revision starts a new log (the sequence goes on).
+	l.Add(logFrame(2, 1, 0))
+	if p := l.Since(-1); len(p.Entries) != 1 || p.Rev != "2" || p.Dropped != 0 {
+		t.Errorf("new revision: %+v", p)
+	}
+}
+
+func TestMetricCells(t *testing.T) {
+	a := &sim.Metrics{OpsPerS: 1000, Ops: 5000}
+	b := &sim.Metrics{OpsPerS: 1500, Ops: 5000}
+	cells := map[string]string{}
+	for _, c := range MetricCells(a, b) {
+		cells[c.ID] = c.Text
+	}
+	if len(cells) != 3*len(frame.Metrics) {
+		t.Fatalf("%d cells for %d rows", len(cells), len(frame.Metrics))
+	}
+	if cells["m-ops-per-s"] != "1\u2009000" || cells["mb-ops-per-s"] != "1\u2009500" || cells["md-ops-per-s"] != "+50%" || cells["md-ops"] != "=" {
+		t.Errorf("cells %v", cells)
+	}
+	if n := len(MetricCells(a, nil)); n != len(frame.Metrics) {
+		t.Errorf("A alone: %d cells", n)
+	}
+	if s := Strip(a, b); !strings.Contains(s, "A 1\u2009000 ops/s · B 1\u2009500 ops/s (+50%)") {
+		t.Errorf("strip %q", s)
+	}
+	if s := Strip(a, nil); !strings.HasPrefix(s, "1\u2009000 ops/s") {
+		t.Errorf("strip %q", s)
+	}
+}

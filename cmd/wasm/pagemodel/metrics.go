@@ -1,0 +1,41 @@
+package pagemodel
+
+import (
+	"fmt"
+
+	"schedplay/frame"
+	"schedplay/sim"
+)
+
+// Cell is one text cell of the page, by element id.
+type Cell struct {
+	ID   string
+	Text string
+}
+
+// MetricCells are the metrics table's cells (frame.Metrics): m-ID for side
+// A, and with A/B on (b not nil) mb-ID for B and md-ID for B against A.
+func MetricCells(a, b *sim.Metrics) []Cell {
+	var out []Cell
+	for _, r := range frame.Metrics {
+		av := r.Value(a)
+		out = append(out, Cell{"m-" + r.ID, r.Format(av)})
+		if b != nil {
+			bv := r.Value(b)
+			out = append(out, Cell{"mb-" + r.ID, r.Format(bv)}, Cell{"md-" + r.ID, frame.FormatDelta(av, bv, r.Format)})
+		}
+	}
+	return out
+}
+
+// Strip is talk mode's one-line summary of the metrics (A, or A against B).
+func Strip(a, b *sim.Metrics) string {
+	if b == nil {
+		return fmt.Sprintf("%s ops/s · wake-up p99 %s µs · %s migrations · idle while overloaded %.1f ms",
+			frame.FormatCount(a.OpsPerS), frame.FormatFixed(a.WakeupLatencyUS.P99, 1),
+			frame.FormatCount(float64(a.Migrations.Total)), a.IdleWhileOverloadedMS)
+	}
+	return fmt.Sprintf("A %s ops/s · B %s ops/s (%s) · migrations A %s, B %s",
+		frame.FormatCount(a.OpsPerS), frame.FormatCount(b.OpsPerS), frame.FormatDelta(a.OpsPerS, b.OpsPerS, frame.FormatCount),
+		frame.FormatCount(float64(a.Migrations.Total)), frame.FormatCount(float64(b.Migrations.Total)))
+}

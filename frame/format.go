@@ -1,0 +1,180 @@
+package frame
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"schedplay/sim"
+)
+
+// The formatters the canvas (render) and the page share: one spelling of a
+// speed, a simulated time, a number and a B-against-A change everywhere.
+
+// FormatSpeed prints a speed (simulated seconds per wall second): "1 ms/s",
+// "20 µs/s", "real time", "2× real time".
+func FormatSpeed(x float64) string {
+	switch {
+	case x == 1:
+		return "real time"
+	case x > 1:
+		return strconv.FormatFloat(x, 'g', 3, 64) + "× real time"
+	case x >= 1e-3:
+		return strconv.FormatFloat(x*1e3, 'g', 3, 64) + " ms/s"
+	}
+	return strconv.FormatFloat(x*1e6, 'g', 3, 64) + " µs/s"
+}
+
+// FormatSimTime prints simulated ns compactly, for axis captions: 480 µs,
+// 4.8 ms, 1.2 s.
+func FormatSimTime(ns int64) string {
+	switch {
+	case ns < 1e6:
+		return strconv.FormatFloat(float64(ns)/1e3, 'f', -1, 64) + " µs"
+	case ns < 1e9:
+		return strconv.FormatFloat(math.Round(float64(ns)/1e4)/1e2, 'f', -1, 64) + " ms"
+	}
+	return strconv.FormatFloat(math.Round(float64(ns)/1e7)/1e2, 'f', -1, 64) + " s"
+}
+
+// FormatClock prints simulated ns for a running clock, with a fixed number
+// of decimals so that the text does not jitter: 12.5 µs, 4.800 ms, 1.200 s.
+func FormatClock(ns int64) string {
+	switch {
+	case ns < 1e6:
+		return strconv.FormatFloat(float64(ns)/1e3, 'f', 1, 64) + " µs"
+	case ns < 1e9:
+		return strconv.FormatFloat(float64(ns)/1e6, 'f', 3, 64) + " ms"
+	}
+	return strconv.FormatFloat(float64(ns)/1e9, 'f', 3, 64) + " s"
+}
+
+// FormatValue prints a rate or count compactly (the canvas): 950, 12.5k, 3.2M.
+func FormatValue(v float64) string {
+	a := math.Abs(v)
+	switch {
+	case a >= 1e9:
+		return strconv.FormatFloat(v/1e9, 'f', 1, 64) + "G"
+	case a >= 1e6:
+		return strconv.FormatFloat(v/1e6, 'f', 1, 64) + "M"
+	case a >= 1e4:
+		return strconv.FormatFloat(v/1e3, 'f', 0, 64) + "k"
+	case a >= 1e3:
+		return strconv.FormatFloat(v/1e3, 'f', 1, 64) + "k"
+	case a >= 10 || v == 0:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64)
+}
+
+// FormatCount prints a count or rate in full with thin-space thousands
+// separators (the page's tables): 12 345.
+func FormatCount(x float64) string {
+	neg := x < 0
+	if neg {
+		x = -x
+	}
+	s := strconv.FormatFloat(x, 'f', 0, 64)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteString("\u2009")
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// FormatFixed prints x with prec decimals.
+func FormatFixed(x float64, prec int) string { return strconv.FormatFloat(x, 'f', prec, 64) }
+
+// FormatRTF prints a real-time factor: "0×", "1.5×".
+func FormatRTF(x float64) string {
+	if x == 0 {
+		return "0×"
+	}
+	return strconv.FormatFloat(x, 'g', 2, 64) + "×"
+}
+
+// Change is b relative to a in percent, and whether it is defined (a ≠ 0).
+func Change(a, b float64) (float64, bool) {
+	if a == 0 {
+		return 0, false
+	}
+	return (b - a) / math.Abs(a) * 100, true
+}
+
+// FormatChange prints a change in percent: "+12%", "−35%", "×4.2".
+func FormatChange(ch float64) string {
+	switch {
+	case ch >= 200:
+		return "×" + strconv.FormatFloat(1+ch/100, 'f', 1, 64)
+	case ch <= -0.5:
+		return "−" + strconv.FormatFloat(-ch, 'f', 0, 64) + "%"
+	}
+	return "+" + strconv.FormatFloat(math.Max(ch, 0), 'f', 0, 64) + "%"
+}
+
+// FormatDelta is B against A: the change in percent (FormatChange), "="
+// when equal, or the difference in f's spelling when A is 0.
+func FormatDelta(a, b float64, f func(float64) string) string {
+	if a == b {
+		return "="
+	}
+	if ch, ok := Change(a, b); ok {
+		return FormatChange(ch)
+	}
+	if b > 0 {
+		return "+" + f(b)
+	}
+	return f(b)
+}
+
+// Metric is one row of the metrics tables: the page's (every row) and the
+// canvas' A/B table (CanvasMetrics).
+type Metric struct {
+	ID     string // the page's cells are m-ID (A), mb-ID (B), md-ID (B against A)
+	Name   string // the canvas' label
+	Unit   string // " µs", " ms", " %", or ""
+	Better int    // +1 if more is better, -1 if less is better, 0 if neither
+	Value  func(m *sim.Metrics) float64
+	Format func(float64) string // the page's spelling
+}
+
+func oneDecimal(x float64) string  { return FormatFixed(x, 1) }
+func twoDecimals(x float64) string { return FormatFixed(x, 2) }
+
+// Metrics are the metrics the front ends show, in the page's order.
+var Metrics = []Metric{
+	{"ops-per-s", "ops/s", "", +1, func(m *sim.Metrics) float64 { return m.OpsPerS }, FormatCount},
+	{"ops", "ops", "", +1, func(m *sim.Metrics) float64 { return float64(m.Ops) }, FormatCount},
+	{"p50", "wake-up p50", " µs", -1, func(m *sim.Metrics) float64 { return m.WakeupLatencyUS.P50 }, oneDecimal},
+	{"p99", "wake-up p99", " µs", -1, func(m *sim.Metrics) float64 { return m.WakeupLatencyUS.P99 }, oneDecimal},
+	{"busy", "busy", " %", 0, func(m *sim.Metrics) float64 { return m.BusyPct }, oneDecimal},
+	{"iwo", "idle while overloaded", " ms", -1, func(m *sim.Metrics) float64 { return m.IdleWhileOverloadedMS }, twoDecimals},
+	{"ctx", "context switches", "", 0, func(m *sim.Metrics) float64 { return float64(m.CtxSwitches) }, FormatCount},
+	{"migrations", "migrations", "", 0, func(m *sim.Metrics) float64 { return float64(m.Migrations.Total) }, FormatCount},
+	{"wakeup-mig", "wake-up migrations", "", 0, func(m *sim.Metrics) float64 { return float64(m.Migrations.Wakeup) }, FormatCount},
+	{"balance", "balancer migrations", "", 0, func(m *sim.Metrics) float64 { return float64(m.Migrations.Balance) }, FormatCount},
+	{"newidle", "newidle migrations", "", 0, func(m *sim.Metrics) float64 { return float64(m.Migrations.Newidle) }, FormatCount},
+	{"nohz", "nohz migrations", "", 0, func(m *sim.Metrics) float64 { return float64(m.Migrations.Nohz) }, FormatCount},
+	{"active", "active migrations", "", 0, func(m *sim.Metrics) float64 { return float64(m.Migrations.Active) }, FormatCount},
+	{"fork", "fork placements", "", 0, func(m *sim.Metrics) float64 { return float64(m.Migrations.Fork) }, FormatCount},
+}
+
+// CanvasMetrics are the IDs of the rows the canvas' A/B table shows, in
+// its order.
+var CanvasMetrics = []string{"ops-per-s", "p50", "p99", "iwo", "migrations", "busy"}
+
+// MetricByID returns the row with id.
+func MetricByID(id string) (Metric, bool) {
+	for _, m := range Metrics {
+		if m.ID == id {
+			return m, true
+		}
+	}
+	return Metric{}, false
+}

@@ -1,0 +1,72 @@
+package frame
+
+import (
+	"testing"
+
+	"schedplay/sim"
+)
+
+func TestFormat(t *testing.T) {
+	for v, want := range map[float64]string{0: "0", 3.25: "3.2", 12: "12", 950: "950", 1500: "1.5k", 12_500: "12k", 3.2e6: "3.2M", 4.5e9: "4.5G", -1500: "-1.5k"} {
+		if got := FormatValue(v); got != want {
+			t.Errorf("FormatValue(%v) = %q, want %q", v, got, want)
+		}
+	}
+	for ns, want := range map[int64]string{480_000: "480 µs", 4_800_000: "4.8 ms", 1_950_000: "1.95 ms", 1_200_000_000: "1.2 s"} {
+		if got := FormatSimTime(ns); got != want {
+			t.Errorf("FormatSimTime(%d) = %q, want %q", ns, got, want)
+		}
+	}
+	for ch, want := range map[float64]string{0: "+0%", 12.4: "+12%", -35.2: "−35%", 400: "×5.0"} {
+		if got := FormatChange(ch); got != want {
+			t.Errorf("FormatChange(%v) = %q, want %q", ch, got, want)
+		}
+	}
+	for x, want := range map[float64]string{1: "real time", 2: "2× real time", 1e-3: "1 ms/s", 2e-5: "20 µs/s"} {
+		if got := FormatSpeed(x); got != want {
+			t.Errorf("FormatSpeed(%v) = %q, want %q", x, got, want)
+		}
+	}
+	for ns, want := range map[int64]string{12_500: "12.5 µs", 4_800_000: "4.800 ms", 1_200_000_000: "1.200 s"} {
+		if got := FormatClock(ns); got != want {
+			t.Errorf("FormatClock(%d) = %q, want %q", ns, got, want)
+		}
+	}
+	if got := FormatCount(1234567); got != "1\u2009234\u2009567" {
+		t.Errorf("FormatCount = %q", got)
+	}
+	for _, c := range []struct {
+		a, b float64
+		want string
+	}{{100, 112, "+12%"}, {100, 100, "="}, {0, 3, "+3"}, {0, -3, "-3"}, {100, 50, "−50%"}} {
+		if got := FormatDelta(c.a, c.b, FormatCount); got != c.want {
+			t.Errorf("FormatDelta(%v, %v) = %q, want %q", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// TestMetrics: every canvas row is a page row, ids are unique, and every
+// row reads its own field.
+func TestMetrics(t *testing.T) {
+	seen := map[string]bool{}
+	m := &sim.Metrics{OpsPerS: 1, Ops: 2, BusyPct: 5, IdleWhileOverloadedMS: 6, CtxSwitches: 7}
+	m.WakeupLatencyUS.P50, m.WakeupLatencyUS.P99 = 3, 4
+	m.Migrations.Total, m.Migrations.Wakeup, m.Migrations.Balance, m.Migrations.Newidle = 8, 9, 10, 11
+	m.Migrations.Nohz, m.Migrations.Active, m.Migrations.Fork = 12, 13, 14
+	values := map[float64]bool{}
+	for _, r := range Metrics {
+		if seen[r.ID] || r.Name == "" || r.Format == nil {
+			t.Errorf("row %+v", r)
+		}
+		seen[r.ID] = true
+		values[r.Value(m)] = true
+	}
+	if len(values) != len(Metrics) {
+		t.Errorf("%d rows read %d distinct fields", len(Metrics), len(values))
+	}
+	for _, id := range CanvasMetrics {
+		if _, ok := MetricByID(id); !ok {
+			t.Errorf("canvas row %s is not a metric", id)
+		}
+	}
+}
