@@ -48,8 +48,8 @@ const (
 	// (tens of microseconds) is a few video frames, so a 1:1 pair is seen
 	// walking from CPU to CPU.
 	DefaultSpeed = 1e-3
-	MinSpeed     = 1e-6
-	MaxSpeed     = 10
+	MinSpeed     = scenarios.MinSpeed
+	MaxSpeed     = scenarios.MaxSpeed
 	// maxFrameDt caps the wall time one frame accounts for: after the tab
 	// was hidden for a minute the simulation resumes, it does not jump.
 	maxFrameDt = 250 * time.Millisecond
@@ -189,13 +189,18 @@ func (s *Session) LoadJSON(data []byte) error {
 	return s.Load(sc, true)
 }
 
-// LoadLink decodes a share link (URL, "#s=..." or "s=...") and loads it.
+// LoadLink decodes a share link (URL, "#s=..." or "s=...") and loads it;
+// a "&v=..." part (the view block: speed, A/B, talk mode) is applied too.
 func (s *Session) LoadLink(link string) error {
 	sc, err := scenarios.DecodeLink(link)
 	if err != nil {
 		return s.fail(fmt.Errorf("share link: %w", err))
 	}
-	return s.Load(sc, false)
+	if err := s.Load(sc, false); err != nil {
+		return err
+	}
+	s.loadLinkView(link)
+	return nil
 }
 
 // LoadPreset loads a preset by name (a user change when user is true).

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"schedplay/sim"
 )
 
 // SchemaDoc is the schema as the page and `schedsim fields -json` receive
@@ -87,3 +89,19 @@ func FieldReference() string {
 }
 
 func mdCell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// nameOf is the scenario spelling of a simulator enum value, "" if none.
+func nameOf[T comparable](table []named[T], v T) string {
+	for _, e := range table {
+		if e.val == v {
+			return e.name
+		}
+	}
+	return ""
+}
+
+// LoadMetricName, SISName and NewTaskLoadName spell a resolved policy's
+// values as scenario files do (policy.load_metric, ...).
+func LoadMetricName(v sim.LoadMetric) string   { return nameOf(loadNames, v) }
+func SISName(v sim.SIS) string                 { return nameOf(sisNames, v) }
+func NewTaskLoadName(v sim.NewTaskLoad) string { return nameOf(newTaskLoads, v) }

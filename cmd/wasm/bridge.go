@@ -25,7 +25,9 @@ import (
 //	loadPreset(name)       -> {ok, error}
 //	presets()              -> [{name, title, description}]
 //	scenario()             -> canonical JSON string of the loaded scenario
-//	shareLink()            -> this page's URL with #s=...
+//	shareLink()            -> this page's URL with #s=...; shareLink(true) adds the
+//	                          view block: #s=...&v=... (speed, A/B, talk mode)
+//	view()                 -> the view block {speed, compare, ab, talk}
 //	metrics()              -> object with the CLI's -json keys
 //	error()                -> last error text, "" if none
 //	play(), pause()
@@ -43,7 +45,8 @@ import (
 //	restart()              -> {ok, error}; the same scenario from t = 0
 //	state()                -> {playing, now_ms, duration_ms, speed, speed_label}
 //	describe()             -> the editor's model: {scenario, json, ncpu, levels,
-//	                          effective, base, cost_defaults, idle_states}
+//	                          effective, base, cost_defaults, idle_states, preset,
+//	                          schema: {version, fields, placeholders}}
 //	                          (cmd/wasm/pagemodel)
 //	exportScenario()       -> the scenario as indented JSON text
 //	importText(text, name, kind)
@@ -226,7 +229,13 @@ func installAPI(sess *app.Session, g *game, pg *page) {
 		return b.String()
 	})
 	fn("scenario", func(args []js.Value) any { return string(sess.Scenario()) })
-	fn("shareLink", func(args []js.Value) any { return pg.shareURL(sess.Link()) })
+	fn("shareLink", func(args []js.Value) any {
+		if len(args) > 0 && args[0].Truthy() {
+			return pg.shareURL(sess.ViewLink())
+		}
+		return pg.shareURL(sess.Link())
+	})
+	fn("view", func(args []js.Value) any { return parseJSON(sess.View()) })
 	fn("metrics", func(args []js.Value) any {
 		b, err := sess.MetricsJSON()
 		if err != nil {

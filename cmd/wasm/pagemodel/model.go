@@ -45,6 +45,9 @@ type Model struct {
 	// Preset is the name of the preset this scenario is, unchanged; "" if
 	// it is none of them.
 	Preset string `json:"preset"`
+	// Schema is every field of the format (scenarios.Schema): the editor
+	// builds its controls from it.
+	Schema scenarios.SchemaDoc `json:"schema"`
 }
 
 // Policy is a resolved policy in the scenario's vocabulary.
@@ -98,7 +101,7 @@ var EditableFlags = []string{
 // valid (the session only ever holds valid scenarios).
 func Describe(sc *scenarios.Scenario) (*Model, error) {
 	canon := sc.Canonical()
-	m := &Model{Scenario: canon, JSON: string(canon), CostDefaults: costs(sim.DefaultCosts())}
+	m := &Model{Scenario: canon, JSON: string(canon), CostDefaults: costs(sim.DefaultCosts()), Schema: scenarios.Schema()}
 
 	eff, err := resolve(sc, false)
 	if err != nil {
@@ -139,35 +142,22 @@ func resolve(sc *scenarios.Scenario, bare bool) (*sim.Sim, error) {
 	return sim.New(cfg)
 }
 
-var (
-	loadMetricNames = map[sim.LoadMetric]string{
-		sim.LoadWeight: "load_weight", sim.LoadRunnableAvg: "runnable_load_avg",
-		sim.LoadRunnablePlusBlocked: "runnable_plus_blocked", sim.LoadAvg: "load_avg",
-	}
-	sisNames = map[sim.SIS]string{
-		sim.SISV36: "v3.6", sim.SISV38: "v3.8", sim.SISBuddies: "cpu_buddies",
-		sim.SISBottomUp: "bottom_up", sim.SISUtil: "sis_util", sim.SISOff: "off",
-	}
-)
-
 func policy(s *sim.Sim) Policy {
 	p := Policy{
-		LoadMetric:        loadMetricNames[s.LoadMetric()],
-		SelectIdleSibling: sisNames[s.SIS()],
+		LoadMetric:        scenarios.LoadMetricName(s.LoadMetric()),
+		SelectIdleSibling: scenarios.SISName(s.SIS()),
 		// The simulator has no accessor for the new-task load; its
 		// defaults are fixed by the base (sim.NewTaskLoadDefault).
-		NewTaskLoad: "full",
+		NewTaskLoad: scenarios.NewTaskLoadName(sim.NewTaskLoadFull),
 		SDFlags:     map[string]map[string]bool{},
 		Tunables:    map[string]Tunables{},
 		Features:    map[string]bool{},
 	}
 	if s.Base() == sim.BaseV38 {
-		p.NewTaskLoad = "zero"
+		p.NewTaskLoad = scenarios.NewTaskLoadName(sim.NewTaskLoadZero)
 	}
-	if nt := s.Config().Policy.NewTaskLoad; nt == sim.NewTaskLoadZero {
-		p.NewTaskLoad = "zero"
-	} else if nt == sim.NewTaskLoadFull {
-		p.NewTaskLoad = "full"
+	if nt := scenarios.NewTaskLoadName(s.Config().Policy.NewTaskLoad); nt != "" {
+		p.NewTaskLoad = nt
 	}
 	for _, sd := range s.Domains(0) {
 		l := sd.Level.String()

@@ -1,0 +1,72 @@
+package app
+
+import (
+	"fmt"
+
+	"schedplay/scenarios"
+)
+
+// View is the session's view block (scenarios.View): its speed, the A/B
+// sets (the ones running, else the ones the A key would turn on) and
+// whether A/B is on, and talk mode.
+func (s *Session) View() scenarios.View {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v := scenarios.View{Speed: s.speed, Talk: s.talk}
+	switch {
+	case len(s.compare) > 0:
+		v.Compare, v.AB = append([]string(nil), s.compare...), true
+	case len(s.lastCompare) > 0:
+		v.Compare = append([]string(nil), s.lastCompare...)
+	}
+	return v
+}
+
+// ApplyView makes the session show what v says; what v leaves zero (no
+// speed, no compare sets) stays as it is. Compare sets with AB on turn A/B
+// on; without, they become what the A key turns on.
+func (s *Session) ApplyView(v scenarios.View) error {
+	if v.Speed != 0 {
+		if err := s.SetSpeed(v.Speed); err != nil {
+			return err
+		}
+	}
+	s.SetTalk(v.Talk)
+	if len(v.Compare) == 0 {
+		return nil
+	}
+	if v.AB {
+		return s.SetCompare(v.Compare)
+	}
+	s.mu.Lock()
+	s.lastCompare = append([]string(nil), v.Compare...)
+	s.mu.Unlock()
+	return nil
+}
+
+// ViewLink is the share-link fragment with the view: "s=...&v=...".
+func (s *Session) ViewLink() string {
+	s.mu.Lock()
+	sc := s.scen
+	s.mu.Unlock()
+	if sc == nil {
+		return ""
+	}
+	return scenarios.EncodeLinkView(sc, s.View())
+}
+
+// loadLinkView applies the "v=" part of a link after its scenario loaded:
+// a bad view is reported, and the scenario plays in the page's own view.
+func (s *Session) loadLinkView(link string) {
+	v, ok, err := scenarios.LinkView(link)
+	if err != nil {
+		s.SetError(fmt.Sprintf("share link: view: %v (the scenario plays with the page's view)", err))
+		return
+	}
+	if !ok {
+		return
+	}
+	if err := s.ApplyView(v); err != nil {
+		s.SetError(fmt.Sprintf("share link: view: %v", err))
+	}
+}
