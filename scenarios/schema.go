@@ -59,6 +59,7 @@ type Field struct {
 	Since   int      `json:"since"`             // the format version the field appeared in
 	Doc     string   `json:"doc"`               // one line
 	Example string   `json:"example,omitempty"` // a valid value for Set (in tbench-pairs), used by docs and the schema test
+	OneOf   string   `json:"one_of,omitempty"`  // "step": the object has exactly one of the fields that say so (a step's kind)
 
 	required string // Decode: the message when the field is absent (only version)
 	lazy     bool   // Default applies only where the field is meaningful (a wake's fanout): normalize fills it
@@ -372,7 +373,7 @@ func cost(path, doc string, dst func(c *Costs) *string) Field {
 
 func stepDur(key string, min time.Duration, doc, example string, dst func(st *Step) *string) Field {
 	return Field{Path: "tasks[i].program[j]." + key, Kind: KindDuration, Min: int64(min), Max: int64(MaxDuration),
-		Doc: doc, Example: example, notEmpty: `"" is not a duration`, onSet: resetStep,
+		Doc: doc, Example: example, notEmpty: `"" is not a duration`, onSet: resetStep, OneOf: "step",
 		at: strAt(func(s *Scenario, k keys) *string { return dst(step(s, k)) })}
 }
 
@@ -620,7 +621,7 @@ func fieldRows() []Field {
 		stepDur("sleep", 1, "block for this long", "9ms", func(st *Step) *string { return &st.Sleep }),
 		stepDur("timer", MinTimer, "block until the next multiple of this period since the task started", "10ms", func(st *Step) *string { return &st.Timer }),
 		{Path: "tasks[i].program[j].wake", Kind: KindName, Doc: "wake instances of this group", Example: "server",
-			notEmpty: "needs the name of the task to wake",
+			notEmpty: "needs the name of the task to wake", OneOf: "step",
 			onSet: func(s *Scenario, k keys, v string) error {
 				if step(s, k).Wake == "" {
 					return resetStep(s, k, v)
@@ -634,7 +635,7 @@ func fieldRows() []Field {
 			Doc: "a wake: which instances (index: the same index or the only one; all; one; waker: whoever ended this task's wait)",
 			at:  strAt(func(s *Scenario, k keys) *string { return &step(s, k).Fanout })},
 		{Path: "tasks[i].program[j].wait", Kind: KindBool, Doc: "block until woken (an earlier wake is not lost)", Example: "true",
-			trueOnly: `must be true ("wait": false is not a step)`, onSet: resetStep,
+			trueOnly: `must be true ("wait": false is not a step)`, onSet: resetStep, OneOf: "step",
 			at: boolAt(func(s *Scenario, k keys) *bool { return &step(s, k).Wait })},
 	}
 	rows = append(rows, viewRows()...)

@@ -62,6 +62,10 @@ import (
 //	compare(sets)          -> {ok, error, problems}; A/B: side B is the scenario with
 //	                          sets applied (an array of "path=value", or one string with
 //	                          one per line); [] or "" turns A/B off; compare() -> the sets
+//	edit(op, ...)          -> {ok, error, problems}: a structural edit done in Go
+//	                          (pagemodel.EditOp): renameTask(i, name), removeTask(i),
+//	                          addTask(), addStep(i), moveStep(i, j, d), stepKind(i, j, kind),
+//	                          dutyCycle(i, pct, period), addIdleState()
 //	metricsB()             -> side B's metrics (as metrics()), null when A/B is off
 //	pauseOnMove(on)        -> pause at the next migration (stays armed); () -> armed?
 //	talk(on)               -> talk mode; talk() -> on?
@@ -174,6 +178,28 @@ func installAPI(sess *app.Session, g *game, pg *page) {
 			return result(fmt.Errorf("compare(sets): want an array of \"path=value\" strings"))
 		}
 		return pg.result(sess.SetCompare(sets))
+	})
+	fn("edit", func(args []js.Value) any {
+		if len(args) < 1 || args[0].Type() != js.TypeString {
+			return result(fmt.Errorf("edit(op, ...): want an operation name"))
+		}
+		num := func(i int) float64 {
+			if len(args) > i && args[i].Type() == js.TypeNumber {
+				return args[i].Float()
+			}
+			return math.NaN()
+		}
+		str := func(i int) string {
+			if len(args) > i && args[i].Type() == js.TypeString {
+				return args[i].String()
+			}
+			return ""
+		}
+		edit, err := pagemodel.EditOp(args[0].String(), num, str)
+		if err != nil {
+			return result(err)
+		}
+		return pg.result(sess.Edit(edit))
 	})
 	fn("metricsB", func(args []js.Value) any {
 		b := pg.metricsB()

@@ -48,6 +48,15 @@ type Model struct {
 	// Schema is every field of the format (scenarios.Schema): the editor
 	// builds its controls from it.
 	Schema scenarios.SchemaDoc `json:"schema"`
+	// Duty is each task group's duty cycle, when its program is [run, timer].
+	Duty []Duty `json:"duty"`
+}
+
+// Duty is a group's duty cycle: run Pct percent of every Period.
+type Duty struct {
+	OK     bool    `json:"ok"`
+	Pct    float64 `json:"pct"`
+	Period string  `json:"period"`
 }
 
 // Policy is a resolved policy in the scenario's vocabulary.
@@ -117,6 +126,11 @@ func Describe(sc *scenarios.Scenario) (*Model, error) {
 	}
 	m.Effective, m.Base = policy(eff), policy(base)
 	m.Preset = scenarios.PresetOf(sc)
+	m.Duty = make([]Duty, len(sc.Tasks))
+	for i := range sc.Tasks {
+		d := &m.Duty[i]
+		d.Pct, d.Period, d.OK = sc.DutyCycle(i)
+	}
 	m.IdleStates = []IdleState{}
 	for _, st := range eff.Costs().IdleStates {
 		m.IdleStates = append(m.IdleStates, IdleState{Name: st.Name, After: Duration(st.After), ExitLatency: Duration(st.ExitLatency)})
