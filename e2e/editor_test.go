@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -135,7 +136,7 @@ func TestFieldErrors(t *testing.T) {
 	tb.poll(`document.querySelector("#machine-fields .summary").textContent.includes("= 32 CPUs")`, 5*time.Second)
 
 	// A cost override, and a bad one.
-	eval[chromedp.Void](tb, `document.querySelector("details.costs").open = true`)
+	eval[chromedp.Void](tb, `document.querySelector("details.cost-model").open = true`)
 	llc := path("machine.costs.cache_cold.llc")
 	tb.typeInto(llc, "2s")
 	if e := tb.fieldError(llc); !strings.Contains(e, "longer than the limit 1s") {
@@ -301,4 +302,148 @@ func TestPresetPicker(t *testing.T) {
 	if n := eval[int](tb, `window.schedplay.describe().ncpu`); n != 3 {
 		t.Errorf("%d CPUs after typing 3 cores", n)
 	}
+}
+
+// TestEditorOneControlPerField: the editor, built from describe().schema,
+// has exactly one control (an element with that data-path) for every
+// field instance of the scenario playing, and no control for anything
+// else: every task group's fields, every step's kind and the fields that
+// go with that kind, every C-state's fields, every editable flag and every
+// tunable at every level of the machine, every feature, every cost, and
+// the machine's and the scenario's own fields. Not in the editor: version
+// (not editable), seed (the panel's #seed: checked to be one control too),
+// summary and the view block (the panel's speed menu and talk button).
+func TestEditorOneControlPerField(t *testing.T) {
+	tb := newTab(t, false)
+	tb.open(serverURL)
+	tb.click("#pause")
+	for _, preset := range []string{"tbench-pairs", "pelt-pingpong"} {
+		if r := eval[apiResult](tb, `window.schedplay.loadPreset(`+jsString(preset)+`)`); !r.OK {
+			t.Fatalf("loadPreset(%s): %s", preset, r.Error)
+		}
+		tb.poll(`document.querySelector('#editor .preset.current[data-preset=`+jsString(preset)+`]') !== null`, 10*time.Second)
+		sc := tb.scenario()
+		var model struct {
+			Levels  []string          `json:"levels"`
+			CStates []json.RawMessage `json:"cstates"`
+			Schema  scenarios.SchemaDoc
+		}
+		if err := json.Unmarshal(eval[[]byte](tb, `window.schedplay.describe()`), &model); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]bool{}
+		for _, f := range scenarios.Fields() {
+			switch {
+			case f.Kind == scenarios.KindObject || f.Kind == scenarios.KindMap || f.Kind == scenarios.KindList,
+				f.Path == "version", f.Path == "seed", f.Path == "summary", strings.HasPrefix(f.Path, "view"):
+				continue
+			}
+			for _, p := range expand(f.Path, sc, model.Levels, len(model.CStates), model.Schema) {
+				if st, ok := stepOf(sc, p); ok {
+					// A step shows its kind (a menu at the step's path), the
+					// kind's value, and a wake's fanout and sync.
+					kind := stepKindOf(st)
+					key := p[strings.LastIndexByte(p, '.')+1:]
+					want[p[:strings.LastIndexByte(p, '.')]] = true
+					if f.OneOf == "step" && (key != kind || key == "wait") || f.OneOf == "" && kind != "wake" {
+						continue
+					}
+				}
+				want[p] = true
+			}
+		}
+		paths := eval[[]string](tb, `[...document.querySelectorAll("#editor [data-path]")].map((e) => e.dataset.path)`)
+		got := map[string]int{}
+		for _, p := range paths {
+			got[p]++
+		}
+		for p := range want {
+			if got[p] != 1 {
+				t.Errorf("%s: %d controls for %s, want 1", preset, got[p], p)
+			}
+		}
+		for p, n := range got {
+			if !want[p] {
+				t.Errorf("%s: %d controls for %s, which is no field of the schema here", preset, n, p)
+			}
+		}
+		if n := eval[int](tb, `document.querySelectorAll('[data-path="seed"]').length`); n != 1 {
+			t.Errorf("%d seed controls", n)
+		}
+		t.Logf("%s: %d controls, one per field instance", preset, len(paths))
+	}
+}
+
+// expand lists the concrete paths of a pattern in sc: task groups and steps
+// by index, C-states by index (the ones in effect), levels the machine has,
+// the flags the editor offers, every feature.
+func expand(pattern string, sc *scenarios.Scenario, levels []string, cstates int, schema scenarios.SchemaDoc) []string {
+	paths := []string{""}
+	add := func(p, part string) string {
+		if p == "" {
+			return part
+		}
+		return p + "." + part
+	}
+	for _, part := range strings.Split(pattern, ".") {
+		var next []string
+		for _, p := range paths {
+			name, idx, hasIdx := strings.Cut(part, "[")
+			switch {
+			case hasIdx && idx != "":
+				var n int
+				switch {
+				case name == "tasks":
+					n = len(sc.Tasks)
+				case name == "program":
+					var i int
+					fmt.Sscanf(p[strings.LastIndexByte(p, '[')+1:], "%d", &i)
+					n = len(sc.Tasks[i].Program)
+				case name == "idle_states":
+					n = cstates
+				}
+				for i := range n {
+					next = append(next, add(p, fmt.Sprintf("%s[%d]", name, i)))
+				}
+			case part == "<level>":
+				for _, l := range levels {
+					next = append(next, add(p, l))
+				}
+			case part == "<flag>" || part == "<feature>":
+				for _, k := range schema.Keys[part] {
+					if k.Edit {
+						next = append(next, add(p, k.Name))
+					}
+				}
+			default:
+				next = append(next, add(p, part))
+			}
+		}
+		paths = next
+	}
+	return paths
+}
+
+// stepOf returns the step a path "tasks[i].program[j].key" is in.
+func stepOf(sc *scenarios.Scenario, p string) (scenarios.Step, bool) {
+	var i, j int
+	var key string
+	if n, _ := fmt.Sscanf(strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(p, "[", " "), "]", " "), ".", " "), "tasks %d program %d %s", &i, &j, &key); n != 3 {
+		return scenarios.Step{}, false
+	}
+	return sc.Tasks[i].Program[j], true
+}
+
+func stepKindOf(st scenarios.Step) string {
+	switch {
+	case st.Run != "":
+		return "run"
+	case st.Sleep != "":
+		return "sleep"
+	case st.Timer != "":
+		return "timer"
+	case st.Wake != "":
+		return "wake"
+	}
+	return "wait"
 }

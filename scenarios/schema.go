@@ -60,6 +60,15 @@ type Field struct {
 	Doc     string   `json:"doc"`               // one line
 	Example string   `json:"example,omitempty"` // a valid value for Set (in tbench-pairs), used by docs and the schema test
 	OneOf   string   `json:"one_of,omitempty"`  // "step": the object has exactly one of the fields that say so (a step's kind)
+	// EnumDocs explain Enum's values, one line each, in the same order.
+	EnumDocs []string `json:"enum_docs,omitempty"`
+	// Group is the editor section the field belongs to: about, topology,
+	// hardware, cost-model, refill-by-distance, waker-data-by-distance,
+	// c-states, task-group, program-step, kernel-policy, domain-flags,
+	// balancer-tunables, feature-switches, page-view.
+	Group string `json:"group,omitempty"`
+	// RangeText is Range() in words, filled by Schema for the page.
+	RangeText string `json:"range,omitempty"`
 
 	required string // Decode: the message when the field is absent (only version)
 	lazy     bool   // Default applies only where the field is meaningful (a wake's fanout): normalize fills it

@@ -272,3 +272,42 @@ func TestSchemaCoversStructs(t *testing.T) {
 		t.Errorf("schema rows and Go fields differ:\n types: %v\n rows:  %v", fromTypes, fromRows)
 	}
 }
+
+// TestSchemaWords: every enum value has its words where the editor shows
+// a menu, every flag the editor offers and every feature is explained, and
+// every row has a group.
+func TestSchemaWords(t *testing.T) {
+	doc := Schema()
+	for _, f := range doc.Fields {
+		if f.Group == "" {
+			t.Errorf("%s has no group", f.Path)
+		}
+		if _, ok := enumDocs[f.Path]; ok {
+			for i, v := range f.Enum {
+				if f.EnumDocs[i] == "" {
+					t.Errorf("%s: value %s has no words", f.Path, v)
+				}
+			}
+		}
+	}
+	for path, docs := range enumDocs {
+		for v := range docs {
+			if !slices.Contains(fieldRow(path).Enum, v) {
+				t.Errorf("%s: words for %s, which is not a value", path, v)
+			}
+		}
+	}
+	if len(doc.Keys["<feature>"]) != len(featureNames()) || len(doc.Keys["<flag>"]) != len(Placeholders()["<flag>"]) {
+		t.Errorf("keys: %d features, %d flags", len(doc.Keys["<feature>"]), len(doc.Keys["<flag>"]))
+	}
+	for _, k := range doc.Keys["<feature>"] {
+		if k.Doc == "" || k.Group == "" {
+			t.Errorf("feature %s has no words or group", k.Name)
+		}
+	}
+	for _, f := range EditableFlags() {
+		if !slices.Contains(Placeholders()["<flag>"], f) {
+			t.Errorf("editable flag %s is not a flag", f)
+		}
+	}
+}

@@ -12,14 +12,28 @@ import (
 // SchemaDoc is the schema as the page and `schedsim fields -json` receive
 // it: every row, and the names each placeholder takes.
 type SchemaDoc struct {
-	Version      int                 `json:"version"`
-	Fields       []Field             `json:"fields"`
-	Placeholders map[string][]string `json:"placeholders"`
+	Version      int                  `json:"version"`
+	Fields       []Field              `json:"fields"`
+	Placeholders map[string][]string  `json:"placeholders"`
+	Keys         map[string][]KeyInfo `json:"keys"` // the placeholders' names with their words
 }
 
-// Schema returns the schema for describe() and `schedsim fields -json`.
+// Schema returns the schema for describe() and `schedsim fields -json`:
+// the rows with their words (enum docs, editor groups, ranges in words).
 func Schema() SchemaDoc {
-	return SchemaDoc{Version: Version, Fields: Fields(), Placeholders: Placeholders()}
+	fields := Fields()
+	for i := range fields {
+		f := &fields[i]
+		f.RangeText = f.Range()
+		f.Group = groupOf(f.Path)
+		if docs, ok := enumDocs[f.Path]; ok {
+			f.EnumDocs = make([]string, len(f.Enum))
+			for j, v := range f.Enum {
+				f.EnumDocs[j] = docs[v]
+			}
+		}
+	}
+	return SchemaDoc{Version: Version, Fields: fields, Placeholders: Placeholders(), Keys: keyInfos()}
 }
 
 // Range describes a row's limits in words: "1 … 256", "0s … 1s",

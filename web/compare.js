@@ -4,36 +4,11 @@
 "use strict";
 
 import { $, h, clear } from "./dom.js";
-import * as P from "./policytext.js";
-
-// suggestions lists one-line changes to the running policy, each flipping
-// or varying one switch, for the "add a change" menu.
-function suggestions(m) {
-  const out = [];
-  const eff = m.effective;
-  for (const [v] of P.SIS_VARIANTS) {
-    if (v !== eff.select_idle_sibling) out.push("policy.select_idle_sibling=" + v);
-  }
-  for (const [v] of P.LOAD_METRICS) {
-    if (v !== eff.load_metric) out.push("policy.load_metric=" + v);
-  }
-  for (const l of m.levels) {
-    for (const [flag] of P.FLAGS) {
-      if (flag === "SD_BALANCE_EXEC") continue;
-      out.push("policy.sd_flags." + l + "." + flag + "=" + !eff.sd_flags[l][flag]);
-    }
-  }
-  for (const [, list] of P.FEATURE_GROUPS) {
-    for (const [name] of list) out.push("policy.features." + name + "=" + !eff.features[name]);
-  }
-  out.push("policy.base=" + (m.scenario.policy.base === "v3.8" ? "v6.17" : "v3.8"));
-  return out;
-}
 
 export function wireCompare(api, editor) {
   const root = $("ab-fields");
   clear(root);
-  const sets = h("textarea", { id: "ab-sets", rows: 4, spellcheck: false, placeholder: "policy.select_idle_sibling=cpu_buddies", attrs: { "aria-label": "side B changes, one path=value per line" } });
+  const sets = h("textarea", { id: "ab-sets", rows: 4, spellcheck: false, attrs: { "aria-label": "side B changes, one path=value per line" } });
   const add = h("select", { id: "ab-add", attrs: { "aria-label": "add a change to side B" } });
   const run = h("button", { type: "button", id: "ab-run", text: "Compare A with B" });
   const off = h("button", { type: "button", id: "ab-off", text: "Turn A/B off" });
@@ -54,7 +29,8 @@ export function wireCompare(api, editor) {
     if (!m) return;
     clear(add);
     add.appendChild(h("option", { value: "", text: "add a change…" }));
-    for (const s of suggestions(m)) add.appendChild(h("option", { value: s, text: s }));
+    for (const s of m.suggestions || []) add.appendChild(h("option", { value: s, text: s }));
+    sets.placeholder = (m.suggestions || [""])[0]; // an example of path=value
   };
 
   const sync = () => {

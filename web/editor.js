@@ -12,59 +12,49 @@
 "use strict";
 
 import { h, clear, $ } from "./dom.js";
-import * as P from "./policytext.js";
-import { parseDuration, fmtDuration } from "./duration.js";
 
-const STEP_KINDS = [
-  ["run", "run"],
-  ["sleep", "sleep"],
-  ["timer", "timer"],
-  ["wake", "wake"],
-  ["wait", "wait"],
-];
-const STEP_HINTS = {
-  run: "burn this much CPU time",
-  sleep: "block for this long",
-  timer: "block until the next multiple of this period",
-  wake: "wake a task of this group",
-  wait: "block until another task wakes this one",
-};
-const FANOUTS = [
-  ["index", "same index"],
-  ["all", "all of them"],
-  ["one", "one, round-robin"],
-  ["waker", "the waker (reply)"],
-];
-const DIMS = [
-  ["nodes", "NUMA nodes"],
-  ["sockets_per_node", "Sockets per node"],
-  ["llcs_per_socket", "LLCs (L3) per socket"],
-  ["clusters_per_llc", "Clusters (L2) per LLC"],
-  ["cores_per_cluster", "Cores per cluster"],
-  ["threads_per_core", "Threads per core (SMT)"],
-];
-const COSTS = [
-  ["context_switch", "Context switch"],
-  ["wakeup_ipi", "Remote wake-up (IPI)"],
-  ["search_cpu", "Search cost per CPU examined"],
-  ["search_group", "… per sched group examined"],
-  ["search_domain", "… per sched domain visited"],
-  ["balance_cpu", "Balancer cost per CPU read"],
-];
-const DISTANCES = ["same", "smt", "cluster", "llc", "package", "numa"];
+// The schema (describe().schema) names every field: the editor finds its
+// rows by group and by pattern, and takes keys, menus, hints and ranges
+// from them. A row's key is the last part of its path.
+const keyOf = (path) => path.slice(path.lastIndexOf(".") + 1);
+const rowsIn = (m, group) => m.schema.fields.filter((f) => f.group === group);
+const leaves = (m, group) => rowsIn(m, group).filter((f) => !["object", "map", "list"].includes(f.kind));
+const rowAt = (m, path) => m.schema.fields.find((f) => f.path === path);
+// menu is a row's enum as [value, label] pairs, with its words.
+const menu = (row) => row.enum.map((v, i) => [v, row.enum_docs && row.enum_docs[i] ? v + ": " + row.enum_docs[i] : v]);
+// getIn reads a concrete path ("machine.costs.comm.llc") from the scenario.
+function getIn(obj, path) {
+  for (const k of path.split(".")) obj = obj == null ? undefined : obj[k];
+  return obj;
+}
+// concrete replaces a pattern's placeholders in order: [i] by indices,
+// <...> by names.
+function concrete(pattern, ...vals) {
+  let n = 0;
+  return pattern.replace(/\[[a-z]\]|<[a-z]+>/g, (p) => (p[0] === "[" ? "[" + vals[n++] + "]" : vals[n++]));
+}
+const oneLine = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
-export function stepKind(st) {
-  for (const k of ["run", "sleep", "timer", "wake"]) if (st[k]) return k;
-  return st.wait ? "wait" : "run";
+export function stepKinds(m) {
+  return m.schema.fields.filter((f) => f.one_of === "step").map((f) => keyOf(f.path));
 }
 
+export function stepKind(m, st) {
+  const kinds = stepKinds(m);
+  return kinds.find((k) => st[k]) || kinds[0];
+}
+
+// structureKey changes when the editor must be rebuilt: other levels, task
+// groups (names), steps (kinds) or idle states.
 function structureKey(m) {
-  const s = m.scenario;
-  const costs = s.machine.costs || {};
+  const list = rowsIn(m, "task-group").find((r) => r.kind === "list" && !r.path.includes("["));
+  const prog = rowsIn(m, "task-group").find((r) => r.kind === "list" && r.path.includes("["));
+  const nameKey = keyOf(leaves(m, "task-group").find((r) => r.kind === "name").path);
+  const idle = rowsIn(m, "c-states").find((r) => r.kind === "list");
   return JSON.stringify([
     m.levels,
-    s.tasks.map((t) => [t.name, t.count_of || "", t.program.map(stepKind)]),
-    costs.idle_states ? "own" : "default", m.idle_states.length,
+    (getIn(m.scenario, list.path) || []).map((t) => [t[nameKey], (t[keyOf(prog.path)] || []).map((st) => stepKind(m, st))]),
+    getIn(m.scenario, idle.path) ? "own" : "default", m.cstates.length,
   ]);
 }
 
@@ -102,11 +92,12 @@ export class Editor {
     return this.result(this.api.set(path, value), el, true);
   }
 
-  // load replaces the whole scenario (an object) after a structural change.
-  // Its problems are shown next to el only: their paths are those of the
-  // rejected structure, not of the fields on screen.
-  load(obj, el) {
-    return this.result(this.api.loadScenario(JSON.stringify(obj)), el, false);
+  // edit makes a structural change in Go (schedplay.edit: renameTask,
+  // removeTask, addTask, addStep, moveStep, stepKind, dutyCycle,
+  // addIdleState). Its problems are shown next to el only: their paths are
+  // those of the rejected structure, not of the fields on screen.
+  edit(el, op, ...args) {
+    return this.result(this.api.edit(op, ...args), el, false);
   }
 
   result(r, el, byPath) {
@@ -199,8 +190,8 @@ export class Editor {
   }
 
   // field wraps a labelled control; path registers it for error messages.
-  field(path, label, control, hint, cls) {
-    const f = h("div", { class: "field" + (cls ? " " + cls : "") },
+  field(path, label, control, hint, cls, title) {
+    const f = h("div", { class: "field" + (cls ? " " + cls : ""), title: title || "" },
       h("label", {}, h("span", { class: "label", text: label }), control),
       hint ? h("p", { class: "hint", text: hint }) : null);
     if (path) this.fields.set(path, f);
@@ -308,44 +299,47 @@ export class Editor {
   buildScenario() {
     const root = $("scenario-fields");
     clear(root);
-    const title = this.text("title", (m) => m.scenario.title, { maxLength: 200, aria: "title" });
-    const desc = h("textarea", { rows: 5, spellcheck: true, dataset: { path: "description" }, attrs: { "aria-label": "description" } });
-    desc.addEventListener("change", () => this.set("description", desc.value, desc));
-    this.bind(desc, (m) => m.scenario.description || "");
-    const dur = this.text("duration", (m) => m.scenario.duration, { size: 8, aria: "duration" });
-    root.append(
-      this.field("title", "Title", title),
-      this.field("description", "Description", desc),
-      this.field("duration", "Simulated time", dur, "how long a run lasts, e.g. 1s, 500ms (at most 600s)"),
-    );
+    // The texts of the scenario itself (the seed has its own control).
+    for (const r of leaves(this.model, "about").filter((r) => r.kind === "string" || r.kind === "duration")) {
+      const k = keyOf(r.path);
+      let el;
+      if (r.max > 1000) {
+        el = h("textarea", { rows: 5, spellcheck: true, dataset: { path: r.path }, attrs: { "aria-label": k } });
+        el.addEventListener("change", () => this.set(r.path, el.value, el));
+        this.bind(el, (m) => getIn(m.scenario, r.path) || "");
+      } else {
+        el = this.text(r.path, (m) => getIn(m.scenario, r.path), { size: r.kind === "duration" ? 8 : 0, maxLength: r.max || 0, aria: k });
+      }
+      root.appendChild(this.field(r.path, oneLine(k), el, r.kind === "duration" ? r.doc + " (" + r.range + ")" : ""));
+    }
   }
 
   buildMachine() {
     const root = $("machine-fields");
     clear(root);
     const dims = h("div", { class: "dims" });
-    for (const [k, label] of DIMS) {
-      const el = this.text("machine." + k, (m) => m.scenario.machine[k], { size: 4, inputmode: "numeric", aria: label });
-      dims.appendChild(this.field("machine." + k, label, el));
+    const topo = leaves(this.model, "topology");
+    for (const r of topo) {
+      const label = oneLine(r.doc);
+      const el = this.text(r.path, (m) => getIn(m.scenario, r.path), { size: 4, inputmode: "numeric", aria: label });
+      dims.appendChild(this.field(r.path, label, el));
     }
     const summary = h("p", { class: "summary", attrs: { "aria-live": "polite" } });
-    this.bind(summary, (m) => {
-      const mc = m.scenario.machine;
-      return DIMS.map(([k]) => mc[k]).join(" × ") + " = " + m.ncpu + " CPUs · sched domains: " + m.levels.join(", ");
-    }, "textContent");
-    const hz = this.select("machine.hz", [["100", "100"], ["250", "250"], ["300", "300"], ["1000", "1000"]],
-      (m) => String(m.scenario.machine.hz), { aria: "HZ" });
-    const numbering = this.select("machine.numbering", [
-      ["linear", "linear: a core's threads are adjacent (cpu0, cpu1)"],
-      ["x86", "x86: thread 0 of every core first, then thread 1"],
-    ], (m) => m.scenario.machine.numbering, { aria: "CPU numbering" });
-    root.append(
-      h("h3", { text: "Topology" }), dims, this.fieldBox("machine", summary),
-      h("h3", { text: "Tick and numbering" }),
-      this.field("machine.hz", "HZ (scheduler ticks per second)", hz),
-      this.field("machine.numbering", "CPU numbering", numbering),
-      this.buildCosts(),
-    );
+    this.bind(summary, (m) => topo.map((r) => getIn(m.scenario, r.path)).join(" × ") +
+      " = " + m.ncpu + " CPUs · sched domains: " + m.levels.join(", "), "textContent");
+    // Problems of the machine as a whole (too many CPUs) are about the
+    // object the topology rows belong to.
+    const machineBox = this.fieldBox(topo.length ? topo[0].path.slice(0, topo[0].path.lastIndexOf(".")) : "", summary);
+    root.append(h("h3", { text: "Topology" }), dims, machineBox, h("h3", { text: "Tick and numbering" }));
+    // The machine's other fields: a menu when the row has values, else text.
+    for (const r of leaves(this.model, "hardware")) {
+      const label = oneLine(r.doc) + (r.unit ? " (" + r.unit + ")" : "");
+      const el = r.enum
+        ? this.select(r.path, menu(r), (m) => String(getIn(m.scenario, r.path)), { aria: label })
+        : this.text(r.path, (m) => getIn(m.scenario, r.path) || "", { size: 8, aria: label, placeholder: r.absent || "" });
+      root.appendChild(this.field(r.path, label, el));
+    }
+    root.appendChild(this.buildCosts());
   }
 
   // fieldBox is a field without a label: errors about path land there.
@@ -356,70 +350,64 @@ export class Editor {
   }
 
   buildCosts() {
-    const costs = (m) => m.scenario.machine.costs || {};
-    const box = h("details", { class: "costs" }, h("summary", { text: "Cost model overrides" }),
+    const costsPath = rowsIn(this.model, "cost-model").find((r) => r.kind === "object").path;
+    const costs = (m) => getIn(m.scenario, costsPath) || {};
+    const box = h("details", { class: "cost-model" }, h("summary", { text: "Cost model overrides" }),
       h("p", { class: "hint", text: "Empty means the simulator's default (shown greyed). Durations like 2us, 0s." }));
-    for (const [k, label] of COSTS) {
-      const path = "machine.costs." + k;
-      box.appendChild(this.field(path, label,
-        this.text(path, (m) => costs(m)[k], { size: 7, placeholderOf: (m) => m.cost_defaults[k], aria: label })));
+    for (const r of leaves(this.model, "cost-model")) {
+      const k = keyOf(r.path);
+      const label = oneLine(r.doc) + (r.unit ? " (" + r.unit + ")" : "");
+      box.appendChild(this.field(r.path, label,
+        this.text(r.path, (m) => costs(m)[k], { size: 7, placeholderOf: (m) => m.defaults[r.path], aria: label })));
     }
-    const jit = "machine.costs.jitter_pct";
-    box.appendChild(this.field(jit, "Run-time jitter ± %",
-      this.text(jit, (m) => costs(m).jitter_pct, { size: 4, inputmode: "numeric", placeholderOf: (m) => String(m.cost_defaults.jitter_pct), aria: "jitter percent" })));
 
-    const table = (name, title, keys) => {
+    // A table per group of costs by distance: a column per row of the group.
+    const table = (group, title) => {
+      const parent = rowsIn(this.model, "cost-model").find((r) => r.kind === "object" && rowsIn(this.model, group).some((c) => c.path.startsWith(r.path + ".")));
+      const cols = leaves(this.model, group);
+      const name = keyOf(parent.path);
       const t = h("table", { class: "grid" },
-        h("thead", {}, h("tr", {}, h("th", { text: title }), keys.map((d) => h("th", { text: d })))));
+        h("thead", {}, h("tr", {}, h("th", { text: title }), cols.map((c) => h("th", { text: keyOf(c.path) })))));
       const row = h("tr", {}, h("th", { text: "cost" }));
-      for (const d of keys) {
-        const path = "machine.costs." + name + "." + d;
-        const el = this.text(path, (m) => (costs(m)[name] || {})[d], { size: 5, placeholderOf: (m) => m.cost_defaults[name][d], aria: title + " " + d });
-        row.appendChild(h("td", {}, this.fieldBox(path, el)));
+      for (const c of cols) {
+        const d = keyOf(c.path);
+        const el = this.text(c.path, (m) => (costs(m)[name] || {})[d], { size: 5, placeholderOf: (m) => m.defaults[c.path], aria: title + " " + d });
+        row.appendChild(h("td", {}, this.fieldBox(c.path, el)));
       }
       t.appendChild(h("tbody", {}, row));
-      return t;
+      return h("div", {}, h("h4", { text: oneLine(parent.doc) }), t);
     };
-    box.append(
-      h("h4", { text: "Cache refill after a migration, by distance" }),
-      table("cache_cold", "moved to", DISTANCES.slice(1)),
-      h("h4", { text: "Reading the waker's data, by distance" }),
-      table("comm", "waker at", DISTANCES),
-      this.buildIdleStates(),
-    );
+    box.append(table("refill-by-distance", "moved to"), table("waker-data-by-distance", "waker at"), this.buildIdleStates());
     return box;
   }
 
   buildIdleStates() {
-    const path = "machine.costs.idle_states";
-    const states = () => this.model.idle_states.map((s) => Object.assign({}, s));
-    const write = (list, el) => this.set(path, JSON.stringify(list), el);
-    const own = !!(this.model.scenario.machine.costs || {}).idle_states;
+    const list = rowsIn(this.model, "c-states").find((r) => r.kind === "list");
+    const path = list.path;
+    const cols = leaves(this.model, "c-states");
+    const states = () => this.model.cstates.map((s) => Object.assign({}, s));
+    const write = (l, el) => this.set(path, JSON.stringify(l), el);
+    const own = !!getIn(this.model.scenario, path);
     const t = h("table", { class: "grid idle" },
-      h("thead", {}, h("tr", {}, ["C-state", "entered after idle", "exit latency", ""].map((x) => h("th", { text: x })))));
+      h("thead", {}, h("tr", {}, cols.map((c) => h("th", { text: keyOf(c.path).replace("_", " "), title: c.doc })), h("th", { text: "" }))));
     const body = h("tbody");
-    this.model.idle_states.forEach((_, i) => {
-      const cell = (k, size) => {
-        const p = path + "[" + i + "]." + k;
-        const el = this.text(p, (m) => (m.idle_states[i] || {})[k], {
-          size, aria: "idle state " + i + " " + k,
+    this.model.cstates.forEach((_, i) => {
+      const cell = (c) => {
+        const k = keyOf(c.path);
+        const p = concrete(c.path, i);
+        const el = this.text(p, (m) => (m.cstates[i] || {})[k], {
+          size: 7, aria: "idle state " + i + " " + k,
           write: (v, el) => { const l = states(); l[i][k] = v; write(l, el); },
         });
         return h("td", {}, this.fieldBox(p, el));
       };
       const del = h("button", { type: "button", class: "small", text: "✕", title: "remove this C-state", attrs: { "aria-label": "remove idle state " + i } });
       del.addEventListener("click", () => { const l = states(); l.splice(i, 1); write(l, del); });
-      body.appendChild(h("tr", {}, cell("name", 6), cell("after", 7), cell("exit_latency", 7), h("td", {}, h("div", { class: "errbox" }, del))));
+      body.appendChild(h("tr", {}, cols.map(cell), h("td", {}, h("div", { class: "errbox" }, del))));
     });
     t.appendChild(body);
     const add = h("button", { type: "button", text: "+ C-state" });
-    add.addEventListener("click", () => {
-      const l = states();
-      const last = l[l.length - 1];
-      const after = last ? (parseDuration(last.after) || 0) * 10 || 1000000 : 0;
-      l.push({ name: "C" + l.length, after: fmtDuration(after), exit_latency: last ? last.exit_latency : "1us" });
-      write(l, add);
-    });
+    add.addEventListener("click", () => this.edit(add, "addIdleState"));
     const none = h("button", { type: "button", text: "No C-states" });
     none.addEventListener("click", () => write([], none));
     const def = h("button", { type: "button", text: "Default C-states", disabled: !own });
@@ -432,145 +420,122 @@ export class Editor {
 
   // ---- tasks -------------------------------------------------------------
 
+  // taskList is the scenario's task groups; taskRows the schema's rows of
+  // a group (not of its steps).
+  taskList(m) {
+    const list = rowsIn(m, "task-group").find((r) => r.kind === "list" && !r.path.includes("["));
+    return getIn(m.scenario, list.path) || [];
+  }
+
   buildTasks() {
     const root = $("task-fields");
     clear(root);
-    const s = this.model.scenario;
-    s.tasks.forEach((t, i) => root.appendChild(this.taskCard(t, i)));
+    this.taskList(this.model).forEach((t, i) => root.appendChild(this.taskCard(t, i)));
     const add = h("button", { type: "button", class: "wide", text: "+ Task group" });
-    add.addEventListener("click", () => {
-      const sc = this.scenario();
-      const names = new Set(sc.tasks.map((x) => x.name));
-      let n = sc.tasks.length, name;
-      do { name = "task" + n++; } while (names.has(name));
-      sc.tasks.push({ name, count: 1, program: [{ run: "2ms" }, { timer: "10ms" }] });
-      this.load(sc, add);
-    });
+    add.addEventListener("click", () => this.edit(add, "addTask"));
     root.appendChild(h("div", { class: "errbox" }, add));
   }
 
   taskCard(t, i) {
-    const base = "tasks[" + i + "]";
-    const task = (m) => m.scenario.tasks[i] || {};
-    const names = this.model.scenario.tasks.map((x) => x.name);
+    const rows = rowsIn(this.model, "task-group");
+    const obj = rows.find((r) => r.kind === "object");
+    const prog = rows.find((r) => r.kind === "list" && r.path.includes("["));
+    const own = leaves(this.model, "task-group");
+    const nameRow = own.find((r) => r.kind === "name");
+    const nameKey = keyOf(nameRow.path);
+    const base = concrete(obj.path, i);
+    const task = (m) => this.taskList(m)[i] || {};
+    const names = this.taskList(this.model).map((x) => x[nameKey]);
 
-    const name = this.text(base + ".name", (m) => task(m).name, {
-      cls: "task-name", size: 12, aria: "task group " + i + " name",
-      write: (v, el) => this.rename(i, v, el),
+    const name = this.text(concrete(nameRow.path, i), (m) => task(m)[nameKey], {
+      cls: "task-name", size: 12, aria: "task group " + i + " " + nameKey,
+      write: (v, el) => { if (v !== t[nameKey]) this.edit(el, "renameTask", i, v); },
     });
-    const count = this.text(base + ".count", (m) => task(m).count, { size: 4, inputmode: "numeric", aria: t.name + " count" });
-    count.disabled = !!t.count_of;
-    const countOf = this.select(base + ".count_of",
-      [["", "its own"]].concat(names.filter((n, j) => j !== i).map((n) => [n, "as many as " + n])),
-      (m) => task(m).count_of || "", { aria: t.name + " count of" });
     const remove = h("button", { type: "button", class: "small", text: "Remove", title: "remove this task group" });
-    remove.addEventListener("click", () => {
-      const sc = this.scenario();
-      sc.tasks.splice(i, 1);
-      this.load(sc, remove);
-    });
+    remove.addEventListener("click", () => this.edit(remove, "removeTask", i));
 
-    const fields = h("div", { class: "task-fields" },
-      this.field(base + ".count", "Count", h("span", { class: "count" }, count, countOf)),
-      this.field(base + ".nice", "Nice", this.text(base + ".nice", (m) => task(m).nice || 0, { size: 4, inputmode: "numeric", aria: t.name + " nice" })),
-      this.field(base + ".cpus", "CPUs", this.text(base + ".cpus", (m) => task(m).cpus || "", { size: 9, placeholder: "all", aria: t.name + " CPUs" })),
-      this.field(base + ".start", "Start", this.text(base + ".start", (m) => task(m).start || "", { size: 6, placeholder: "0s", aria: t.name + " start" })),
-      this.field(base + ".loop", "Loops", this.text(base + ".loop", (m) => task(m).loop || "", { size: 6, inputmode: "numeric", placeholder: "forever", aria: t.name + " loops" })),
-    );
-    this.fields.set(base + ".count_of", this.fields.get(base + ".count"));
+    // The group's other fields: a menu of the other groups for a reference
+    // to one, text for the rest, the default or the meaning of "absent"
+    // greyed in the box.
+    const fields = h("div", { class: "task-fields" });
+    for (const r of own) {
+      if (r === nameRow) continue;
+      const k = keyOf(r.path);
+      const p = concrete(r.path, i);
+      const aria = t[nameKey] + " " + k.replace("_", " ");
+      const el = r.kind === "name"
+        ? this.select(p, [["", r.absent || "none"]].concat(names.filter((n, j) => j !== i).map((n) => [n, n])), (m) => task(m)[k] || "", { aria })
+        : this.text(p, (m) => task(m)[k], { size: r.kind === "cpulist" ? 9 : 6, inputmode: r.kind === "int" ? "numeric" : "", placeholder: r.default || r.absent || "", aria });
+      fields.appendChild(this.field(p, oneLine(k.replace("_", " ")), el, "", "", r.doc));
+    }
 
     const steps = h("ol", { class: "steps" });
-    t.program.forEach((st, j) => steps.appendChild(this.stepRow(i, j, st, names)));
+    t[keyOf(prog.path)].forEach((st, j) => steps.appendChild(this.stepRow(i, j, st, names)));
     const addStep = h("button", { type: "button", class: "small", text: "+ Step" });
-    addStep.addEventListener("click", () => {
-      const sc = this.scenario();
-      sc.tasks[i].program.push({ sleep: "1ms" });
-      this.load(sc, addStep);
-    });
+    addStep.addEventListener("click", () => this.edit(addStep, "addStep", i));
 
     return h("section", { class: "task", dataset: { task: i } },
-      h("div", { class: "task-head" }, this.field(base + ".name", "Group", name), h("div", { class: "errbox" }, remove)),
+      h("div", { class: "task-head" }, this.field(concrete(nameRow.path, i), "Group", name), h("div", { class: "errbox" }, remove)),
       fields,
       this.dutyCycle(i, t),
       h("h4", { text: "Program (one pass = one op)" }),
-      this.fieldBox(base + ".program", steps),
+      this.fieldBox(concrete(prog.path, i), steps),
       h("div", { class: "errbox" }, addStep));
-  }
-
-  // rename changes a group's name and every reference to it.
-  rename(i, name, el) {
-    const sc = this.scenario();
-    const old = sc.tasks[i].name;
-    if (name === old) return;
-    sc.tasks[i].name = name;
-    for (const t of sc.tasks) {
-      if (t.count_of === old) t.count_of = name;
-      for (const st of t.program) if (st.wake === old) st.wake = name;
-    }
-    this.load(sc, el);
   }
 
   // dutyCycle is the shortcut for the common periodic task: run pct% of
   // every period (program [run, timer]).
   dutyCycle(i, t) {
-    const cur = t.program.length === 2 && t.program[0].run && t.program[1].timer ? t.program : null;
-    const curPct = () => {
-      if (!cur) return "";
-      const r = parseDuration(cur[0].run), p = parseDuration(cur[1].timer);
-      return r && p ? String(Math.round((r / p) * 1000) / 10) : "";
-    };
-    const pct = h("input", { type: "text", size: 4, value: curPct(), attrs: { inputmode: "decimal", "aria-label": t.name + " duty cycle percent" }, dataset: { role: "duty-pct" } });
-    const period = h("input", { type: "text", size: 6, value: cur ? cur[1].timer : "10ms", attrs: { "aria-label": t.name + " duty cycle period" }, dataset: { role: "duty-period" } });
+    const cur = this.model.duty[i] || {};
+    const pct = h("input", { type: "text", size: 4, value: cur.ok ? String(cur.pct) : "", attrs: { inputmode: "decimal", "aria-label": t.name + " duty cycle percent" }, dataset: { role: "duty-pct" } });
+    const period = h("input", { type: "text", size: 6, value: cur.ok ? cur.period : "10ms", attrs: { "aria-label": t.name + " duty cycle period" }, dataset: { role: "duty-period" } });
     const apply = h("button", { type: "button", class: "small", text: "Set program" });
     const box = h("div", { class: "field duty" },
       h("span", { class: "label", text: "Duty cycle" }), pct, h("span", { text: "% of every" }), period, apply);
     apply.addEventListener("click", () => {
-      const pc = parseFloat(pct.value);
-      const per = parseDuration(period.value.trim());
-      if (!(pc > 0 && pc <= 100)) return this.fieldError(box, "the duty cycle is a percentage: more than 0, at most 100");
-      if (!per) return this.fieldError(box, JSON.stringify(period.value.trim()) + " is not a duration (for example 10ms)");
-      const run = Math.max(1000, Math.round((per * pc) / 100 / 1000) * 1000); // whole microseconds
-      this.set("tasks[" + i + "].program", JSON.stringify([{ run: fmtDuration(run) }, { timer: fmtDuration(per) }]), apply);
+      const r = this.api.edit("dutyCycle", i, pct.value.trim(), period.value.trim());
+      if (r && r.ok) { this.clearErrors(); this.refresh(); } else this.fieldError(box, (r && r.problems && r.problems.length ? r.problems.map((p) => p.problem).join("\n") : r && r.error) || "rejected");
     });
     return box;
   }
 
   stepRow(i, j, st, names) {
-    const base = "tasks[" + i + "].program[" + j + "]";
-    const step = (m) => ((m.scenario.tasks[i] || {}).program || [])[j] || {};
-    const kind = stepKind(st);
-    const kindSel = this.select(base, STEP_KINDS, (m) => stepKind(step(m)), {
+    const stepRows = rowsIn(this.model, "program-step");
+    const obj = stepRows.find((r) => r.kind === "object");
+    const base = concrete(obj.path, i, j);
+    const progKey = keyOf(rowsIn(this.model, "task-group").find((r) => r.kind === "list" && r.path.includes("[")).path);
+    const step = (m) => (this.taskList(m)[i] || {})[progKey] ? this.taskList(m)[i][progKey][j] || {} : {};
+    const kind = stepKind(this.model, st);
+    const kindRows = stepRows.filter((r) => r.one_of === "step");
+    const kindRow = kindRows.find((r) => keyOf(r.path) === kind);
+    const kindSel = this.select(base, kindRows.map((r) => [keyOf(r.path), keyOf(r.path)]), (m) => stepKind(m, step(m)), {
       aria: "step " + (j + 1) + " kind",
-      write: (k, el) => {
-        const cur = step(this.model);
-        const d = cur.run || cur.sleep || cur.timer || "1ms";
-        const v = { run: d, sleep: d, timer: d, wake: names[0], wait: "true" }[k];
-        this.set(base + "." + k, v, el);
-      },
+      write: (k, el) => this.edit(el, "stepKind", i, j, k),
     });
-    kindSel.title = STEP_HINTS[kind];
+    kindSel.title = kindRow.doc;
     const parts = [kindSel];
-    if (kind === "run" || kind === "sleep" || kind === "timer") {
-      parts.push(this.text(base + "." + kind, (m) => step(m)[kind], { size: 7, aria: "step " + (j + 1) + " " + kind }));
-    } else if (kind === "wake") {
-      parts.push(
-        this.select(base + ".wake", names.map((n) => [n, n]), (m) => step(m).wake, { aria: "step " + (j + 1) + " wakes" }),
-        this.select(base + ".fanout", FANOUTS, (m) => step(m).fanout || "index", { aria: "step " + (j + 1) + " fanout: which instances" }),
-        h("label", { class: "inline", title: "WF_SYNC: the waker is about to sleep" }, this.syncBox(base, step), "sync"),
-      );
-    }
+    // The kind's value, then the fields that go with it (a wake's fanout
+    // and sync): a menu of group names for a name, of values for an enum,
+    // a box for a bool, text for a duration.
+    const control = (r) => {
+      const k = keyOf(r.path);
+      const p = concrete(r.path, i, j);
+      const aria = "step " + (j + 1) + " " + k;
+      if (r.kind === "name") return this.select(p, names.map((n) => [n, n]), (m) => step(m)[k], { aria });
+      if (r.enum) return this.select(p, menu(r), (m) => step(m)[k] || r.default, { aria: aria + ": " + r.doc });
+      if (r.kind === "bool") return h("label", { class: "inline", title: r.doc }, this.checkBox(p, (m) => step(m)[k], aria), k);
+      return this.text(p, (m) => step(m)[k], { size: 7, aria });
+    };
+    if (kindRow.kind !== "bool") parts.push(control(kindRow));
+    // Fields that are no kind belong to the kinds whose values are names
+    // (a wake's fanout and sync).
+    if (kindRow.kind === "name") for (const r of stepRows.filter((r) => !r.one_of && r.kind !== "object")) parts.push(control(r));
     const move = (d, label, text) => {
       const b = h("button", { type: "button", class: "small", text, title: label, attrs: { "aria-label": label + " (step " + (j + 1) + ")" } });
       b.addEventListener("click", () => {
-        const sc = this.scenario();
-        const prog = sc.tasks[i].program;
-        if (d === 0) prog.splice(j, 1);
-        else {
-          const k = j + d;
-          if (k < 0 || k >= prog.length) return;
-          [prog[j], prog[k]] = [prog[k], prog[j]];
-        }
-        this.load(sc, b);
+        const k = j + d;
+        if (d !== 0 && (k < 0 || k >= this.taskList(this.model)[i][progKey].length)) return;
+        this.edit(b, "moveStep", i, j, d);
       });
       return b;
     };
@@ -578,14 +543,14 @@ export class Editor {
     const li = h("li", { class: "step" }, h("div", { class: "step-row" }, main,
       h("div", { class: "step-tools errbox" }, move(-1, "move up", "↑"), move(1, "move down", "↓"), move(0, "remove", "✕"))));
     this.fields.set(base, main);
-    for (const k of ["run", "sleep", "timer", "wake", "sync", "fanout", "wait"]) this.fields.set(base + "." + k, main);
+    for (const r of stepRows) if (r !== obj) this.fields.set(concrete(r.path, i, j), main);
     return li;
   }
 
-  syncBox(base, step) {
-    const el = h("input", { type: "checkbox", dataset: { path: base + ".sync" }, attrs: { "aria-label": "sync wake-up (WF_SYNC)" } });
-    el.addEventListener("change", () => this.set(base + ".sync", String(el.checked), el));
-    this.bind(el, (m) => step(m).sync);
+  checkBox(path, get, aria) {
+    const el = h("input", { type: "checkbox", dataset: { path }, attrs: { "aria-label": aria } });
+    el.addEventListener("change", () => this.set(path, String(el.checked), el));
+    this.bind(el, get);
     return el;
   }
 
@@ -594,76 +559,66 @@ export class Editor {
   buildPolicy() {
     const root = $("policy-fields");
     clear(root);
-    const pol = (m) => m.scenario.policy;
-    const withDefault = (list, key) => [["", "the base's default"]].concat(list).map(([v, label]) => [v, label]);
-    const baseNote = (key) => (m) => "effective: " + m.effective[key] + (pol(m)[key] ? " (set by the scenario)" : " (the base's default)");
-
-    const era = this.select("policy.base", P.BASES, (m) => pol(m).base, { aria: "base era" });
-    const lm = this.select("policy.load_metric", withDefault(P.LOAD_METRICS), (m) => pol(m).load_metric || "", { aria: "load metric" });
-    const ntl = this.select("policy.new_task_load", withDefault(P.NEW_TASK_LOADS), (m) => pol(m).new_task_load || "", { aria: "new task load" });
-    const sis = this.select("policy.select_idle_sibling", withDefault(P.SIS_VARIANTS), (m) => pol(m).select_idle_sibling || "", { aria: "select_idle_sibling" });
-    const note = (key) => this.bind(h("p", { class: "hint" }), baseNote(key), "textContent");
-
-    root.append(
-      h("section", { class: "concept" },
-        h("h3", { text: "Kernel era" }),
-        this.field("policy.base", "Base", era, "fills every default below: scheduler class, metrics, flags, tunables")),
-      h("section", { class: "concept" },
-        h("h3", { text: "Load tracking" }),
-        this.field("policy.load_metric", "Load metric", lm, "what the balancer and wake_affine() compare as a CPU's load"),
-        note("load_metric"),
-        this.field("policy.new_task_load", "New task load", ntl, "the load a forked task starts with"),
-        note("new_task_load")),
-      h("section", { class: "concept" },
-        h("h3", { text: "Wake-up placement" }),
-        this.field("policy.select_idle_sibling", "select_idle_sibling()", sis, "where a woken task goes once wake_affine() chose a target"),
-        note("select_idle_sibling"),
-        this.featureList(P.FEATURE_GROUPS[0][1])),
-      h("section", { class: "concept" },
-        h("h3", { text: "Sched-domain flags (SD_*)" }),
-        h("p", { class: "hint", text: "Per domain level, bottom-up. A marked box differs from the base's default." }),
-        this.flagGrid()),
-      h("section", { class: "concept" },
-        h("h3", { text: "Balancer tunables" }),
-        h("p", { class: "hint", text: "Empty means the base's value (shown greyed)." }),
-        this.tunableGrid(),
-        this.field("policy.migration_cost", "migration_cost",
-          this.text("policy.migration_cost", (m) => pol(m).migration_cost || "", { size: 7, placeholder: "500us", aria: "migration_cost" }),
-          "a task that ran more recently than this is cache-hot; 0s: never"),
-        this.field("policy.base_slice", "base_slice (EEVDF)",
-          this.text("policy.base_slice", (m) => pol(m).base_slice || "", { size: 7, placeholder: "era default", aria: "base_slice" }),
-          "the slice a task runs before EEVDF picks again (100us…1s)")),
-      h("section", { class: "concept" },
-        h("h3", { text: "Load balancing" }),
-        this.featureList(P.FEATURE_GROUPS[1][1])),
-      h("section", { class: "concept" },
-        h("h3", { text: "Run queue" }),
-        this.featureList(P.FEATURE_GROUPS[2][1])),
-    );
+    const m0 = this.model;
+    const sec = (title, hint, ...kids) => h("section", { class: "concept" }, h("h3", { text: title }),
+      hint ? h("p", { class: "hint", text: hint }) : null, ...kids);
+    // The policy's own fields: a menu for a row with values (with "the
+    // base's default" when it has none of its own), text for the others.
+    const own = sec("Kernel policy", "The base fills every default; the other switches override it.");
+    for (const r of leaves(m0, "kernel-policy")) {
+      const k = keyOf(r.path);
+      let el;
+      if (r.enum) {
+        const opts = r.default ? menu(r) : [["", "the base's default"]].concat(menu(r));
+        el = this.select(r.path, opts, (m) => getIn(m.scenario, r.path) || "", { aria: k });
+      } else {
+        el = this.text(r.path, (m) => getIn(m.scenario, r.path) || "", { size: 7, placeholder: r.absent || "", aria: k });
+      }
+      own.appendChild(this.field(r.path, k, el, r.doc + (r.range && !r.enum ? " (" + r.range + ")" : "")));
+      if (r.path in m0.values) {
+        own.appendChild(this.bind(h("p", { class: "hint" }),
+          (m) => "effective: " + m.values[r.path] + (getIn(m.scenario, r.path) ? " (set by the scenario)" : " (the base's default)"), "textContent"));
+      }
+    }
+    root.append(own,
+      sec("Sched-domain flags (SD_*)", "Per domain level, bottom-up. A marked box differs from the base's default.", this.flagGrid()),
+      sec("Balancer tunables", "Empty means the base's value (shown greyed).", this.tunableGrid()));
+    // Features, one section per concept.
+    const groups = [];
+    for (const k of m0.schema.keys["<feature>"]) {
+      if (!k.edit) continue;
+      let g = groups.find((x) => x.name === k.group);
+      if (!g) groups.push(g = { name: k.group, keys: [] });
+      g.keys.push(k);
+    }
+    for (const g of groups) root.appendChild(sec(g.name || "Features", "", this.featureList(g.keys)));
   }
 
-  // levelKey is the scenario's spelling of a level in sd_flags/tunables
+  // levelKey is the scenario's spelling of a level in the map at mapPath
   // (a file may say DIE for PKG).
-  levelKey(section, level) {
-    const o = this.model.scenario.policy[section] || {};
-    return level === "PKG" && o.DIE && !o.PKG ? "DIE" : level;
+  levelKey(mapPath, level) {
+    return ((this.model.level_keys || {})[mapPath] || {})[level] || level;
   }
 
   flagGrid() {
     const levels = this.model.levels;
+    const row = rowsIn(this.model, "domain-flags").find((r) => r.kind === "bool");
+    const mapPath = rowsIn(this.model, "domain-flags")[0].path;
     const t = h("table", { class: "grid flags" },
       h("thead", {}, h("tr", {}, h("th", { text: "flag" }), levels.map((l) => h("th", { text: l })))));
     const body = h("tbody");
-    for (const [flag, expl] of P.FLAGS) {
-      const row = h("tr", {}, h("th", { class: "rowhead" }, h("code", { text: flag }), h("span", { class: "hint", text: expl })));
+    for (const k of this.model.schema.keys["<flag>"].filter((k) => k.edit)) {
+      const flag = k.name;
+      const tr = h("tr", {}, h("th", { class: "rowhead" }, h("code", { text: flag }), h("span", { class: "hint", text: k.doc })));
       for (const l of levels) {
-        const path = "policy.sd_flags." + this.levelKey("sd_flags", l) + "." + flag;
-        const box = this.switchBox(path, (m) => m.effective.sd_flags[l][flag], (m) => m.base.sd_flags[l][flag], flag + " at " + l);
+        const path = concrete(row.path, this.levelKey(mapPath, l), flag);
+        const at = concrete(row.path, l, flag); // values are by the level's own name
+        const box = this.switchBox(path, (m) => m.values[at] === "true", (m) => m.base_values[at] === "true", flag + " at " + l);
         const cell = h("td", {}, this.fieldBox(path, box));
-        this.bind(cell, (m) => (m.effective.sd_flags[l][flag] !== m.base.sd_flags[l][flag] ? "changed" : ""), "className");
-        row.appendChild(cell);
+        this.bind(cell, (m) => (m.values[at] !== m.base_values[at] ? "changed" : ""), "className");
+        tr.appendChild(cell);
       }
-      body.appendChild(row);
+      body.appendChild(tr);
     }
     t.appendChild(body);
     return t;
@@ -671,32 +626,36 @@ export class Editor {
 
   tunableGrid() {
     const levels = this.model.levels;
+    const mapPath = rowsIn(this.model, "balancer-tunables")[0].path;
     const t = h("table", { class: "grid tunables" },
       h("thead", {}, h("tr", {}, h("th", { text: "tunable" }), levels.map((l) => h("th", { text: l })))));
     const body = h("tbody");
-    for (const [key, expl, range] of P.TUNABLES) {
-      const row = h("tr", {}, h("th", { class: "rowhead" }, h("code", { text: key }), h("span", { class: "hint", text: expl + " (" + range + ")" })));
+    for (const r of leaves(this.model, "balancer-tunables")) {
+      const key = keyOf(r.path);
+      const tr = h("tr", {}, h("th", { class: "rowhead" }, h("code", { text: key }), h("span", { class: "hint", text: r.doc + " (" + r.range + ")" })));
       for (const l of levels) {
-        const lk = this.levelKey("tunables", l);
-        const path = "policy.tunables." + lk + "." + key;
-        const el = this.text(path, (m) => ((m.scenario.policy.tunables || {})[lk] || {})[key], {
-          size: 5, aria: key + " at " + l, placeholderOf: (m) => String(m.base.tunables[l][key]),
+        const lk = this.levelKey(mapPath, l);
+        const path = concrete(r.path, lk);
+        const el = this.text(path, (m) => ((getIn(m.scenario, mapPath) || {})[lk] || {})[key], {
+          size: 5, aria: key + " at " + l, placeholderOf: (m) => m.base_values[concrete(r.path, l)],
         });
-        row.appendChild(h("td", {}, this.fieldBox(path, el)));
+        tr.appendChild(h("td", {}, this.fieldBox(path, el)));
       }
-      body.appendChild(row);
+      body.appendChild(tr);
     }
     t.appendChild(body);
     return t;
   }
 
-  featureList(list) {
-    const ul = h("ul", { class: "features" });
-    for (const [name, expl] of list) {
-      const path = "policy.features." + name;
-      const box = this.switchBox(path, (m) => m.effective.features[name], (m) => m.base.features[name], name);
-      const li = h("li", {}, this.fieldBox(path, h("label", { class: "feature" }, box, h("code", { text: name }), h("span", { class: "hint", text: expl }))));
-      this.bind(li, (m) => (m.effective.features[name] !== m.base.features[name] ? "changed" : ""), "className");
+  featureList(keys) {
+    const row = rowsIn(this.model, "feature-switches").find((r) => r.kind === "bool");
+    const ul = h("ul", { class: "feature-list" });
+    for (const k of keys) {
+      const name = k.name;
+      const path = concrete(row.path, name);
+      const box = this.switchBox(path, (m) => m.values[path] === "true", (m) => m.base_values[path] === "true", name);
+      const li = h("li", {}, this.fieldBox(path, h("label", { class: "feature" }, box, h("code", { text: name }), h("span", { class: "hint", text: k.doc }))));
+      this.bind(li, (m) => (m.values[path] !== m.base_values[path] ? "changed" : ""), "className");
       ul.appendChild(li);
     }
     return ul;

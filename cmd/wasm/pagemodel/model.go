@@ -41,7 +41,15 @@ type Model struct {
 	// CostDefaults are sim.DefaultCosts as duration strings (the editor's
 	// placeholders); IdleStates the C-states in effect.
 	CostDefaults Costs       `json:"cost_defaults"`
-	IdleStates   []IdleState `json:"idle_states"`
+	IdleStates   []IdleState `json:"cstates"`
+	// Values, BaseValues and Defaults are the same by scenario path, as
+	// Set would write them ("policy.sd_flags.MC.SD_BALANCE_WAKE": "true";
+	// levels by their own name, not DIE): the resolved policy, the base
+	// era's alone, and the cost model's defaults. The editor looks values
+	// up by the paths it builds from the schema.
+	Values     map[string]string `json:"values"`
+	BaseValues map[string]string `json:"base_values"`
+	Defaults   map[string]string `json:"defaults"`
 	// Preset is the name of the preset this scenario is, unchanged; "" if
 	// it is none of them.
 	Preset string `json:"preset"`
@@ -50,6 +58,12 @@ type Model struct {
 	Schema scenarios.SchemaDoc `json:"schema"`
 	// Duty is each task group's duty cycle, when its program is [run, timer].
 	Duty []Duty `json:"duty"`
+	// LevelKeys spell each level as the scenario's maps do, by map path:
+	// {"policy.sd_flags": {"PKG": "DIE", ...}} when the file says DIE.
+	LevelKeys map[string]map[string]string `json:"level_keys"`
+	// Suggestions are one-line changes for side B of an A/B comparison,
+	// each flipping or varying one switch of the effective policy.
+	Suggestions []string `json:"suggestions"`
 }
 
 // Duty is a group's duty cycle: run Pct percent of every Period.
@@ -99,12 +113,10 @@ type IdleState struct {
 }
 
 // EditableFlags are the SD_* flags the editor offers, in the order it shows
-// them. The others (SD_SHARE_*, SD_NUMA, SD_CLUSTER, SD_OVERLAP, ...)
-// describe the topology and stay as the machine makes them.
-var EditableFlags = []string{
-	"SD_BALANCE_WAKE", "SD_WAKE_AFFINE", "SD_BALANCE_NEWIDLE",
-	"SD_BALANCE_FORK", "SD_BALANCE_EXEC", "SD_PREFER_SIBLING",
-}
+// them (scenarios.EditableFlags). The others (SD_SHARE_*, SD_NUMA,
+// SD_CLUSTER, SD_OVERLAP, ...) describe the topology and stay as the
+// machine makes them.
+var EditableFlags = scenarios.EditableFlags()
 
 // Describe resolves sc's policy and machine for the editor. sc must be
 // valid (the session only ever holds valid scenarios).
@@ -125,7 +137,23 @@ func Describe(sc *scenarios.Scenario) (*Model, error) {
 		m.Levels = append(m.Levels, sd.Level.String())
 	}
 	m.Effective, m.Base = policy(eff), policy(base)
+	m.Values, m.BaseValues, m.Defaults = m.Effective.byPath(), m.Base.byPath(), m.CostDefaults.byPath()
 	m.Preset = scenarios.PresetOf(sc)
+	m.Suggestions = suggestions(m, sc)
+	m.LevelKeys = map[string]map[string]string{}
+	for path, has := range map[string]func(string) bool{
+		"policy.sd_flags": func(l string) bool { _, ok := sc.Policy.SDFlags[l]; return ok },
+		"policy.tunables": func(l string) bool { _, ok := sc.Policy.Tunables[l]; return ok },
+	} {
+		keys := map[string]string{}
+		for _, l := range m.Levels {
+			keys[l] = l
+			if l == sim.LevelPKG.String() && has("DIE") && !has(l) {
+				keys[l] = "DIE"
+			}
+		}
+		m.LevelKeys[path] = keys
+	}
 	m.Duty = make([]Duty, len(sc.Tasks))
 	for i := range sc.Tasks {
 		d := &m.Duty[i]
@@ -259,6 +287,93 @@ func Problems(err error) []Problem {
 	var out []Problem
 	for _, e := range scenarios.Problems(err) {
 		out = append(out, Problem{Path: e.Path, Problem: e.Problem})
+	}
+	return out
+}
+
+// suggestions are the A/B changes the page offers: every other
+// select_idle_sibling variant and load metric, every editable flag flipped
+// at every level (but SD_BALANCE_EXEC: the model has no exec), every
+// feature flipped, and the other base.
+func suggestions(m *Model, sc *scenarios.Scenario) []string {
+	var out []string
+	enum := func(path string) []string {
+		for _, f := range m.Schema.Fields {
+			if f.Path == path {
+				return f.Enum
+			}
+		}
+		return nil
+	}
+	for _, v := range enum("policy.select_idle_sibling") {
+		if v != m.Effective.SelectIdleSibling {
+			out = append(out, "policy.select_idle_sibling="+v)
+		}
+	}
+	for _, v := range enum("policy.load_metric") {
+		if v != m.Effective.LoadMetric {
+			out = append(out, "policy.load_metric="+v)
+		}
+	}
+	for _, l := range m.Levels {
+		for _, flag := range EditableFlags {
+			if flag != "SD_BALANCE_EXEC" {
+				out = append(out, "policy.sd_flags."+l+"."+flag+"="+strconv.FormatBool(!m.Effective.SDFlags[l][flag]))
+			}
+		}
+	}
+	for _, k := range m.Schema.Keys["<feature>"] {
+		out = append(out, "policy.features."+k.Name+"="+strconv.FormatBool(!m.Effective.Features[k.Name]))
+	}
+	for _, b := range enum("policy.base") {
+		if b != sc.Policy.Base {
+			out = append(out, "policy.base="+b)
+			break
+		}
+	}
+	return out
+}
+
+// byPath spells a resolved policy by scenario path.
+func (p Policy) byPath() map[string]string {
+	out := map[string]string{
+		"policy.load_metric":         p.LoadMetric,
+		"policy.select_idle_sibling": p.SelectIdleSibling,
+		"policy.new_task_load":       p.NewTaskLoad,
+	}
+	for l, flags := range p.SDFlags {
+		for f, on := range flags {
+			out["policy.sd_flags."+l+"."+f] = strconv.FormatBool(on)
+		}
+	}
+	for l, t := range p.Tunables {
+		pre := "policy.tunables." + l + "."
+		out[pre+"imbalance_pct"] = strconv.Itoa(t.ImbalancePct)
+		out[pre+"busy_factor"] = strconv.Itoa(t.BusyFactor)
+		out[pre+"min_interval"] = t.MinInterval
+		out[pre+"max_interval"] = t.MaxInterval
+		out[pre+"cache_nice_tries"] = strconv.Itoa(t.CacheNiceTries)
+	}
+	for f, on := range p.Features {
+		out["policy.features."+f] = strconv.FormatBool(on)
+	}
+	return out
+}
+
+// byPath spells the cost defaults by scenario path.
+func (c Costs) byPath() map[string]string {
+	pre := "machine.costs."
+	out := map[string]string{
+		pre + "context_switch": c.ContextSwitch, pre + "wakeup_ipi": c.WakeupIPI,
+		pre + "search_cpu": c.SearchCPU, pre + "search_group": c.SearchGroup,
+		pre + "search_domain": c.SearchDomain, pre + "balance_cpu": c.BalanceCPU,
+		pre + "jitter_pct": strconv.Itoa(c.JitterPct),
+	}
+	for k, v := range c.CacheCold {
+		out[pre+"cache_cold."+k] = v
+	}
+	for k, v := range c.Comm {
+		out[pre+"comm."+k] = v
 	}
 	return out
 }

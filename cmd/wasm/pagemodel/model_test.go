@@ -166,3 +166,52 @@ func TestDuration(t *testing.T) {
 		}
 	}
 }
+
+// TestSuggestions: every suggestion applies to the scenario and changes it.
+func TestSuggestions(t *testing.T) {
+	sc, err := scenarios.Preset("tbench-pairs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Describe(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Suggestions) < 20 {
+		t.Fatalf("%d suggestions", len(m.Suggestions))
+	}
+	for _, kv := range m.Suggestions {
+		path, value, _ := strings.Cut(kv, "=")
+		c := sc.Clone()
+		if err := c.Set(path, value); err != nil {
+			t.Errorf("%s: %v", kv, err)
+		}
+	}
+}
+
+// TestValuesByPath: every path of Values, BaseValues and Defaults is a
+// path Set takes, and Get agrees where the scenario sets it.
+func TestValuesByPath(t *testing.T) {
+	sc, err := scenarios.Preset("overload-on-wakeup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Describe(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Values) < 20 || len(m.BaseValues) != len(m.Values) || len(m.Defaults) < 10 {
+		t.Fatalf("%d values, %d base values, %d defaults", len(m.Values), len(m.BaseValues), len(m.Defaults))
+	}
+	for _, vals := range []map[string]string{m.Values, m.BaseValues, m.Defaults} {
+		for path, v := range vals {
+			c := sc.Clone()
+			if err := c.Set(path, v); err != nil {
+				t.Errorf("%s=%s: %v", path, v, err)
+			}
+		}
+	}
+	if m.Values["policy.sd_flags.NUMA.SD_WAKE_AFFINE"] != "true" {
+		t.Errorf("NUMA SD_WAKE_AFFINE: %q", m.Values["policy.sd_flags.NUMA.SD_WAKE_AFFINE"])
+	}
+}
