@@ -241,15 +241,27 @@ func TestTaskEditor(t *testing.T) {
 	if hogOps == 0 || m.Ops <= before.Ops {
 		t.Errorf("the new group completed %d periods in 30 ms (ops %d -> %d)", hogOps, before.Ops, m.Ops)
 	}
-	// Removing a group another one wakes is refused, with the reason next
-	// to the button; removing the new one works.
+	// Removing a group others refer to takes the references with it (Go's
+	// scenarios.RemoveTask): no wake step names it, and the group that took
+	// its count from it keeps that count as its own.
+	count := tb.scenario().Tasks[0].Count
 	tb.click(`#task-fields section.task[data-task="0"] .task-head button`)
-	if e := tb.fieldError(`#task-fields section.task[data-task="0"] .task-head button`); !strings.Contains(e, "cli") {
-		t.Errorf("removing a woken group: %q", e)
+	sc = tb.scenario()
+	if len(sc.Tasks) != 2 || strings.Contains(string(sc.Canonical()), `"cli"`) || sc.Tasks[0].CountOf != "" || sc.Tasks[0].Count != count {
+		t.Errorf("after removing a woken group: %s", sc.Canonical())
 	}
-	tb.click(`#task-fields section.task[data-task="2"] .task-head button`)
-	if n := len(tb.scenario().Tasks); n != 2 {
+	// Removing the new one works; removing the last is refused, with the
+	// reason next to the button.
+	tb.click(`#task-fields section.task[data-task="1"] .task-head button`)
+	if n := len(tb.scenario().Tasks); n != 1 {
 		t.Errorf("%d groups after removing the new one", n)
+	}
+	tb.click(`#task-fields section.task[data-task="0"] .task-head button`)
+	if e := tb.fieldError(`#task-fields section.task[data-task="0"] .task-head button`); !strings.Contains(e, "at least one task") {
+		t.Errorf("removing the last group: %q", e)
+	}
+	if n := len(tb.scenario().Tasks); n != 1 {
+		t.Errorf("%d groups after removing the last one", n)
 	}
 }
 
