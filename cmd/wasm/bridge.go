@@ -45,8 +45,9 @@ import (
 //	restart()              -> {ok, error}; the same scenario from t = 0
 //	state()                -> {playing, now_ms, duration_ms, speed, speed_label}
 //	describe()             -> the editor's model: {scenario, json, ncpu, levels,
-//	                          effective, base, cost_defaults, idle_states, preset,
-//	                          schema: {version, fields, placeholders}}
+//	                          effective, base, cost_defaults, cstates, preset,
+//	                          schema: {version, fields, placeholders, keys}, values,
+//	                          base_values, defaults, duty, level_keys, suggestions}
 //	                          (cmd/wasm/pagemodel)
 //	exportScenario()       -> the scenario as indented JSON text
 //	importText(text, name, kind)
