@@ -215,3 +215,26 @@ func TestValuesByPath(t *testing.T) {
 		t.Errorf("NUMA SD_WAKE_AFFINE: %q", m.Values["policy.sd_flags.NUMA.SD_WAKE_AFFINE"])
 	}
 }
+
+// TestDescribeCarriesSchema: describe() hands the page every field of the
+// schema, with its words and editor group.
+func TestDescribeCarriesSchema(t *testing.T) {
+	sc, err := scenarios.Preset("pelt-pingpong")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Describe(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]scenarios.Field{}
+	for _, f := range m.Schema.Fields {
+		got[f.Path] = f
+	}
+	for _, f := range scenarios.Fields() {
+		g, ok := got[f.Path]
+		if !ok || g.Group == "" || g.Kind != f.Kind || (f.Kind != scenarios.KindObject && f.Kind != scenarios.KindMap && g.RangeText == "" && f.Kind != scenarios.KindSize && f.Kind != scenarios.KindCPUList) {
+			t.Errorf("describe() lacks %s or its words: %+v", f.Path, g)
+		}
+	}
+}
