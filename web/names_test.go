@@ -14,7 +14,8 @@ import (
 )
 
 // TestJSNamesNoField: no JavaScript file of the page names a scenario field,
-// an enum value or a placeholder name (a level, a flag, a feature): the
+// an enum value, a placeholder name (a level, a flag, a feature) or a unit
+// as a string of its own: the
 // editor takes them from the schema (describe().schema). It reads every
 // string literal of the page's scripts, and every property access of a
 // field whose key is unmistakable (with an underscore: cores_per_cluster,
@@ -45,6 +46,16 @@ func TestJSNamesNoField(t *testing.T) {
 		for _, v := range f.Enum {
 			names[v] = "a value of " + f.Path
 		}
+	}
+	// Units: the schema's, and the duration units of time.ParseDuration
+	// (the page parses no duration: Go does).
+	for _, f := range scenarios.Fields() {
+		if f.Unit != "" {
+			names[f.Unit] = "the unit of " + f.Path
+		}
+	}
+	for _, u := range []string{"ns", "us", "µs", "μs", "ms", "s", "m", "h"} {
+		names[u] = "a duration unit"
 	}
 	for ph, list := range scenarios.Placeholders() {
 		for _, n := range list {
