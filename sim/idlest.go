@@ -118,7 +118,7 @@ func (s *Sim) cpuLoadWithout(rq *RQ, p *Task) uint64 {
 	if p.cpu != rq.cpu || (p.onRq && rq.curr != p) {
 		return l
 	}
-	if s.lm == LoadAvg && p.avg.LastUpdateTime != 0 {
+	if s.lm == LoadAvg && (p.avg.LastUpdateTime != 0 || rq.curr == p) {
 		subPositive(&l, p.avg.LoadAvg)
 	} else if s.lm == LoadRunnablePlusBlocked {
 		subPositive(&l, p.avg38.LoadAvgContrib)
@@ -129,7 +129,7 @@ func (s *Sim) cpuLoadWithout(rq *RQ, p *Task) uint64 {
 // cpuUtilWithout mirrors cpu_util_without().
 func (s *Sim) cpuUtilWithout(rq *RQ, p *Task) uint64 {
 	u := rq.cfsAvg.UtilAvg
-	if p.cpu == rq.cpu && p.avg.LastUpdateTime != 0 && (!p.onRq || rq.curr == p) {
+	if p.cpu == rq.cpu && ((p.avg.LastUpdateTime != 0 && !p.onRq) || rq.curr == p) {
 		subPositive(&u, p.avg.UtilAvg)
 	}
 	if rq.cfsAvg.UtilEst > u {
@@ -148,12 +148,14 @@ func (s *Sim) updateSgWakeupStats(sd *SchedDomain, g *SchedGroup, p *Task, d *De
 		sgs.groupLoad += s.cpuLoadWithout(rq, p)
 		sgs.groupUtil += s.cpuUtilWithout(rq, p)
 		run := rq.cfsAvg.RunnableAvg
-		// local: p itself runs here, exec'ing (task_running_on_cpu()).
+		// local: p itself runs here, exec'ing (task_running_on_cpu()). A
+		// running task is attached (last_update_time != 0 in the kernel;
+		// here a task attached at time 0 also reads 0).
 		local := 0
-		if p.cpu == c && p.onRq && rq.curr == p && p.avg.LastUpdateTime != 0 {
+		if p.cpu == c && rq.curr == p {
 			local = 1
 		}
-		if p.cpu == c && (!p.onRq || local == 1) && p.avg.LastUpdateTime != 0 {
+		if p.cpu == c && ((!p.onRq && p.avg.LastUpdateTime != 0) || local == 1) {
 			subPositive(&run, p.avg.RunnableAvg)
 		}
 		sgs.groupRunnable += run
