@@ -282,4 +282,3 @@ func TestInvariantsWithProcesses(t *testing.T) {
 		}
 	}
 }
-
