@@ -41,6 +41,35 @@ func randomScenario(t testing.TB, seed uint64) *Scenario {
 	}
 	groups := 1 + r.IntN(4)
 	names := []string{"a", "b", "c", "d"}[:groups]
+	// Half the scenarios are version 2 with structured programs: repeat
+	// blocks (nested), exec, and a count-0 group "kid" that the others fork
+	// and wait for, whose instances exec and exit.
+	v2 := r.IntN(2) == 0
+	if v2 {
+		s.Version = 2
+	}
+	structured := func(st []Step) []Step {
+		if !v2 {
+			return st
+		}
+		if r.IntN(3) == 0 {
+			st = append(st, Step{Exec: true})
+		}
+		if r.IntN(2) == 0 {
+			st = append(st, Step{Fork: "kid", Count: 1 + r.IntN(3)}, Step{WaitChildren: r.IntN(3) > 0})
+			if !st[len(st)-1].WaitChildren {
+				st[len(st)-1] = Step{Run: fmt.Sprintf("%dus", 1+r.IntN(500))}
+			}
+		}
+		if r.IntN(2) == 0 {
+			body := []Step{{Run: fmt.Sprintf("%dus", 1+r.IntN(500))}}
+			if r.IntN(2) == 0 {
+				body = append(body, Step{Repeat: 1 + r.IntN(3), Program: []Step{{Sleep: fmt.Sprintf("%dus", 1+r.IntN(500))}, {Exec: true}}})
+			}
+			st = append(st, Step{Repeat: 1 + r.IntN(300), Program: body})
+		}
+		return st
+	}
 	for g := 0; g < groups; g++ {
 		task := Task{Name: names[g], Count: 1 + r.IntN(8), Nice: r.IntN(11) - 5}
 		if r.IntN(4) == 0 {
@@ -78,7 +107,29 @@ func randomScenario(t testing.TB, seed uint64) *Scenario {
 				task.Program[i].Fanout = "one" // a reply needs a wait to reply to
 			}
 		}
+		task.Program = structured(task.Program)
 		s.Tasks = append(s.Tasks, task)
+	}
+	if v2 {
+		kid := Task{Name: "kid", Count: 0, Program: []Step{{Run: fmt.Sprintf("%dus", 5+r.IntN(2000))}}}
+		if r.IntN(2) == 0 {
+			kid.Program = append(kid.Program, Step{Exec: true}, Step{Run: fmt.Sprintf("%dus", 5+r.IntN(2000))})
+		}
+		if r.IntN(4) > 0 {
+			kid.Program = append(kid.Program, Step{Exit: true})
+		} else {
+			kid.Loop = 1 + r.IntN(3) // ends at its loop's end instead
+		}
+		forked := false
+		for _, t := range s.Tasks {
+			for _, st := range t.Program {
+				forked = forked || st.Fork != ""
+			}
+		}
+		if !forked {
+			s.Tasks[0].Program = append(s.Tasks[0].Program, Step{Fork: "kid"}, Step{WaitChildren: true})
+		}
+		s.Tasks = append(s.Tasks, kid)
 	}
 	out, err := Decode(s.Canonical())
 	if err != nil {
@@ -89,7 +140,7 @@ func randomScenario(t testing.TB, seed uint64) *Scenario {
 
 // checkRandom runs a random scenario, checking the invariants after every
 // event, and the determinism of its trace.
-func checkRandom(t testing.TB, seed uint64) {
+func checkRandom(t testing.TB, seed uint64) sim.Metrics {
 	s := randomScenario(t, seed)
 	cfg, err := s.Config()
 	if err != nil {
@@ -112,6 +163,7 @@ func checkRandom(t testing.TB, seed uint64) {
 	if x.TraceHash() != y.TraceHash() {
 		t.Fatalf("seed %d: same scenario, different traces", seed)
 	}
+	return x.Metrics()
 }
 
 // TestRandomScenarios is the property test: random valid scenarios run
@@ -121,9 +173,16 @@ func TestRandomScenarios(t *testing.T) {
 	if testing.Short() {
 		n = 50
 	}
+	var forks, execs, exits int64
 	for seed := uint64(1); seed <= n; seed++ {
-		checkRandom(t, seed)
+		m := checkRandom(t, seed)
+		forks, execs, exits = forks+m.Forks, execs+m.Execs, exits+m.Exits
 	}
+	// The structured steps were exercised, not just generated.
+	if forks == 0 || execs == 0 || exits == 0 {
+		t.Errorf("forks %d, execs %d, exits %d over %d random scenarios", forks, execs, exits, n)
+	}
+	t.Logf("forks %d, execs %d, exits %d", forks, execs, exits)
 }
 
 // FuzzRandomScenario lets the fuzzer pick the generator's seed.
@@ -131,5 +190,5 @@ func FuzzRandomScenario(f *testing.F) {
 	for _, s := range []uint64{1, 2, 3, 42, 1 << 40} {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, seed uint64) { checkRandom(t, seed) })
+	f.Fuzz(func(t *testing.T, seed uint64) { _ = checkRandom(t, seed) })
 }
