@@ -33,7 +33,7 @@ const (
 	// keeps a fixed stack of frames per task).
 	MaxRepeatDepth = sim.MaxRepeatDepth
 	// MaxForkCount bounds the children one fork step starts.
-	MaxForkCount = 1024
+	MaxForkCount = MaxInstances
 	// MaxLiveTasks and MaxForks are run-time limits of the simulator on
 	// tasks started by fork steps: alive at once (initial instances
 	// included), and forked in a whole run. A run that reaches one stops

@@ -92,6 +92,9 @@ type TaskMetrics struct {
 	Migrations int64   `json:"migrations"`
 	UtilAvg    int64   `json:"util_avg"`
 	LoadAvg    int64   `json:"load_avg"`
+	// ExitMS is when the slot's task last exited (absent: never): a
+	// make's exit is a kernbench's elapsed time.
+	ExitMS float64 `json:"exit_ms,omitempty"`
 }
 
 // metricsAcc accumulates the run's metrics as events happen.
@@ -284,6 +287,9 @@ func (s *Sim) Metrics() Metrics {
 			Name: t.info.Name, Ops: t.ops,
 			CPUMS: round3(float64(cpu) / 1e6), WaitMS: round3(float64(t.waitTime) / 1e6),
 			Migrations: t.migrations, UtilAvg: int64(t.avg.UtilAvg), LoadAvg: int64(t.avg.LoadAvg),
+		}
+		if t.exitTime > 0 {
+			out.Tasks[i].ExitMS = round3(float64(t.exitTime) / 1e6)
 		}
 	}
 	return out

@@ -61,7 +61,8 @@ func (s *Sim) allocSlot(gi int) *Task {
 		rr, wakers := t.rr, t.wakers[:0]
 		clear(rr)
 		*t = Task{id: keep.id, info: keep.info, rr: rr, wakers: wakers, life: keep.life + 1, timerGen: keep.timerGen + 1,
-			ops: keep.ops, cpuTime: keep.cpuTime, waitTime: keep.waitTime, migrations: keep.migrations}
+			ops: keep.ops, cpuTime: keep.cpuTime, waitTime: keep.waitTime, migrations: keep.migrations,
+			exitTime: keep.exitTime}
 		s.initTask(t)
 		return t
 	}
@@ -76,6 +77,7 @@ func (s *Sim) allocSlot(gi int) *Task {
 func (s *Sim) reap(rq *RQ, p *Task) {
 	s.live--
 	s.m.exits++
+	p.exitTime = s.now
 	s.m.lifetime.add(s.now - p.forkTime)
 	if p.parent >= 0 {
 		if par := s.tasks[p.parent]; par.life == p.parentLife && par.state != TaskExited {

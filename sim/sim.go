@@ -44,8 +44,9 @@ type Task struct {
 	life       uint32 // incremented each time the slot starts a new task
 	parent     int32  // the forking task's slot, -1: none
 	parentLife uint32
-	nrChildren int  // children forked and not yet exited
-	waitChild  bool // blocked in a wait_children step
+	nrChildren int   // children forked and not yet exited
+	exitTime   int64 // when the slot's task last exited (0: never)
+	waitChild  bool  // blocked in a wait_children step
 
 	// sched_entity.
 	onRq         bool
