@@ -102,8 +102,22 @@
 //     governor instead predicts the idle length).
 //   - NUMA: one level, all nodes equidistant (distance 21), groups are
 //     nodes; imb_numa_nr is approximated from the LLC count.
-//   - Forks come from a spawner on cpu0 that costs nothing; a fork placed
-//     elsewhere counts as a fork migration.
+//   - The scenario's own instances are forked by a spawner on cpu0 that
+//     costs nothing; a fork placed elsewhere counts as a fork migration.
+//     Fork steps (process.go) fork from the parent's CPU and charge the
+//     parent only the placement's search cost (no copy_process() time:
+//     a run step models it); a child starts with no cache footprint.
+//   - Exec (sched_exec()): the exec'ing task is moved at once, without the
+//     stopper's own scheduling; its new image is cache-cold and its memory
+//     is where it lands (no cache-cold penalty for the exec move itself).
+//     The v6.17 slow path discounts the exec'ing task from its CPU (load,
+//     util, runnable, nr_running, idle_cpu_without()) but not its util_est.
+//   - wait_children waits for all children (no wait-for-any); the exit of
+//     the last one wakes the parent with WF_SYNC from the child's CPU
+//     (__wake_up_parent()). Orphans are not reparented: their exit wakes
+//     nobody. An exited task's slot is reused by its group's next fork;
+//     a waker id held in a "waker" reply queue may then name the new task.
+//   - No exec-time schedstats (sbe_*) are counted.
 //   - rq->cfs_tasks order (for detach_tasks) is approximated by the time a
 //     task last ran (least recently run first).
 //   - The 3.8 balancer shares the v6.17 sched_balance_rq() code path except
