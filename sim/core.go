@@ -213,7 +213,14 @@ func (s *Sim) block(rq *RQ, p *Task, until int64) {
 // exitTask ends p (do_exit): dequeue; its PELT load leaves the runqueue
 // (v6.17 task_dead_fair() -> remove_entity_load_avg(); in 3.8 it decays as
 // blocked load).
+//
+// A forked task tells its parent first, while it still runs
+// (exit_notify() -> do_notify_parent() comes before the final schedule in
+// do_exit()): the parent's wake-up sees the exiting task on its CPU.
 func (s *Sim) exitTask(rq *RQ, p *Task) {
+	if p.parent >= 0 {
+		s.notifyParent(rq, p)
+	}
 	s.dequeueEntity(rq, p, deqSleep)
 	p.state = TaskExited
 	s.era.track.exit(s, rq, p)

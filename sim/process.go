@@ -71,24 +71,31 @@ func (s *Sim) allocSlot(gi int) *Task {
 	return t
 }
 
-// reap ends an exited task's part in the process tree: its lifetime is
-// recorded, its parent learns of it (and wakes if it waits for its last
-// child), and a forked task's slot becomes free.
+// notifyParent mirrors do_notify_parent() for the exiting forked task p,
+// still running on rq: its parent has one child less, and if that was the
+// last one it waited for, __wake_up_parent() wakes it (a WF_SYNC wake-up
+// by the exiting child, from its CPU).
+func (s *Sim) notifyParent(rq *RQ, p *Task) {
+	par := s.tasks[p.parent]
+	if par.life != p.parentLife || par.state == TaskExited {
+		return // an orphan: nobody waits for it
+	}
+	par.nrChildren--
+	if par.nrChildren == 0 && par.waitChild && par.state == TaskBlocked {
+		par.waitChild = false
+		par.waiting = true // what try_to_wake_up() ends
+		s.tryToWakeUp(par, p, rq.cpu, true) // its search cost dies with the child
+	}
+}
+
+// reap ends an exited task's part: its lifetime is recorded, and a forked
+// task's slot becomes free.
 func (s *Sim) reap(rq *RQ, p *Task) {
 	s.live--
 	s.m.exits++
 	p.exitTime = s.now
 	s.m.lifetime.add(s.now - p.forkTime)
 	if p.parent >= 0 {
-		if par := s.tasks[p.parent]; par.life == p.parentLife && par.state != TaskExited {
-			par.nrChildren--
-			if par.nrChildren == 0 && par.waitChild && par.state == TaskBlocked {
-				// __wake_up_parent(): a sync wake-up by the exiting child.
-				par.waitChild = false
-				par.waiting = true // what try_to_wake_up() ends
-				s.tryToWakeUp(par, p, rq.cpu, true)
-			}
-		}
 		s.freeSlots[p.info.Group] = append(s.freeSlots[p.info.Group], p.id)
 	}
 }

@@ -282,3 +282,71 @@ func TestInvariantsWithProcesses(t *testing.T) {
 		}
 	}
 }
+
+// TestWaitChildrenWakePlacement: sh forks one child, waits for it; the
+// child's exit wakes sh. Where does sh wake?
+//
+// v6.17: sh runs on cpu0 and its child goes to cpu2 (see TestForkPlacement:
+// node 0 has 1 idle CPU against node 1's 2). sh blocks on cpu0. The child
+// exits on cpu2 and, still running there, wakes sh (prev 0) with WF_SYNC:
+// select_task_rq_fair() on cpu2 wants affine; MC {2,3} does not span cpu0,
+// NUMA does: wake_affine_idle(): cpu2 is not idle (the child is curr), but
+// the wake-up is sync and cpu2 runs one task, so this_cpu, cpu2, is the
+// target. select_idle_sibling(sh, prev 0, target 2): cpu2 busy, cpu0 does
+// not share cpu2's LLC, no recent_used_cpu; SIS_UTIL scans cpu2's LLC from
+// cpu3: idle. sh wakes on cpu3.
+//
+// v3.8: sh runs on cpu3 and its child goes to cpu1 (the remote node, then
+// {1} on cpu0's MC). The child wakes sh (prev 3) from cpu1: affine_sd is
+// NUMA (MC {0,1} does not span cpu3). wake_affine(): this_load =
+// target_load(cpu1) = 1024, minus the sync waker's 1024 = 0, so balanced
+// and sync: affine, target cpu1. select_idle_sibling() (3.8): cpu1 is not
+// idle (the child is curr) and is not prev; in sd_llc(cpu1) = MC {0,1} the
+// group holding the target is skipped, and {0} is all idle: cpu0.
+func TestWaitChildrenWakePlacement(t *testing.T) {
+	for _, tc := range []struct {
+		base      Base
+		sh, child string
+		wakeCPU   int
+	}{{BaseV617, "f0", "f2", 3}, {BaseV38, "f3", "f1", 0}} {
+		cfg := &Config{Seed: 1, Duration: 50e6, Machine: twoNodes(), Policy: Policy{Base: tc.base},
+			Tasks: []TaskGroup{
+				{Name: "sh", Count: 1, Program: []Step{{Op: OpRun, Dur: 50e3}, {Op: OpFork, Target: 1, Count: 1}, {Op: OpWaitChildren}, {Op: OpRun, Dur: 1e6}, {Op: OpExit}}},
+				{Name: "c", Count: 0, Program: []Step{{Op: OpRun, Dur: 2e6}, {Op: OpExit}}},
+			}}
+		s, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.SetRecording(true)
+		woke := -1
+		var evs []Event
+		for s.NextEventTime() >= 0 && s.NextEventTime() <= 10e6 && s.Step() {
+			if err := s.CheckInvariants(); err != nil {
+				t.Fatal(err)
+			}
+			evs = s.TakeEvents(evs[:0])
+			for _, e := range evs {
+				switch {
+				case e.Kind == EvFork && s.TaskName(int(e.Task)) == "sh/0" && "f"+itoa(int(e.CPU)) != tc.sh,
+					e.Kind == EvFork && s.TaskName(int(e.Task)) == "c/0" && "f"+itoa(int(e.CPU)) != tc.child:
+					t.Errorf("%s: %s", s.era.name, s.Explain(e))
+				case e.Kind == EvWakeup && e.Task == 0:
+					if woke >= 0 {
+						t.Errorf("%s: sh woken twice", s.era.name)
+					}
+					woke = int(e.CPU)
+					if s.TaskName(int(e.Arg)) != "c/0" {
+						t.Errorf("%s: sh woken by %s, want c/0", s.era.name, s.TaskName(int(e.Arg)))
+					}
+				}
+			}
+		}
+		if woke != tc.wakeCPU {
+			t.Errorf("%s: sh woke on cpu%d, want cpu%d", s.era.name, woke, tc.wakeCPU)
+		}
+		if m := s.Metrics(); m.Exits != 2 || s.tasks[0].state != TaskExited {
+			t.Errorf("%s: exits %d, sh %s", s.era.name, m.Exits, s.tasks[0].state)
+		}
+	}
+}
