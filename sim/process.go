@@ -100,10 +100,14 @@ func (s *Sim) reap(rq *RQ, p *Task) {
 	}
 }
 
-// schedExec mirrors sched_exec() (v3.8 and v6.17 alike): the running task
-// p asks select_task_rq_fair(SD_BALANCE_EXEC) for a CPU; if it is not this
-// one, the stopper moves p there (stop_one_cpu(migration_cpu_stop) ->
-// move_queued_task()). It reports whether p moved.
+// schedExec mirrors sched_exec() of kernel/sched/core.c: "execve() is a
+// valuable balancing opportunity, because at this point the task has the
+// smallest effective memory and cache footprint". v3.8 calls
+// select_task_rq(p, SD_BALANCE_EXEC, 0), v6.17 select_task_rq(p,
+// task_cpu(p), WF_EXEC); neither tests nr_running first (2.6.8's
+// sched_balance_exec() did, seed 004). If the CPU is not this one, the
+// stopper moves p there (stop_one_cpu(migration_cpu_stop)). It reports
+// whether p moved.
 //
 // The new program image has no cache footprint yet: wherever it runs next
 // pays no cache-cold refill, and its memory is first touched where it
