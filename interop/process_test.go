@@ -44,6 +44,14 @@ func TestExportsWithForks(t *testing.T) {
 	if !strings.Contains(pf.String(), `"cmd/`) || !strings.Contains(pf.String(), "migrate:exec") {
 		t.Errorf("perfetto export lacks the forked commands or their exec migrations")
 	}
+	var pb bytes.Buffer
+	x = mk()
+	if err := WritePerfettoProto(&pb, x, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(pb.Bytes(), []byte("cmd/")) {
+		t.Errorf("perfetto-proto export lacks the forked commands")
+	}
 	var csv bytes.Buffer
 	x = mk()
 	if err := WriteCSV(&csv, x, Options{}); err != nil {
