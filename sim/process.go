@@ -83,7 +83,7 @@ func (s *Sim) notifyParent(rq *RQ, p *Task) {
 	par.nrChildren--
 	if par.nrChildren == 0 && par.waitChild && par.state == TaskBlocked {
 		par.waitChild = false
-		par.waiting = true // what try_to_wake_up() ends
+		par.waiting = true                  // what try_to_wake_up() ends
 		s.tryToWakeUp(par, p, rq.cpu, true) // its search cost dies with the child
 	}
 }
