@@ -21,7 +21,15 @@
 // # Nouns (a glossary in the kernel's words)
 //
 //   - Task: a task_struct with its sched_entity; it plays a Program of Steps
-//     (run, sleep, timer, wake, wait). One full pass of the program is one op.
+//     (run, sleep, timer, wake, wait; exec, fork, wait_children, exit,
+//     repeat). One full pass of the program is one op.
+//   - Repeat frame: a repeat block being played (its body's bounds and the
+//     iterations left); a task keeps a stack of at most MaxRepeatDepth, so
+//     a loop of 300 is one step and its body, never 300 copies.
+//   - Task slot: one entry of the task list. A group of count 0 gets slots
+//     as fork steps start its tasks; the slot of an exited task is reused
+//     by the group's next fork (life counts the tasks a slot has held, so a
+//     parent is named by slot and life). Process steps live in process.go.
 //   - RQ: a CPU's struct rq and its cfs_rq: curr, the queued entities (the
 //     rb-tree, kept as a short unordered slice), load.weight, nr_running,
 //     min_vruntime, the EEVDF avg_vruntime sums, both PELT trackers.
