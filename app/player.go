@@ -153,6 +153,9 @@ type frameOut struct {
 
 func (p *player) take() frameOut {
 	p.collect()
+	// Fork steps add task slots as the run goes (sim.Tasks grows): frames
+	// carry the current list, so the log names forked tasks.
+	p.tasks = p.sim.Tasks()
 	out := frameOut{
 		snap:     p.snapshot(),
 		moves:    append([]sim.Event(nil), p.moves...),

@@ -93,6 +93,10 @@ func (c *csvWriter) sample(snap *sim.Snapshot) {
 			}
 		}
 	}
+	// Fork steps add task slots while the simulation runs.
+	for _, t := range c.s.Tasks()[len(c.names):] {
+		c.names = append(c.names, csvField(t.Name))
+	}
 	for i := range snap.Tasks {
 		ts := &snap.Tasks[i]
 		id := c.names[i]

@@ -198,6 +198,9 @@ func (p *perfetto) num(key string, v int64) {
 }
 
 func (p *perfetto) event(e *sim.Event) {
+	if e.Task >= 0 {
+		p.growTasks(int(e.Task) + 1)
+	}
 	switch e.Kind {
 	case sim.EvSwitch:
 		c := int(e.CPU)
@@ -230,6 +233,16 @@ func (p *perfetto) event(e *sim.Event) {
 		p.instant(e, "migrate:"+e.Cause.String())
 	case sim.EvBalance:
 		p.instant(e, "balance:"+sim.Level(e.Level).String())
+	}
+}
+
+// growTasks makes the per-task state hold n tasks: fork steps add task
+// slots while the simulation runs (sim.Tasks grows).
+func (p *perfetto) growTasks(n int) {
+	for len(p.running) < n {
+		p.running = append(p.running, -1)
+		p.end = append(p.end, 0)
+		p.pending = append(p.pending, nil)
 	}
 }
 

@@ -417,8 +417,25 @@ func (p *protoTrace) flushWake() {
 	p.wakeEvent(fEvSchedWakeup, wk.cpu, wk.t, int64(wk.ctx), wk.task, wk.cpu)
 }
 
+// growTasks makes the per-task state hold n tasks: fork steps add task
+// slots while the simulation runs (sim.Tasks grows).
+func (p *protoTrace) growTasks(n int) {
+	for i := len(p.running); i < n; i++ {
+		name := p.s.TaskName(i)
+		if len(name) > 15 {
+			name = name[:15]
+		}
+		p.running = append(p.running, -1)
+		p.outState = append(p.outState, ppStatePreempted)
+		p.comms = append(p.comms, name)
+	}
+}
+
 func (p *protoTrace) event(e *sim.Event) {
 	s := p.s
+	if e.Task >= 0 {
+		p.growTasks(int(e.Task) + 1)
+	}
 	if p.wake.pending && !(e.Kind == sim.EvMigrate && e.Cause == sim.CauseWakeup && e.Task == p.wake.task && e.T == p.wake.t) {
 		p.flushWake()
 	}

@@ -48,8 +48,9 @@ func ImportRTApp(data []byte) (*scenarios.Scenario, []Problem, error) {
 //     steps: run and runtime (us) to run, sleep to sleep, timer's period to
 //     timer, suspend to wait, resume to a wake of every instance of the named
 //     task, sem_wait to wait and sem_post to a wake of the one task group that
-//     waits on that semaphore. A phase's loop is unrolled into the program
-//     (up to the 64-step limit; one phase alone becomes the task's loop);
+//     waits on that semaphore. Phases follow one another; a phase's loop
+//     becomes a repeat block (scenario format version 2), not unrolled
+//     copies, and one phase alone becomes the task's loop;
 //   - everything else (lock, unlock, signal, broad, wait, sync, barrier, mem,
 //     memrun, iorun, yield, fork, per-phase policy or affinity changes,
 //     uclamp, NUMA memory binding, task groups, unknown keys) is dropped and
@@ -85,6 +86,12 @@ type rtStep struct {
 	path   string
 	resume string // rt-app name of the task to wake (resume)
 	post   string // semaphore posted (sem_post)
+	// A phase that loops is a repeat block: a marker opening it (open =
+	// its loop count) before its steps and one closing it (close) after,
+	// so that the passes over a task's steps stay flat; nestSteps builds
+	// the block when the program is written.
+	open  int
+	close bool
 }
 
 type rtTask struct {
@@ -100,6 +107,13 @@ type rtTask struct {
 	waitsOn []string // "suspend", "sem S": what its wait steps wait for
 	periods []int64  // distinct timer periods (us)
 	dropped bool
+}
+
+// rtPhase is one phase of a thread: its steps and its loop (-1 forever).
+type rtPhase struct {
+	steps []rtStep
+	loop  int64
+	path  string
 }
 
 type rtImporter struct {
@@ -173,8 +187,10 @@ func (im *rtImporter) run(root *jval, opt RTAppOptions) (*scenarios.Scenario, []
 		if t.start > 0 {
 			st.Start = fmtUS(t.start)
 		}
-		for _, rs := range t.steps {
-			st.Program = append(st.Program, rs.step)
+		var blocks bool
+		st.Program, blocks = nestSteps(t.steps)
+		if blocks {
+			s.Version = 2 // repeat blocks are a version-2 step
 		}
 		s.Tasks = append(s.Tasks, st)
 		threads += t.count
@@ -388,12 +404,7 @@ func (im *rtImporter) task(key string, v *jval, path string) *rtTask {
 		t.nice = 19
 	}
 
-	type phase struct {
-		steps []rtStep
-		loop  int64
-		path  string
-	}
-	var ph []phase
+	var ph []rtPhase
 	if phases != nil {
 		pp := pathJoin(path, "phases")
 		if phases.kind != '{' {
@@ -403,14 +414,14 @@ func (im *rtImporter) task(key string, v *jval, path string) *rtTask {
 		for _, m := range phases.obj {
 			p := pathJoin(pp, m.key)
 			steps, l := im.phase(t, m.val, p, false)
-			ph = append(ph, phase{steps, l, p})
+			ph = append(ph, rtPhase{steps, l, p})
 		}
 	} else {
 		// Without phases, the thread object is its one phase, the
 		// thread's loop is the phase's, and the thread runs it once; with no
 		// loop at all, it runs forever.
 		steps, _ := im.phase(t, v, path, true)
-		ph = append(ph, phase{steps, loop, path})
+		ph = append(ph, rtPhase{steps, loop, path})
 		loop = 1
 	}
 	if len(t.periods) > 1 {
@@ -423,7 +434,7 @@ func (im *rtImporter) task(key string, v *jval, path string) *rtTask {
 
 	// Phases with loop 0 never run; a phase that loops forever hides
 	// those after it.
-	var live []phase
+	var live []rtPhase
 	for i, p := range ph {
 		if p.loop == 0 {
 			im.probs.add(pathJoin(p.path, "loop"), "0: the phase never runs; dropped")
@@ -465,37 +476,105 @@ func (im *rtImporter) task(key string, v *jval, path string) *rtTask {
 			}
 			t.loop = int(n)
 		}
-	default:
-		budget := scenarios.MaxSteps
-		for i, p := range live {
-			rest := 0
-			for _, q := range live[i+1:] {
-				rest += len(q.steps)
-			}
-			reps := p.loop
-			fit := int64((budget - rest) / len(p.steps))
-			if fit < 1 {
-				im.probs.add(p.path, "%d steps do not fit in a %d-step program after the phases before it; dropped", len(p.steps), scenarios.MaxSteps)
-				continue
-			}
-			if reps > fit {
-				im.probs.add(pathJoin(p.path, "loop"), "%d: unrolled only %d times (a program has at most %d steps)", reps, fit, scenarios.MaxSteps)
-				reps = fit
-			}
-			for range reps {
-				t.steps = append(t.steps, p.steps...)
-			}
-			budget -= int(reps) * len(p.steps)
+		if len(t.steps) > scenarios.MaxSteps {
+			im.probs.add(path, "%d steps; only the first %d are kept (a program has at most %d)", len(t.steps), scenarios.MaxSteps, scenarios.MaxSteps)
+			t.steps = t.steps[:scenarios.MaxSteps]
 		}
+	default:
+		im.phaseBlocks(t, live)
 		if loop > 0 {
 			t.loop = int(min(loop, 1_000_000_000))
 		}
 	}
-	if len(t.steps) > scenarios.MaxSteps {
-		im.probs.add(path, "%d steps; only the first %d are kept (a program has at most %d)", len(t.steps), scenarios.MaxSteps, scenarios.MaxSteps)
-		t.steps = t.steps[:scenarios.MaxSteps]
-	}
 	return t
+}
+
+// phaseBlocks lays phases out one after the other: a phase that runs once
+// as its steps, a phase that loops as a repeat block of its steps (not
+// unrolled, so a 300-iteration loop is one block). The program keeps to the
+// format's limits: at most MaxSteps steps at its top level and in a block,
+// MaxProgramSteps in all; a phase that does not fit is dropped, and said so.
+// A looping phase with no run, sleep or timer step cannot be a block (a
+// block's iteration must take time): it is unrolled as far as it fits.
+func (im *rtImporter) phaseBlocks(t *rtTask, live []rtPhase) {
+	timed := func(steps []rtStep) bool {
+		for _, rs := range steps {
+			if rs.step.Run != "" || rs.step.Sleep != "" || rs.step.Timer != "" {
+				return true
+			}
+		}
+		return false
+	}
+	block := func(p rtPhase) bool { return p.loop > 1 && timed(p.steps) }
+	top, total := 0, 0
+	for i, p := range live {
+		steps := p.steps
+		if len(steps) > scenarios.MaxSteps {
+			im.probs.add(p.path, "%d steps; only the first %d are kept (a program has at most %d)", len(steps), scenarios.MaxSteps, scenarios.MaxSteps)
+			steps = steps[:scenarios.MaxSteps]
+		}
+		reps := p.loop
+		if block(p) {
+			if top+1 > scenarios.MaxSteps || total+1+len(steps) > scenarios.MaxProgramSteps {
+				im.probs.add(p.path, "%d steps do not fit in the program after the phases before it; dropped", len(steps))
+				continue
+			}
+			t.steps = append(t.steps, rtStep{open: int(min(reps, 1_000_000_000)), path: p.path})
+			t.steps = append(t.steps, steps...)
+			t.steps = append(t.steps, rtStep{close: true, path: p.path})
+			top, total = top+1, total+1+len(steps)
+			continue
+		}
+		// Leave room for the phases after this one (once each).
+		restTop, restTotal := 0, 0
+		for _, q := range live[i+1:] {
+			n := min(len(q.steps), scenarios.MaxSteps)
+			if block(q) {
+				restTop, restTotal = restTop+1, restTotal+n+1
+			} else {
+				restTop, restTotal = restTop+n, restTotal+n
+			}
+		}
+		fit := int64(min(scenarios.MaxSteps-top-restTop, scenarios.MaxProgramSteps-total-restTotal) / len(steps))
+		if fit < 1 {
+			im.probs.add(p.path, "%d steps do not fit in the program after the phases before it; dropped", len(steps))
+			continue
+		}
+		if reps > fit {
+			im.probs.add(pathJoin(p.path, "loop"), "%d: unrolled only %d times (the phase has no run, sleep or timer step, so it cannot be a repeat block, and a program has at most %d steps)", reps, fit, scenarios.MaxSteps)
+			reps = fit
+		}
+		for range reps {
+			t.steps = append(t.steps, steps...)
+		}
+		top += int(reps) * len(steps)
+		total += int(reps) * len(steps)
+	}
+}
+
+// nestSteps writes a task's steps as a program, building the repeat blocks
+// their markers delimit; it reports whether there is a block.
+func nestSteps(rs []rtStep) (prog []scenarios.Step, blocks bool) {
+	var stack [][]scenarios.Step
+	var reps []int
+	cur := []scenarios.Step{}
+	for _, r := range rs {
+		switch {
+		case r.open > 0:
+			stack, reps = append(stack, cur), append(reps, r.open)
+			cur = []scenarios.Step{}
+		case r.close:
+			body, n := cur, reps[len(reps)-1]
+			cur, stack, reps = stack[len(stack)-1], stack[:len(stack)-1], reps[:len(reps)-1]
+			if len(body) > 0 {
+				cur = append(cur, scenarios.Step{Repeat: n, Program: body})
+				blocks = true
+			}
+		default:
+			cur = append(cur, r.step)
+		}
+	}
+	return cur, blocks
 }
 
 // phase maps one phase's events to steps and returns its loop (-1 forever).

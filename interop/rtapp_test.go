@@ -145,6 +145,16 @@ func TestRTAppMapping(t *testing.T) {
 			t.Errorf("no problem %s: ...%s... in\n%s", path, substr, problemText(probs))
 		}
 	}
+	noProblem := func(substr string) check {
+		return func(t *testing.T, _ *scenarios.Scenario, probs []Problem) {
+			t.Helper()
+			for _, p := range probs {
+				if strings.Contains(p.Message, substr) {
+					t.Errorf("unexpected problem %s: %s", p.Path, p.Message)
+				}
+			}
+		}
+	}
 	task := func(i int, want string) check {
 		return func(t *testing.T, s *scenarios.Scenario, _ []Problem) {
 			t.Helper()
@@ -224,16 +234,24 @@ func TestRTAppMapping(t *testing.T) {
 		{"a task that only waits is dropped, then the wakes of it",
 			`{"tasks": {"a": {"suspend": "a"}, "b": {"run": 10, "resume": "a", "sleep": 10}}}`,
 			[]check{ntasks(1), hasProblem("tasks.a", "no run, sleep or timer left"), hasProblem("tasks.b.resume", "wakes a task that was dropped")}},
-		{"phases unrolled",
+		{"phases as repeat blocks",
 			`{"tasks": {"t": {"loop": 3, "phases": {
 				"p1": {"loop": 2, "run": 1000, "sleep": 1000},
 				"p2": {"run": 5000, "timer": {"ref": "unique", "period": 10000}}}}}}`,
-			[]check{task(0, `{"name":"t","count":1,"loop":3,"program":[{"run":"1ms"},{"sleep":"1ms"},{"run":"1ms"},{"sleep":"1ms"},{"run":"5ms"},{"timer":"10ms"}]}`)}},
-		{"phases that do not fit",
+			[]check{task(0, `{"name":"t","count":1,"loop":3,"program":[{"repeat":2,"program":[{"run":"1ms"},{"sleep":"1ms"}]},{"run":"5ms"},{"timer":"10ms"}]}`),
+				field("version", func(s *scenarios.Scenario) any { return s.Version }, 2)}},
+		{"a 300-iteration phase is one block, without a truncation warning",
 			`{"tasks": {"t": {"phases": {
-				"warm": {"loop": 100, "run": 1000, "sleep": 1000},
+				"warm": {"loop": 300, "run": 1000, "sleep": 1000},
 				"hot": {"run": 5000, "sleep": 100}}}}}`,
-			[]check{hasProblem("tasks.t.phases.warm.loop", "unrolled only 31 times"),
+			[]check{task(0, `{"name":"t","count":1,"program":[{"repeat":300,"program":[{"run":"1ms"},{"sleep":"1ms"}]},{"run":"5ms"},{"sleep":"100us"}]}`),
+				noProblem("unrolled"), noProblem("do not fit")}},
+		{"a looping phase that takes no time is unrolled as far as it fits",
+			`{"tasks": {"t": {"phases": {
+				"post": {"loop": 100, "resume": "u"},
+				"work": {"run": 5000, "sleep": 100}}},
+			  "u": {"suspend": "u", "run": 10}}}`,
+			[]check{hasProblem("tasks.t.phases.post.loop", "unrolled only 62 times"),
 				field("steps", func(s *scenarios.Scenario) any { return len(s.Tasks[0].Program) }, 64)}},
 		{"a phase that loops forever",
 			`{"tasks": {"t": {"phases": {"a": {"loop": -1, "run": 10, "sleep": 10}, "b": {"run": 20, "sleep": 20}}}}}`,

@@ -69,6 +69,13 @@ func TestRTAppExportRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			for _, p := range probs {
+				// Version-2 steps (exec, fork, wait_children, exit) have
+				// no rt-app 1.0 event: such a preset cannot round-trip.
+				if strings.Contains(p.Message, "has no event for") {
+					t.Skipf("%s: not expressible in rt-app 1.0 (%s), no round trip", name, p)
+				}
+			}
 			back, iprobs, err := ImportRTApp(data)
 			if err != nil {
 				t.Fatalf("re-import: %v\n%s", err, data)

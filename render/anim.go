@@ -115,6 +115,7 @@ var causeStyles = [sim.NumCauses]Style{
 	sim.CauseNohz:    {Name: "nohz idle balance", Width: 3, Dash: Pattern{3, 1.2, 1, 1.2}},
 	sim.CauseActive:  {Name: "active balance", Width: 2, Double: true},
 	sim.CauseFork:    {Name: "fork placement", Width: 2.5},
+	sim.CauseExec:    {Name: "exec placement", Width: 2.5, Dash: Pattern{1, 1.6}},
 }
 
 // CauseStyle is the line style of moves with cause c.

@@ -112,6 +112,7 @@ var causeColors = [sim.NumCauses]color.RGBA{
 	sim.CauseNohz:    {0xc7, 0x7d, 0xff, 0xff}, // violet
 	sim.CauseActive:  {0xff, 0x4d, 0x5e, 0xff}, // red
 	sim.CauseFork:    {0xff, 0xff, 0xff, 0xff}, // white
+	sim.CauseExec:    {0xff, 0xe0, 0x5c, 0xff}, // yellow
 }
 
 // CauseColor is the colour of migrations with cause c.

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"schedplay/sim"
 	"testing"
 )
 
@@ -73,8 +74,8 @@ func TestLegend(t *testing.T) {
 				causes[it.Text] = true
 			}
 		}
-		if len(causes) != 6 {
-			t.Errorf("%+v: %d cause lines in the legend, want 6", o, len(causes))
+		if want := int(sim.NumCauses) - 1; len(causes) != want { // every cause but "none"
+			t.Errorf("%+v: %d cause lines in the legend, want %d", o, len(causes), want)
 		}
 		lg := LayoutLegend(items, 600, 13, nil)
 		for i, a := range lg.Items {

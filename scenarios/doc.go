@@ -136,7 +136,9 @@ scenarios make equal links, and Decode(Canonical(s)) equals s.
 
 MaxScenarioBytes (256 KiB) of JSON; MaxLinkBytes (64 KiB) of link; MaxCPUs
 (256, the simulator's); MaxTaskGroups (64); MaxInstances (4096); MaxSteps
-(64) per program; MaxIdleStates (8); durations ≤ MaxDuration (600s), costs
+(64) per program and per repeat body, MaxProgramSteps (256) in all,
+MaxRepeatDepth (4), MaxForkCount (4096) per fork step, and at run time
+MaxLiveTasks (4096) and MaxForks (1,000,000); MaxIdleStates (8); durations ≤ MaxDuration (600s), costs
 ≤ MaxCost (1s); MaxTitle 200 and MaxDescription 4000 characters; MaxSeed
 2^53-1; a duration string ≤ 32 characters, a cpus list ≤ 1024; and the
 canonical JSON itself ≤ MaxScenarioBytes (it can outgrow its input: it

@@ -25,6 +25,10 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"version":1,"duration":"1s","tasks":[{"name":"a","program":[{"wait":true},{"run":"1ms"},{"wake":"a","fanout":"waker"}]}]}`))
 	f.Add([]byte(`{"version":1,"machine":{"costs":{"idle_states":[]}},"policy":{"sd_flags":{"DIE":{}}},"duration":"1s","tasks":[]}`))
 	f.Add([]byte(`[1, "x", null, {"a": {"b": [true]}}]`))
+	// Version 2: the structured steps, nested repeats, a count-0 group.
+	f.Add([]byte(`{"version":2,"duration":"1s","tasks":[{"name":"sh","program":[{"repeat":3,"program":[{"run":"1ms"},{"fork":"cmd","count":2},{"repeat":2,"program":[{"sleep":"1ms"},{"exec":true}]}]},{"wait_children":true}]},{"name":"cmd","count":0,"program":[{"exec":true},{"run":"2ms"},{"exit":true}]}]}`))
+	f.Add([]byte(`{"version":2,"duration":"1s","tasks":[{"name":"a","program":[{"repeat":1,"program":[{"repeat":1,"program":[{"repeat":1,"program":[{"repeat":1,"program":[{"repeat":1,"program":[{"run":"1ms"}]}]}]}]}]}]}]}`))
+	f.Add([]byte(`{"version":1,"duration":"1s","tasks":[{"name":"a","program":[{"run":"1ms"},{"exec":true}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Decode(data)
 		if err != nil {

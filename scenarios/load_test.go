@@ -35,7 +35,7 @@ func TestLoad(t *testing.T) {
 		{bad, []string{bad + `: duration: "8 ms" is not a duration`, bad + ": machine.hz: 5 is not one of 100, 250, 300, 1000"}},
 		{huge, []string{huge + ": larger than 262144 bytes (256 KiB)"}},
 		{filepath.Join(dir, "missing.json"), []string{filepath.Join(dir, "missing.json") + ": no such file or directory"}},
-		{"tbench-pair", []string{"tbench-pair: no such file, and no such preset (presets: aim9-burst, eligible-migration, overload-on-wakeup, pelt-pingpong, pgbench-1toN, tbench-pairs)"}},
+		{"tbench-pair", []string{"tbench-pair: no such file, and no such preset (presets: aim9-burst, eligible-migration, kernbench-numaq, overload-on-wakeup, pelt-pingpong, pgbench-1toN, sdet-numaq, tbench-pairs)"}},
 		{dir, []string{dir + ": "}},
 	} {
 		_, err := Load(tc.arg)

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"reflect"
 	"testing"
 
 	"schedplay/sim"
@@ -202,5 +203,94 @@ func TestPresetOf(t *testing.T) {
 		if got := PresetOf(s); got != "" {
 			t.Errorf("%s with another seed is preset %q", p.Name, got)
 		}
+	}
+}
+
+// execOff switches exec balancing off at every level the NUMA-Q has.
+var execOff = []string{"policy.sd_flags.MC.SD_BALANCE_EXEC", "false", "policy.sd_flags.NUMA.SD_BALANCE_EXEC", "false"}
+
+// TestPresetSDETNUMAQ: with fork balancing off (the 2004 kernels), exec
+// balancing is what spreads SDET's short commands across the quads: at 8
+// users it gains more than 8% throughput on both bases and cuts the idle
+// time beside queued work several-fold, with most exec migrations crossing
+// a node; at 32 users (saturated) the difference is within 5%.
+func TestPresetSDETNUMAQ(t *testing.T) {
+	for _, base := range []string{"v3.8", "v6.17"} {
+		on := runPreset(t, "sdet-numaq", "policy.base", base)
+		off := runPreset(t, "sdet-numaq", append([]string{"policy.base", base}, execOff...)...)
+		if r := on.OpsPerS / off.OpsPerS; r < 1.08 || r > 1.4 {
+			t.Errorf("%s, 8 users: exec balancing %.0f ops/s against %.0f without (x%.3f), want +8%% to +40%%", base, on.OpsPerS, off.OpsPerS, r)
+		}
+		if on.IdleWhileOverloadedMS*3 > off.IdleWhileOverloadedMS {
+			t.Errorf("%s: idle while overloaded %.0f ms with exec balancing, %.0f without: want at least 3x less", base, on.IdleWhileOverloadedMS, off.IdleWhileOverloadedMS)
+		}
+		if on.Migrations.Exec < on.Execs/10 || off.Migrations.Exec != 0 || on.Forks < 1000 || on.Exits < on.Forks-16 {
+			t.Errorf("%s: %d exec migrations of %d execs (off: %d), %d forks, %d exits", base, on.Migrations.Exec, on.Execs, off.Migrations.Exec, on.Forks, on.Exits)
+		}
+		on32 := runPreset(t, "sdet-numaq", "policy.base", base, "tasks.user.count", "32")
+		off32 := runPreset(t, "sdet-numaq", append([]string{"policy.base", base, "tasks.user.count", "32"}, execOff...)...)
+		if r := on32.OpsPerS / off32.OpsPerS; r < 0.95 || r > 1.05 {
+			t.Errorf("%s, 32 users: exec balancing %.0f ops/s against %.0f (x%.3f), want within 5%%", base, on32.OpsPerS, off32.OpsPerS, r)
+		}
+	}
+}
+
+// TestPresetKernbenchNUMAQ: make's elapsed time (its exit) with and
+// without exec balancing, fork balancing off: at -j32 exec balancing more
+// than halves it; at -j256 it saves over 10%; unlimited, the balancer
+// keeps up either way (within 5%). Unlimited is the fastest of the three
+// with exec balancing (seed 004: -j as fast as -j256).
+func TestPresetKernbenchNUMAQ(t *testing.T) {
+	elapsed := func(m sim.Metrics) float64 {
+		for _, tk := range m.Tasks {
+			if tk.Name == "make/0" {
+				if tk.ExitMS == 0 {
+					t.Fatalf("make did not finish in %.0f ms", m.SimMS)
+				}
+				return tk.ExitMS
+			}
+		}
+		t.Fatal("no make/0")
+		return 0
+	}
+	for _, base := range []string{"v3.8", "v6.17"} {
+		var with [3]float64
+		for i, j := range []struct {
+			count, repeat string
+			min, max      float64 // elapsed without / with exec balancing
+		}{{"32", "40", 2, 4}, {"256", "5", 1.1, 1.6}, {"1280", "1", 0.95, 1.05}} {
+			sets := []string{"policy.base", base, "tasks.make.program[0].program[1].count", j.count, "tasks.make.program[0].repeat", j.repeat}
+			on := runPreset(t, "kernbench-numaq", sets...)
+			off := runPreset(t, "kernbench-numaq", append(sets, execOff...)...)
+			with[i] = elapsed(on)
+			if r := elapsed(off) / with[i]; r < j.min || r > j.max {
+				t.Errorf("%s -j%s: %.0f ms without exec balancing, %.0f with (x%.2f), want x%.2f..%.2f", base, j.count, elapsed(off), with[i], r, j.min, j.max)
+			}
+			if on.LiveTasksMax < 1 || on.Forks != 1280 || on.Exits != 1281 {
+				t.Errorf("%s -j%s: forks %d exits %d", base, j.count, on.Forks, on.Exits)
+			}
+		}
+		if with[2] > with[1] || with[2] > with[0] {
+			t.Errorf("%s: unlimited %.0f ms, -j256 %.0f, -j32 %.0f: want unlimited the fastest", base, with[2], with[1], with[0])
+		}
+	}
+}
+
+// TestNUMAQMachine: the two seed-004 presets run on the same NUMA-Q.
+func TestNUMAQMachine(t *testing.T) {
+	a, err := Preset("sdet-numaq")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Preset("kernbench-numaq")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a.Machine, b.Machine) || !reflect.DeepEqual(a.Policy, b.Policy) {
+		t.Errorf("sdet-numaq and kernbench-numaq differ in machine or policy:\n%+v\n%+v", a.Machine, b.Machine)
+	}
+	cfg, _ := a.Config()
+	if n := cfg.Machine.NCPU(); n != 16 || cfg.Machine.Nodes != 4 || len(cfg.Machine.Costs.IdleStates) != 1 {
+		t.Errorf("NUMA-Q: %d CPUs on %d nodes, %d idle states", n, cfg.Machine.Nodes, len(cfg.Machine.Costs.IdleStates))
 	}
 }

@@ -87,10 +87,71 @@ func randomScenario(t testing.TB, seed uint64) *Scenario {
 	return out
 }
 
+// randomStructured is randomScenario, and for half the seeds a version-2
+// scenario made from it with a second PRNG stream (so that randomScenario,
+// whose hashes are pinned, stays as it was): repeat blocks (nested), exec,
+// and a count-0 group "kid" that the others fork and wait for, whose
+// instances exec and exit (or end at their loop's end).
+func randomStructured(t testing.TB, seed uint64) *Scenario {
+	s := randomScenario(t, seed)
+	r := rand.New(rand.NewPCG(seed, 0x57_2c_7e_d0))
+	if r.IntN(2) == 0 {
+		return s
+	}
+	s.Version = 2
+	dur := func(max int) string { return fmt.Sprintf("%dus", 1+r.IntN(max)) }
+	for i := range s.Tasks {
+		st := s.Tasks[i].Program
+		if r.IntN(3) == 0 {
+			st = append(st, Step{Exec: true})
+		}
+		if r.IntN(2) == 0 {
+			st = append(st, Step{Fork: "kid", Count: 1 + r.IntN(3)})
+			if r.IntN(3) > 0 {
+				st = append(st, Step{WaitChildren: true})
+			} else {
+				st = append(st, Step{Run: dur(500)})
+			}
+		}
+		if r.IntN(2) == 0 {
+			body := []Step{{Run: dur(500)}}
+			if r.IntN(2) == 0 {
+				body = append(body, Step{Repeat: 1 + r.IntN(3), Program: []Step{{Sleep: dur(500)}, {Exec: true}}})
+			}
+			st = append(st, Step{Repeat: 1 + r.IntN(300), Program: body})
+		}
+		s.Tasks[i].Program = st
+	}
+	kid := Task{Name: "kid", Count: 0, Program: []Step{{Run: fmt.Sprintf("%dus", 5+r.IntN(2000))}}}
+	if r.IntN(2) == 0 {
+		kid.Program = append(kid.Program, Step{Exec: true}, Step{Run: fmt.Sprintf("%dus", 5+r.IntN(2000))})
+	}
+	if r.IntN(4) > 0 {
+		kid.Program = append(kid.Program, Step{Exit: true})
+	} else {
+		kid.Loop = 1 + r.IntN(3) // ends at its loop's end instead
+	}
+	forked := false
+	for _, t := range s.Tasks {
+		for _, st := range t.Program {
+			forked = forked || st.Fork != ""
+		}
+	}
+	if !forked {
+		s.Tasks[0].Program = append(s.Tasks[0].Program, Step{Fork: "kid"}, Step{WaitChildren: true})
+	}
+	s.Tasks = append(s.Tasks, kid)
+	out, err := Decode(s.Canonical())
+	if err != nil {
+		t.Fatalf("seed %d: the generator made an invalid scenario: %v\n%s", seed, err, s.Canonical())
+	}
+	return out
+}
+
 // checkRandom runs a random scenario, checking the invariants after every
 // event, and the determinism of its trace.
-func checkRandom(t testing.TB, seed uint64) {
-	s := randomScenario(t, seed)
+func checkRandom(t testing.TB, seed uint64) sim.Metrics {
+	s := randomStructured(t, seed)
 	cfg, err := s.Config()
 	if err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
@@ -112,6 +173,7 @@ func checkRandom(t testing.TB, seed uint64) {
 	if x.TraceHash() != y.TraceHash() {
 		t.Fatalf("seed %d: same scenario, different traces", seed)
 	}
+	return x.Metrics()
 }
 
 // TestRandomScenarios is the property test: random valid scenarios run
@@ -121,9 +183,16 @@ func TestRandomScenarios(t *testing.T) {
 	if testing.Short() {
 		n = 50
 	}
+	var forks, execs, exits int64
 	for seed := uint64(1); seed <= n; seed++ {
-		checkRandom(t, seed)
+		m := checkRandom(t, seed)
+		forks, execs, exits = forks+m.Forks, execs+m.Execs, exits+m.Exits
 	}
+	// The structured steps were exercised, not just generated.
+	if forks == 0 || execs == 0 || exits == 0 {
+		t.Errorf("forks %d, execs %d, exits %d over %d random scenarios", forks, execs, exits, n)
+	}
+	t.Logf("forks %d, execs %d, exits %d", forks, execs, exits)
 }
 
 // FuzzRandomScenario lets the fuzzer pick the generator's seed.
@@ -131,5 +200,5 @@ func FuzzRandomScenario(f *testing.F) {
 	for _, s := range []uint64{1, 2, 3, 42, 1 << 40} {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, seed uint64) { checkRandom(t, seed) })
+	f.Fuzz(func(t *testing.T, seed uint64) { _ = checkRandom(t, seed) })
 }

@@ -176,8 +176,8 @@ func text(p *problems, path, v string, max int, multiLine bool) {
 
 func (s *Scenario) resolve(p *problems) *sim.Config {
 	cfg := &sim.Config{Title: s.Title, Seed: s.Seed}
-	if s.Version != Version {
-		p.add("version", fmt.Sprintf("%d is not supported; this reader understands version %d", s.Version, Version))
+	if s.Version < Version || s.Version > MaxVersion {
+		p.add("version", fmt.Sprintf("%d is not supported; this reader understands versions %d to %d", s.Version, Version, MaxVersion))
 	}
 	text(p, "title", s.Title, textLimit("title"), false)
 	text(p, "description", s.Description, textLimit("description"), true)
@@ -193,7 +193,7 @@ func (s *Scenario) resolve(p *problems) *sim.Config {
 	}
 	ncpu := s.Machine.resolve(p, "machine", &cfg.Machine)
 	s.Policy.resolve(p, "policy", &cfg.Policy)
-	cfg.Tasks = resolveTasks(p, "tasks", s.Tasks, ncpu)
+	cfg.Tasks = resolveTasks(p, "tasks", s.Tasks, ncpu, s.Version)
 	if p.ok() {
 		// The canonical form can be longer than the input (it writes
 		// defaults out, and escapes <, > and & as \u003c...): it must still
@@ -476,7 +476,7 @@ func validName(n string) bool {
 
 const maxLoop = 1_000_000_000
 
-func resolveTasks(p *problems, path string, tasks []Task, ncpu int) []sim.TaskGroup {
+func resolveTasks(p *problems, path string, tasks []Task, ncpu, version int) []sim.TaskGroup {
 	if len(tasks) == 0 {
 		p.add(path, "at least one task is needed")
 		return nil
@@ -492,6 +492,7 @@ func resolveTasks(p *problems, path string, tasks []Task, ncpu int) []sim.TaskGr
 		}
 	}
 	out := make([]sim.TaskGroup, len(tasks))
+	forked := make([]bool, len(tasks)) // started by some fork step
 	total := 0
 	for i := range tasks {
 		t := &tasks[i]
@@ -541,7 +542,20 @@ func resolveTasks(p *problems, path string, tasks []Task, ncpu int) []sim.TaskGr
 		if intRange(p, join(tp, "loop"), t.Loop, ilim("tasks[i].loop")) {
 			o.Loop = t.Loop
 		}
-		o.Program = resolveProgram(p, join(tp, "program"), t.Program, byName)
+		o.Program = resolveProgram(p, join(tp, "program"), t.Program, &progCtx{byName: byName, tasks: tasks, version: version, forked: forked})
+		if count == 0 && version < 2 {
+			p.add(join(tp, "count"), `0 needs "version": 2 (a group started only by fork steps)`)
+		}
+	}
+	if p.ok() {
+		for i := range tasks {
+			if out[i].Count == 0 && !forked[i] {
+				p.add(join(index(path, i), "count"), "0, and no fork step starts this group")
+			}
+		}
+		if total == 0 {
+			p.add(path, "every group has count 0: nothing starts")
+		}
 	}
 	if total > MaxInstances {
 		p.add(path, fmt.Sprintf("%d task instances in all (the sum of the counts); the limit is %d", total, MaxInstances))
@@ -549,7 +563,20 @@ func resolveTasks(p *problems, path string, tasks []Task, ncpu int) []sim.TaskGr
 	return out
 }
 
-func resolveProgram(p *problems, path string, steps []Step, byName map[string]int) []sim.Step {
+// progCtx is what resolving a program needs to know of the scenario.
+type progCtx struct {
+	byName  map[string]int
+	tasks   []Task
+	version int
+	forked  []bool // set for each group a fork step starts
+	n       int    // steps so far, repeat bodies included
+}
+
+// resolveProgram checks a program and flattens it for the simulator: a
+// repeat block becomes an OpRepeat step followed by its body (nested
+// blocks inside), so a 300-iteration loop is one step and its body, not
+// 300 copies.
+func resolveProgram(p *problems, path string, steps []Step, c *progCtx) []sim.Step {
 	if len(steps) == 0 {
 		p.add(path, "must have at least one step")
 		return nil
@@ -558,23 +585,41 @@ func resolveProgram(p *problems, path string, steps []Step, byName map[string]in
 		p.add(path, fmt.Sprintf("%d steps; the limit is %d", len(steps), MaxSteps))
 		return nil
 	}
-	out := make([]sim.Step, len(steps))
-	takesTime, waits, replies := false, false, -1
+	var out []sim.Step
+	takesTime, waits, replies := c.steps(p, path, steps, &out)
+	if !takesTime {
+		p.add(path, "needs a run, sleep or timer step, so that every iteration takes time")
+	}
+	if replies != "" && !waits {
+		p.add(join(replies, "fanout"), `"waker" replies to whoever ended a wait, and this program has no wait step`)
+	}
+	return out
+}
+
+// steps resolves steps (a program or a repeat body) onto out. It reports
+// whether they take time, whether they wait, and the path of the first
+// step replying to a waker ("" if none).
+func (c *progCtx) steps(p *problems, path string, steps []Step, out *[]sim.Step) (takesTime, waits bool, replies string) {
 	for i := range steps {
 		st := &steps[i]
 		sp := index(path, i)
-		o := &out[i]
+		c.n++
+		if c.n > MaxProgramSteps {
+			p.add(sp, fmt.Sprintf("the program has more than %d steps, counting every repeat block's", MaxProgramSteps))
+			return takesTime, waits, replies
+		}
 		var kinds []string
 		for _, k := range []struct {
 			name string
 			set  bool
-		}{{"run", st.Run != ""}, {"sleep", st.Sleep != ""}, {"timer", st.Timer != ""}, {"wake", st.Wake != ""}, {"wait", st.Wait}} {
+		}{{"run", st.Run != ""}, {"sleep", st.Sleep != ""}, {"timer", st.Timer != ""}, {"wake", st.Wake != ""}, {"wait", st.Wait},
+			{"exec", st.Exec}, {"fork", st.Fork != ""}, {"wait_children", st.WaitChildren}, {"exit", st.Exit}, {"repeat", st.Repeat != 0 || st.Program != nil}} {
 			if k.set {
 				kinds = append(kinds, k.name)
 			}
 		}
 		if len(kinds) != 1 {
-			msg := "a step needs exactly one of run, sleep, timer, wake, wait"
+			msg := "a step needs exactly one of run, sleep, timer, wake, wait, exec, fork, wait_children, exit, repeat"
 			if len(kinds) > 1 {
 				msg = "has " + strings.Join(kinds, " and ") + "; " + msg
 			}
@@ -589,7 +634,19 @@ func resolveProgram(p *problems, path string, steps []Step, byName map[string]in
 				p.add(join(sp, "fanout"), "only a wake step has fanout")
 			}
 		}
-		switch kinds[0] {
+		if st.Fork == "" && st.Count != 0 {
+			p.add(join(sp, "count"), "only a fork step has count")
+		}
+		kind := kinds[0]
+		switch kind {
+		case "exec", "fork", "wait_children", "exit", "repeat":
+			if c.version < 2 {
+				p.add(join(sp, kind), `needs "version": 2`)
+				continue
+			}
+		}
+		var o sim.Step
+		switch kind {
 		case "run":
 			o.Op, o.Dur = sim.OpRun, dur(p, join(sp, "run"), st.Run, lim("tasks[i].program[j].run"))
 			takesTime = true
@@ -604,22 +661,67 @@ func resolveProgram(p *problems, path string, steps []Step, byName map[string]in
 			waits = true
 		case "wake":
 			o.Op, o.Sync = sim.OpWake, st.Sync
-			target, ok := byName[st.Wake]
+			target, ok := c.byName[st.Wake]
 			if !ok {
 				p.add(join(sp, "wake"), quote(st.Wake)+" is not the name of a task")
+			} else if c.tasks[target].Count == 0 && c.tasks[target].CountOf == "" {
+				p.add(join(sp, "wake"), quote(st.Wake)+" has count 0 (its instances come and go with forks): a wake step cannot name it")
 			}
 			o.Target = target
 			o.Fanout = lookup(p, join(sp, "fanout"), st.Fanout, fanouts, sim.FanoutIndex)
-			if st.Fanout == "waker" && replies < 0 {
-				replies = i
+			if st.Fanout == "waker" && replies == "" {
+				replies = sp
 			}
+		case "exec":
+			o.Op = sim.OpExec
+		case "exit":
+			o.Op = sim.OpExit
+		case "wait_children":
+			o.Op = sim.OpWaitChildren
+		case "fork":
+			o.Op = sim.OpFork
+			target, ok := c.byName[st.Fork]
+			switch {
+			case !ok:
+				p.add(join(sp, "fork"), quote(st.Fork)+" is not the name of a task")
+			case c.tasks[target].Count != 0 || c.tasks[target].CountOf != "":
+				p.add(join(sp, "fork"), quote(st.Fork)+" must have count 0: a fork step starts the instances of a group that has none at the start")
+			default:
+				c.forked[target] = true
+			}
+			o.Target = target
+			o.Count = st.Count
+			if o.Count == 0 {
+				o.Count = 1
+			}
+			intRange(p, join(sp, "count"), o.Count, ilim("tasks[i].program[j].count"))
+		case "repeat":
+			o.Op, o.Count = sim.OpRepeat, st.Repeat
+			intRange(p, join(sp, "repeat"), st.Repeat, ilim("tasks[i].program[j].repeat"))
+			bp := join(sp, "program")
+			if len(st.Program) == 0 {
+				p.add(bp, "a repeat needs a body of at least one step")
+				continue
+			}
+			if len(st.Program) > MaxSteps {
+				p.add(bp, fmt.Sprintf("%d steps; the limit is %d", len(st.Program), MaxSteps))
+				continue
+			}
+			at := len(*out)
+			*out = append(*out, o)
+			t, w, r := c.steps(p, bp, st.Program, out)
+			(*out)[at].Len = len(*out) - at - 1
+			if !t {
+				p.add(bp, "needs a run, sleep or timer step, so that every iteration takes time")
+			}
+			takesTime = takesTime || t
+			waits = waits || w
+			if replies == "" {
+				replies = r
+			}
+			continue
 		}
+		*out = append(*out, o)
 	}
-	if !takesTime {
-		p.add(path, "needs a run, sleep or timer step, so that every iteration takes time")
-	}
-	if replies >= 0 && !waits {
-		p.add(join(index(path, replies), "fanout"), `"waker" replies to whoever ended a wait, and this program has no wait step`)
-	}
-	return out
+	return takesTime, waits, replies
 }

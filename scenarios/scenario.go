@@ -22,8 +22,24 @@ const (
 	MaxTaskGroups = 64
 	// MaxInstances bounds the sum of all counts: the tasks the machine runs.
 	MaxInstances = 4096
-	// MaxSteps bounds the steps of one task's program.
+	// MaxSteps bounds the steps of one task's program, and of each repeat
+	// block's body.
 	MaxSteps = 64
+	// MaxProgramSteps bounds the steps of one task's program counting every
+	// repeat body's (version 2), so that a program stays small however its
+	// blocks nest.
+	MaxProgramSteps = 256
+	// MaxRepeatDepth bounds how deep repeat blocks nest (the simulator
+	// keeps a fixed stack of frames per task).
+	MaxRepeatDepth = sim.MaxRepeatDepth
+	// MaxForkCount bounds the children one fork step starts.
+	MaxForkCount = MaxInstances
+	// MaxLiveTasks and MaxForks are run-time limits of the simulator on
+	// tasks started by fork steps: alive at once (initial instances
+	// included), and forked in a whole run. A run that reaches one stops
+	// (the CLI exits 3 with the metrics of what was simulated).
+	MaxLiveTasks = sim.DefaultMaxLiveTasks
+	MaxForks     = sim.DefaultMaxForks
 	// MaxIdleStates bounds machine.costs.idle_states.
 	MaxIdleStates = 8
 	// MaxDuration bounds the simulated time of a run, and every duration in a
@@ -44,6 +60,11 @@ const (
 
 // Version is the scenario format this package reads and writes.
 const Version = 1
+
+// MaxVersion is the newest format version this package reads. Version 2
+// adds the structured program steps (exec, fork, wait_children, exit,
+// repeat) and groups of count 0; a version-1 file means what it meant.
+const MaxVersion = 2
 
 // Scenario is a scenario file, version 1, as written: durations are strings
 // ("20us"), tasks refer to each other by name, policy switches by the
@@ -163,7 +184,8 @@ type Task struct {
 }
 
 // Step is one program instruction: exactly one of Run, Sleep, Timer, Wake
-// (with Sync and Fanout) or Wait is set.
+// (with Sync and Fanout), Wait, or (version 2) Exec, Fork (with Count),
+// WaitChildren, Exit, Repeat (with Program) is set.
 type Step struct {
 	Run    string `json:"run,omitempty"`
 	Sleep  string `json:"sleep,omitempty"`
@@ -172,6 +194,14 @@ type Step struct {
 	Sync   bool   `json:"sync,omitempty"`
 	Fanout string `json:"fanout,omitempty"` // "index" | "all" | "one" | "waker"
 	Wait   bool   `json:"wait,omitempty"`
+	// Version 2.
+	Exec         bool   `json:"exec,omitempty"`
+	Fork         string `json:"fork,omitempty"`
+	Count        int    `json:"count,omitempty"` // a fork: children (absent: 1)
+	WaitChildren bool   `json:"wait_children,omitempty"`
+	Exit         bool   `json:"exit,omitempty"`
+	Repeat       int    `json:"repeat,omitempty"`
+	Program      []Step `json:"program,omitempty"` // a repeat's body
 }
 
 // Defaults a decoded scenario gets for absent fields.
@@ -209,11 +239,22 @@ func (s *Scenario) Clone() *Scenario {
 	if s.Tasks != nil {
 		c.Tasks = make([]Task, len(s.Tasks))
 		for i, t := range s.Tasks {
-			t.Program = cloneSlice(t.Program)
+			t.Program = cloneSteps(t.Program)
 			c.Tasks[i] = t
 		}
 	}
 	return &c
+}
+
+// cloneSteps copies a program with its repeat bodies.
+func cloneSteps(steps []Step) []Step {
+	c := cloneSlice(steps)
+	for i := range c {
+		if c[i].Program != nil {
+			c[i].Program = cloneSteps(c[i].Program)
+		}
+	}
+	return c
 }
 
 // cloneSlice copies a slice, keeping nil nil and empty empty (the difference
@@ -282,11 +323,21 @@ func (s *Scenario) normalize() {
 		if t.Program == nil {
 			t.Program = []Step{}
 		}
-		for j := range t.Program {
-			st := &t.Program[j]
-			if st.Wake != "" && st.Fanout == "" {
-				st.Fanout = DefaultFanout
-			}
+		normalizeSteps(t.Program)
+	}
+}
+
+// normalizeSteps fills the lazy defaults of a program's steps: a wake's
+// fanout, a fork's count; and repeat bodies' steps likewise.
+func normalizeSteps(steps []Step) {
+	for j := range steps {
+		st := &steps[j]
+		if st.Wake != "" && st.Fanout == "" {
+			st.Fanout = DefaultFanout
 		}
+		if st.Fork != "" && st.Count == 0 {
+			st.Count = 1
+		}
+		normalizeSteps(st.Program)
 	}
 }

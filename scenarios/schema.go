@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -93,7 +94,7 @@ type Field struct {
 type keys struct {
 	names [2]string
 	nn    int
-	idx   [2]int
+	idx   [2 + MaxRepeatDepth]int // a task, a step, then the steps of nested repeat bodies
 	ni    int
 }
 
@@ -156,6 +157,16 @@ func (s intSlot) set(st setter, v, def string) error {
 	return nil
 }
 func (s intSlot) decode(d *decoder, raw json.RawMessage, path string) { d.integer(raw, path, s.p) }
+
+// lazyIntSlot is an integer that only some steps have: 0 is absent.
+type lazyIntSlot struct{ intSlot }
+
+func (s lazyIntSlot) get() (string, bool) {
+	if *s.p == 0 {
+		return "", false
+	}
+	return s.intSlot.get()
+}
 
 // optIntSlot is an optional integer: nil is absent.
 type optIntSlot struct{ p **int }
@@ -269,7 +280,16 @@ func (c copySlot) decode(d *decoder, raw json.RawMessage, path string) {
 // Accessors for rows.
 
 func task(s *Scenario, k keys) *Task { return &s.Tasks[k.index(0)] }
-func step(s *Scenario, k keys) *Step { return &task(s, k).Program[k.index(1)] }
+
+// step is the step the path's indices name: tasks[i].program[j], then
+// .program[k] ... inside repeat blocks.
+func step(s *Scenario, k keys) *Step {
+	st := &task(s, k).Program[k.index(1)]
+	for i := 2; i < k.ni; i++ {
+		st = &st.Program[k.index(i)]
+	}
+	return st
+}
 func idle(s *Scenario, k keys) *IdleState {
 	return &s.Machine.Costs.IdleStates[k.index(0)]
 }
@@ -390,7 +410,7 @@ func stepDur(key string, min time.Duration, doc, example string, dst func(st *St
 // `schedsim fields` and of the editor.
 func fieldRows() []Field {
 	rows := []Field{
-		{Path: "version", Kind: KindInt, Default: "1", Min: Version, Max: Version, Doc: "the format version of the file", Example: "1", required: "missing; this reader understands version 1",
+		{Path: "version", Kind: KindInt, Default: "1", Min: Version, Max: MaxVersion, Doc: "the format version of the file (2: structured program steps)", Example: "2", required: "missing; this reader understands versions 1 and 2",
 			at: intAt(func(s *Scenario, _ keys) *int { return &s.Version })},
 		{Path: "title", Kind: KindString, Max: MaxTitle, Doc: "one line, no control characters", Example: "a title",
 			at: strAt(func(s *Scenario, _ keys) *string { return &s.Title })},
@@ -598,7 +618,7 @@ func fieldRows() []Field {
 			reset: func(s *Scenario, k keys) { *task(s, k) = Task{} }},
 		{Path: "tasks[i].name", Kind: KindName, Doc: "unique, 1 to 32 of A-Z a-z 0-9 _ . - (required)", Example: "client",
 			at: strAt(func(s *Scenario, k keys) *string { return &task(s, k).Name })},
-		{Path: "tasks[i].count", Kind: KindInt, Default: "1", Min: 1, Max: MaxInstances, Doc: "instances of the group", Example: "40",
+		{Path: "tasks[i].count", Kind: KindInt, Default: "1", Min: 0, Max: MaxInstances, Doc: "instances of the group (0, version 2: none at the start, fork steps start them)", Example: "40",
 			onSet: func(s *Scenario, k keys, v string) error {
 				if t := task(s, k); t.CountOf != "" && v != strconv.Itoa(t.Count) {
 					return &Error{Problem: "this group takes its count from " + quote(t.CountOf) + " (count_of); set that group's count"}
@@ -623,7 +643,7 @@ func fieldRows() []Field {
 			reset:   func(s *Scenario, k keys) { task(s, k).Program = nil },
 			length:  func(s *Scenario, k keys) int { return len(task(s, k).Program) },
 			elem:    func(s *Scenario, k keys, i int) { t := task(s, k); t.Program = append(t.Program, Step{}) }},
-		{Path: "tasks[i].program[j]", Kind: KindObject, Doc: "one step: exactly one of run, sleep, timer, wake, wait",
+		{Path: "tasks[i].program[j]", Kind: KindObject, Doc: "one step: exactly one of run, sleep, timer, wake, wait, exec, fork, wait_children, exit, repeat",
 			val:   func(s *Scenario, k keys) any { return *step(s, k) },
 			reset: func(s *Scenario, k keys) { *step(s, k) = Step{} }},
 		stepDur("run", 1, "burn this much CPU time (stretched by cache-cold penalties)", "20us", func(st *Step) *string { return &st.Run }),
@@ -647,9 +667,72 @@ func fieldRows() []Field {
 			trueOnly: `must be true ("wait": false is not a step)`, onSet: resetStep, OneOf: "step",
 			at: boolAt(func(s *Scenario, k keys) *bool { return &step(s, k).Wait })},
 	}
+	rows = append(rows, structuredStepRows()...)
 	rows = append(rows, viewRows()...)
 	for i := range rows {
-		rows[i].Since = 1
+		if rows[i].Since == 0 {
+			rows[i].Since = 1
+		}
+	}
+	return rows
+}
+
+// nestedProgram is the row of a repeat block's body: a list whose elements
+// are steps again (the schema tree points its [i] back at
+// tasks[i].program[j]).
+const nestedProgram = "tasks[i].program[j].program"
+
+// structuredStepRows are the program steps of format version 2: processes
+// (exec, fork, wait_children, exit) and repeat blocks.
+func structuredStepRows() []Field {
+	rows := []Field{
+		{Path: "tasks[i].program[j].exec", Kind: KindBool, Doc: "the task execs: sched_exec() may move it to the CPU select_task_rq_fair(SD_BALANCE_EXEC) finds, and the new image's memory is where it lands", Example: "true",
+			trueOnly: `must be true ("exec": false is not a step)`, onSet: resetStep,
+			at: boolAt(func(s *Scenario, k keys) *bool { return &step(s, k).Exec })},
+		{Path: "tasks[i].program[j].fork", Kind: KindName, Example: "cmd",
+			Doc:      fmt.Sprintf("start count children of this group (its count must be 0), placed by fork balancing (SD_BALANCE_FORK) from this task's CPU; at most %d tasks alive at once and %d forks in a run (a run stops at either)", MaxLiveTasks, MaxForks),
+			notEmpty: "needs the name of the group to fork",
+			onSet: func(s *Scenario, k keys, v string) error {
+				if step(s, k).Fork == "" {
+					return resetStep(s, k, v)
+				}
+				return nil
+			},
+			at: strAt(func(s *Scenario, k keys) *string { return &step(s, k).Fork })},
+		{Path: "tasks[i].program[j].count", Kind: KindInt, Default: "1", Min: 1, Max: MaxForkCount, lazy: true, Example: "4",
+			Doc: "a fork: how many children",
+			onSet: func(s *Scenario, k keys, v string) error {
+				if step(s, k).Fork == "" && v != "" {
+					return &Error{Problem: "only a fork step has count"}
+				}
+				return nil
+			},
+			at: func(s *Scenario, k keys) slot { return lazyIntSlot{intSlot{&step(s, k).Count}} }},
+		{Path: "tasks[i].program[j].wait_children", Kind: KindBool, Doc: "block until every child this task forked has exited", Example: "true",
+			trueOnly: `must be true ("wait_children": false is not a step)`, onSet: resetStep,
+			at: boolAt(func(s *Scenario, k keys) *bool { return &step(s, k).WaitChildren })},
+		{Path: "tasks[i].program[j].exit", Kind: KindBool, Doc: "the task exits here (its iteration is not an op); its parent's wait_children may end", Example: "true",
+			trueOnly: `must be true ("exit": false is not a step)`, onSet: resetStep,
+			at: boolAt(func(s *Scenario, k keys) *bool { return &step(s, k).Exit })},
+		{Path: "tasks[i].program[j].repeat", Kind: KindInt, Min: 1, Max: maxLoop, Example: "300",
+			Doc: fmt.Sprintf("run the steps of program this many times (a loop, not unrolled); blocks nest at most %d deep, and a program has at most %d steps counting every block's", MaxRepeatDepth, MaxProgramSteps),
+			onSet: func(s *Scenario, k keys, v string) error {
+				if step(s, k).Repeat == 0 {
+					return resetStep(s, k, v)
+				}
+				return nil
+			},
+			at: func(s *Scenario, k keys) slot { return lazyIntSlot{intSlot{&step(s, k).Repeat}} }},
+		{Path: nestedProgram, Kind: KindList, Max: MaxSteps, what: "steps", appends: true, rangeMsg: "index %[1]d is out of range (the block has %[2]d steps; index %[2]d appends one)",
+			Doc: "a repeat: its body, steps with the fields of tasks[i].program[j] (it needs a run, sleep or timer step)", Example: `[{"run":"1ms"},{"sleep":"1ms"}]`,
+			val:    func(s *Scenario, k keys) any { return step(s, k).Program },
+			enter:  func(s *Scenario, k keys) { step(s, k).Program = []Step{} },
+			reset:  func(s *Scenario, k keys) { step(s, k).Program = nil },
+			length: func(s *Scenario, k keys) int { return len(step(s, k).Program) },
+			elem:   func(s *Scenario, k keys, i int) { st := step(s, k); st.Program = append(st.Program, Step{}) }},
+	}
+	for i := range rows {
+		rows[i].Since = 2
 	}
 	return rows
 }

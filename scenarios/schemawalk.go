@@ -51,6 +51,10 @@ var schema = sync.OnceValue(func() *schemaTables {
 		}
 		parent.list = append(parent.list, n)
 	}
+	// A repeat block's body holds steps: its [i] is the step node itself
+	// (the only cycle in the tree; Decode and Set bound it by MaxRepeatDepth).
+	stepNode := t.root.kids["tasks"].elem.kids["program"].elem
+	stepNode.kids["program"].elem = stepNode
 	return t
 })
 
@@ -141,6 +145,10 @@ func (d *decoder) node(n *node, raw json.RawMessage, path string, s *Scenario, k
 			}
 		}
 	case KindList:
+		if f.Path == nestedProgram && k.ni >= len(k.idx) {
+			d.add(path, fmt.Sprintf("repeat blocks nest more than %d deep", MaxRepeatDepth))
+			return
+		}
 		if f.enter != nil {
 			f.enter(s, k)
 		}
@@ -214,6 +222,9 @@ func (s *Scenario) walk(path string, grow bool) (*node, keys, error) {
 		i, err := strconv.Atoi(idx)
 		if n.elem == nil || err != nil || i < 0 || strconv.Itoa(i) != idx {
 			return nil, k, st.unknown()
+		}
+		if k.ni >= len(k.idx) {
+			return nil, k, st.err(fmt.Sprintf("repeat blocks nest more than %d deep", MaxRepeatDepth))
 		}
 		length := f.length(s, k)
 		switch {

@@ -102,7 +102,7 @@ func TestSet(t *testing.T) {
 		{"policy.features.WAKE_AFFINE", "maybe", `policy.features.WAKE_AFFINE: "maybe" is not true or false`},
 		// Accepted by the path, refused by validation: the message names
 		// the set and the problem's own path.
-		{"tasks.client.count", "5000", "tasks.client.count=5000: tasks[0].count: 5000 is out of range 1..4096"},
+		{"tasks.client.count", "5000", "tasks.client.count=5000: tasks[0].count: 5000 is out of range 0..4096"},
 		{"machine.cores_per_cluster", "1000", "machine.cores_per_cluster=1000: machine.cores_per_cluster: 1000 is out of range 1..256"},
 		{"policy.sd_flags.MC.SD_FOO", "true", "policy.sd_flags.MC.SD_FOO: unknown flag"},
 		{"tasks.client.program[0].run", "8 ms", `tasks[0].program[0].run: "8 ms" is not a duration`},

@@ -14,6 +14,11 @@ type Config struct {
 	Machine   Machine
 	Policy    Policy
 	Tasks     []TaskGroup
+	// MaxLiveTasks and MaxForks bound tasks started by fork steps (0: the
+	// defaults, DefaultMaxLiveTasks and DefaultMaxForks). A run that
+	// reaches one stops, and Err says so.
+	MaxLiveTasks int
+	MaxForks     int64
 }
 
 // Numbering says how logical CPU ids map onto the topology.
@@ -257,6 +262,29 @@ const (
 	OpTimer           // block until the next multiple of Dur since the task was forked
 	OpWake            // wake instance(s) of task group Target
 	OpWait            // block until woken (counted, like a semaphore)
+	// Structured programs (scenario format version 2; core.go, exec.go).
+	OpExec         // sched_exec(): exec balancing through SD_BALANCE_EXEC
+	OpFork         // fork Count children of task group Target (SD_BALANCE_FORK)
+	OpWaitChildren // block until every child of this task has exited
+	OpExit         // the task exits (do_exit())
+	OpRepeat       // run the next Len steps Count times (a repeat block, not unrolled)
+)
+
+// Limits of structured programs. The scenarios package checks them (with
+// paths) before a Config exists; New checks them again, and the run-time
+// ones stop a run (Err) before anything is allocated past them.
+const (
+	// MaxRepeatDepth bounds how deep repeat blocks nest: each task keeps a
+	// fixed stack of this many repeat frames.
+	MaxRepeatDepth = 4
+	// DefaultMaxLiveTasks bounds the tasks alive at once (forked and not
+	// yet exited, initial instances included) unless Config.MaxLiveTasks
+	// says otherwise. A fork past it stops the run before a task slot is
+	// allocated.
+	DefaultMaxLiveTasks = 4096
+	// DefaultMaxForks bounds the fork steps' children over a whole run
+	// unless Config.MaxForks says otherwise.
+	DefaultMaxForks = 1_000_000
 )
 
 // Fanout says which instances of the target group a wake step wakes.
@@ -269,16 +297,22 @@ const (
 	FanoutWaker               // the task whose wake ended this task's last wait (a reply)
 )
 
-// Step is one program instruction.
+// Step is one program instruction. A program is flat: a repeat block is
+// an OpRepeat step followed by its Len body steps (nested blocks inside),
+// so that a task plays it with a program counter and a small stack of
+// repeat frames instead of an unrolled copy.
 type Step struct {
 	Op     Op
 	Dur    int64 // run, sleep, timer
-	Target int   // wake: task group index
+	Target int   // wake, fork: task group index
 	Sync   bool  // wake: WF_SYNC (the waker is about to sleep)
 	Fanout Fanout
+	Count  int // fork: children to start; repeat: iterations (>= 1)
+	Len    int // repeat: number of steps in the body (>= 1)
 }
 
-// TaskGroup is `count` identical tasks.
+// TaskGroup is `count` identical tasks. A group with Count 0 has no
+// instances at the start: fork steps of other tasks start them.
 type TaskGroup struct {
 	Name    string
 	Count   int

@@ -103,6 +103,16 @@ func (s *Sim) runTask(rq *RQ, p *Task) bool {
 		if p.inStep {
 			p.inStep = false
 			p.pc++
+			// The end of a repeat body: again from its start, or out of
+			// the block (and perhaps out of the enclosing one too).
+			for p.sp > 0 && p.pc == int(p.stack[p.sp-1].end) {
+				f := &p.stack[p.sp-1]
+				if f.left--; f.left > 0 {
+					p.pc = int(f.start)
+					break
+				}
+				p.sp--
+			}
 			if p.pc == len(p.prog) {
 				p.pc = 0
 				p.ops++
@@ -142,6 +152,26 @@ func (s *Sim) runTask(rq *RQ, p *Task) bool {
 			}
 			p.waiting = true
 			s.block(rq, p, -1)
+			return false
+		case OpRepeat:
+			p.stack[p.sp] = repeatFrame{start: int32(p.pc + 1), end: int32(p.pc + 1 + st.Len), left: int32(st.Count)}
+			p.sp++
+			p.inStep = false
+			p.pc++
+		case OpExec:
+			if s.schedExec(rq, p) {
+				return false // the stopper moved it: it goes on where it landed
+			}
+		case OpFork:
+			p.remaining += s.forkStep(rq, p, st)
+		case OpWaitChildren:
+			if p.nrChildren > 0 {
+				p.waitChild = true
+				s.block(rq, p, -1)
+				return false
+			}
+		case OpExit:
+			s.exitTask(rq, p)
 			return false
 		}
 	}
@@ -183,11 +213,19 @@ func (s *Sim) block(rq *RQ, p *Task, until int64) {
 // exitTask ends p (do_exit): dequeue; its PELT load leaves the runqueue
 // (v6.17 task_dead_fair() -> remove_entity_load_avg(); in 3.8 it decays as
 // blocked load).
+//
+// A forked task tells its parent first, while it still runs
+// (exit_notify() -> do_notify_parent() comes before the final schedule in
+// do_exit()): the parent's wake-up sees the exiting task on its CPU.
 func (s *Sim) exitTask(rq *RQ, p *Task) {
+	if p.parent >= 0 {
+		s.notifyParent(rq, p)
+	}
 	s.dequeueEntity(rq, p, deqSleep)
 	p.state = TaskExited
 	s.era.track.exit(s, rq, p)
 	s.emit(Event{Kind: EvExit, CPU: int16(rq.cpu), From: -1, Task: p.id, Arg: -1, Level: -1, Why: -1})
+	s.reap(rq, p)
 }
 
 // goIdle switches rq to its idle task.
@@ -347,15 +385,16 @@ func (s *Sim) tick(rq *RQ) {
 	s.triggerLoadBalance(rq, idle)
 }
 
-// fork handles evSpawn: sched_fork() + wake_up_new_task() from the spawner
-// CPU (cpu 0), placed by select_task_rq_fair(SD_BALANCE_FORK).
-func (s *Sim) fork(p *Task) {
+// wakeUpNewTask mirrors sched_fork() + wake_up_new_task() for p forked on
+// CPU parent (cpu 0 for the scenario's own instances, which a spawner
+// forks; the forking task's CPU for a fork step): placed by
+// select_task_rq_fair(SD_BALANCE_FORK) with task_cpu(p) = parent.
+func (s *Sim) wakeUpNewTask(p *Task, parent int) *Decision {
 	p.forkTime = s.now
 	p.lastWakeupStart = -1
-	parent := s.spawnCPU
 	p.cpu = parent
 	s.era.track.forkInit(s, s.cpus[parent], p)
-	target, d := s.selectTaskRQ(p, parent, parent, false, nil, true)
+	target, d := s.selectTaskRQ(p, parent, parent, false, nil, SDBalanceFork)
 	if !p.allowed.Has(target) {
 		target = p.allowed.First() // select_fallback_rq()
 	}
@@ -368,6 +407,7 @@ func (s *Sim) fork(p *Task) {
 	}
 	s.emit(Event{Kind: EvFork, CPU: int16(target), From: int16(parent), Task: p.id, Arg: -1, Level: d.Level, Why: d.Seq})
 	s.activate(rq, p, enqInitial)
+	return d
 }
 
 // countMigration accounts a migration of p from -> to.

@@ -21,7 +21,15 @@
 // # Nouns (a glossary in the kernel's words)
 //
 //   - Task: a task_struct with its sched_entity; it plays a Program of Steps
-//     (run, sleep, timer, wake, wait). One full pass of the program is one op.
+//     (run, sleep, timer, wake, wait; exec, fork, wait_children, exit,
+//     repeat). One full pass of the program is one op.
+//   - Repeat frame: a repeat block being played (its body's bounds and the
+//     iterations left); a task keeps a stack of at most MaxRepeatDepth, so
+//     a loop of 300 is one step and its body, never 300 copies.
+//   - Task slot: one entry of the task list. A group of count 0 gets slots
+//     as fork steps start its tasks; the slot of an exited task is reused
+//     by the group's next fork (life counts the tasks a slot has held, so a
+//     parent is named by slot and life). Process steps live in process.go.
 //   - RQ: a CPU's struct rq and its cfs_rq: curr, the queued entities (the
 //     rb-tree, kept as a short unordered slice), load.weight, nr_running,
 //     min_vruntime, the EEVDF avg_vruntime sums, both PELT trackers.
@@ -102,8 +110,22 @@
 //     governor instead predicts the idle length).
 //   - NUMA: one level, all nodes equidistant (distance 21), groups are
 //     nodes; imb_numa_nr is approximated from the LLC count.
-//   - Forks come from a spawner on cpu0 that costs nothing; a fork placed
-//     elsewhere counts as a fork migration.
+//   - The scenario's own instances are forked by a spawner on cpu0 that
+//     costs nothing; a fork placed elsewhere counts as a fork migration.
+//     Fork steps (process.go) fork from the parent's CPU and charge the
+//     parent only the placement's search cost (no copy_process() time:
+//     a run step models it); a child starts with no cache footprint.
+//   - Exec (sched_exec()): the exec'ing task is moved at once, without the
+//     stopper's own scheduling; its new image is cache-cold and its memory
+//     is where it lands (no cache-cold penalty for the exec move itself).
+//     The v6.17 slow path discounts the exec'ing task from its CPU (load,
+//     util, runnable, nr_running, idle_cpu_without()) but not its util_est.
+//   - wait_children waits for all children (no wait-for-any); the exit of
+//     the last one wakes the parent with WF_SYNC from the child's CPU
+//     (__wake_up_parent()). Orphans are not reparented: their exit wakes
+//     nobody. An exited task's slot is reused by its group's next fork;
+//     a waker id held in a "waker" reply queue may then name the new task.
+//   - No exec-time schedstats (sbe_*) are counted.
 //   - rq->cfs_tasks order (for detach_tasks) is approximated by the time a
 //     task last ran (least recently run first).
 //   - The 3.8 balancer shares the v6.17 sched_balance_rq() code path except

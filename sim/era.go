@@ -135,8 +135,9 @@ type era struct {
 	class rqClass     // the per-CPU runqueue policy
 	track loadTracker // load tracking
 
-	// Wake-up and fork placement: select_task_rq_fair() of the era.
-	selectTaskRQ func(s *Sim, p *Task, cpu, prev int, sync bool, waker *Task, fork bool, d *Decision) int
+	// Wake-up, fork and exec placement: select_task_rq_fair() of the era,
+	// told which by sdFlag (SD_BALANCE_WAKE, _FORK or _EXEC).
+	selectTaskRQ func(s *Sim, p *Task, cpu, prev int, sync bool, waker *Task, sdFlag SDFlag, d *Decision) int
 	// ttwuAvgIdle updates rq->avg_idle when an idle rq is woken, delta ns
 	// after it went idle (ttwu_do_activate()/ttwu_do_wakeup()).
 	ttwuAvgIdle func(s *Sim, rq *RQ, delta int64)

@@ -40,10 +40,11 @@ const (
 	CauseNohz          // nohz idle balancing on behalf of an idle CPU
 	CauseActive        // active balancing (the stopper pushed a running task)
 	CauseFork          // fork balancing
+	CauseExec          // exec balancing (sched_exec() moved the task)
 	NumCauses
 )
 
-var causeNames = [NumCauses]string{"", "wakeup", "balance", "newidle", "nohz", "active", "fork"}
+var causeNames = [NumCauses]string{"", "wakeup", "balance", "newidle", "nohz", "active", "fork", "exec"}
 
 func (c Cause) String() string {
 	if c < NumCauses {

@@ -110,12 +110,15 @@ func (s *Sim) findIdlestCPU38(g *SchedGroup, p *Task, this int, d *Decision) int
 
 // cpuLoadWithout mirrors cpu_load_without(): a CPU's load without p's
 // (blocked) contribution when p last ran there.
+//
+// An exec'ing task runs on rq (rq.curr == p): the kernel discounts it there
+// too (cpu_load_without() tests only task_cpu(p) and last_update_time).
 func (s *Sim) cpuLoadWithout(rq *RQ, p *Task) uint64 {
 	l := s.cpuLoad(rq)
-	if p.cpu != rq.cpu || p.onRq {
+	if p.cpu != rq.cpu || (p.onRq && rq.curr != p) {
 		return l
 	}
-	if s.lm == LoadAvg && p.avg.LastUpdateTime != 0 {
+	if s.lm == LoadAvg && (p.avg.LastUpdateTime != 0 || rq.curr == p) {
 		subPositive(&l, p.avg.LoadAvg)
 	} else if s.lm == LoadRunnablePlusBlocked {
 		subPositive(&l, p.avg38.LoadAvgContrib)
@@ -126,7 +129,7 @@ func (s *Sim) cpuLoadWithout(rq *RQ, p *Task) uint64 {
 // cpuUtilWithout mirrors cpu_util_without().
 func (s *Sim) cpuUtilWithout(rq *RQ, p *Task) uint64 {
 	u := rq.cfsAvg.UtilAvg
-	if p.cpu == rq.cpu && p.avg.LastUpdateTime != 0 && !p.onRq {
+	if p.cpu == rq.cpu && ((p.avg.LastUpdateTime != 0 && !p.onRq) || rq.curr == p) {
 		subPositive(&u, p.avg.UtilAvg)
 	}
 	if rq.cfsAvg.UtilEst > u {
@@ -145,13 +148,21 @@ func (s *Sim) updateSgWakeupStats(sd *SchedDomain, g *SchedGroup, p *Task, d *De
 		sgs.groupLoad += s.cpuLoadWithout(rq, p)
 		sgs.groupUtil += s.cpuUtilWithout(rq, p)
 		run := rq.cfsAvg.RunnableAvg
-		if p.cpu == c && !p.onRq && p.avg.LastUpdateTime != 0 {
+		// local: p itself runs here, exec'ing (task_running_on_cpu()). A
+		// running task is attached (last_update_time != 0 in the kernel;
+		// here a task attached at time 0 also reads 0).
+		local := 0
+		if p.cpu == c && rq.curr == p {
+			local = 1
+		}
+		if p.cpu == c && ((!p.onRq && p.avg.LastUpdateTime != 0) || local == 1) {
 			subPositive(&run, p.avg.RunnableAvg)
 		}
 		sgs.groupRunnable += run
-		sgs.sumHNrRunning += rq.nrRunning
-		sgs.sumNrRunning += rq.nrRunning
-		if rq.nrRunning == 0 && s.idleCPU(c) {
+		sgs.sumHNrRunning += rq.nrRunning - local
+		sgs.sumNrRunning += rq.nrRunning - local
+		// idle_cpu_without(): idle, or running only p with no wake-up in flight.
+		if rq.nrRunning-local == 0 && (s.idleCPU(c) || (local == 1 && rq.ttwuPending == 0)) {
 			sgs.idleCPUs++
 		}
 	}

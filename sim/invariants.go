@@ -6,7 +6,8 @@ import "fmt"
 // it after every event; a violation is a simulator bug. It checks that each
 // task is in exactly one place, runqueue counters and load weights match
 // their tasks, idle CPUs are really idle, PELT signals are in range, and the
-// CPU time given to tasks equals the CPUs' busy time.
+// CPU time given to tasks equals the CPUs' busy time, and that the process
+// tree of fork steps is consistent (checkProcesses).
 func (s *Sim) CheckInvariants() error {
 	where := make([]int, len(s.tasks)) // times seen in a queue or as curr
 	var busy, taskCPU int64
@@ -97,11 +98,61 @@ func (s *Sim) CheckInvariants() error {
 			return fmt.Errorf("%s: 3.8 load_avg_contrib %d > weight", t.info.Name, t.avg38.LoadAvgContrib)
 		}
 	}
+	if err := s.checkProcesses(); err != nil {
+		return err
+	}
 	if nQueued != s.m.nQueued || nIdle != s.m.nIdle || nWaiting != s.m.nWaiting {
 		return fmt.Errorf("counters: queued %d/%d idle %d/%d waiting %d/%d", s.m.nQueued, nQueued, s.m.nIdle, nIdle, s.m.nWaiting, nWaiting)
 	}
 	if busy != taskCPU {
 		return fmt.Errorf("CPU busy time %d != task CPU time %d", busy, taskCPU)
+	}
+	return nil
+}
+
+// checkProcesses verifies the process tree of fork steps: the live count
+// is the tasks not exited, a parent's child count is its live children's,
+// a free slot holds an exited task, and every task's repeat frames lie
+// inside its program.
+func (s *Sim) checkProcesses() error {
+	live := 0
+	children := make(map[int32]int)
+	for _, t := range s.tasks {
+		if t.state != TaskExited {
+			live++
+			if t.parent >= 0 && s.tasks[t.parent].life == t.parentLife {
+				children[t.parent]++
+			}
+		}
+		if t.sp < 0 || t.sp > MaxRepeatDepth {
+			return fmt.Errorf("%s: %d repeat frames", t.info.Name, t.sp)
+		}
+		end := int32(len(t.prog))
+		for i := 0; i < t.sp; i++ {
+			f := t.stack[i]
+			if f.start < 1 || f.start >= f.end || f.end > end || f.left < 1 {
+				return fmt.Errorf("%s: repeat frame %d is [%d, %d) with %d left in a %d-step program", t.info.Name, i, f.start, f.end, f.left, end)
+			}
+			end = f.end
+		}
+	}
+	if live != s.live {
+		return fmt.Errorf("%d tasks alive, the live count says %d", live, s.live)
+	}
+	for _, t := range s.tasks {
+		if t.state != TaskExited && t.nrChildren != children[t.id] {
+			return fmt.Errorf("%s counts %d children, %d are alive", t.info.Name, t.nrChildren, children[t.id])
+		}
+		if t.waitChild && (t.state != TaskBlocked || t.nrChildren == 0) {
+			return fmt.Errorf("%s waits for children in state %s with %d alive", t.info.Name, t.state, t.nrChildren)
+		}
+	}
+	for gi, free := range s.freeSlots {
+		for _, id := range free {
+			if t := s.tasks[id]; t.state != TaskExited || t.info.Group != gi {
+				return fmt.Errorf("free slot %s is %s", t.info.Name, t.state)
+			}
+		}
 	}
 	return nil
 }

@@ -23,8 +23,17 @@ type Metrics struct {
 	Wakeups               int64          `json:"wakeups"`
 	SearchCostMS          float64        `json:"search_cost_ms"`
 	CPUsExaminedPerWakeup float64        `json:"cpus_examined_per_wakeup"`
-	Tasks                 []TaskMetrics  `json:"tasks"`
-	TraceHash             string         `json:"trace_hash"`
+	// Processes (fork, exec and exit steps; initial instances count as
+	// alive and their exits count): children forked by fork steps, exec
+	// steps run, tasks exited, the most tasks alive at once, and the
+	// lifetimes of exited tasks (fork to exit).
+	Forks        int64         `json:"forks"`
+	Execs        int64         `json:"execs"`
+	Exits        int64         `json:"exits"`
+	LiveTasksMax int           `json:"live_tasks_max"`
+	LifetimeUS   Percentiles   `json:"lifetime_us"`
+	Tasks        []TaskMetrics `json:"tasks"`
+	TraceHash    string        `json:"trace_hash"`
 }
 
 // Percentiles of a latency distribution, in microseconds.
@@ -46,6 +55,7 @@ type MigrationStats struct {
 	Nohz    int64 `json:"nohz"`
 	Active  int64 `json:"active"`
 	Fork    int64 `json:"fork"`
+	Exec    int64 `json:"exec"` // sched_exec() moved the exec'ing task
 	SMT     int64 `json:"smt"`
 	Cluster int64 `json:"cluster"`
 	LLC     int64 `json:"llc"`
@@ -82,6 +92,9 @@ type TaskMetrics struct {
 	Migrations int64   `json:"migrations"`
 	UtilAvg    int64   `json:"util_avg"`
 	LoadAvg    int64   `json:"load_avg"`
+	// ExitMS is when the slot's task last exited (absent: never): a
+	// make's exit is a kernbench's elapsed time.
+	ExitMS float64 `json:"exit_ms,omitempty"`
 }
 
 // metricsAcc accumulates the run's metrics as events happen.
@@ -99,6 +112,10 @@ type metricsAcc struct {
 	migDist            [NumDistances]int64
 	wakeLat            hist
 	runqWait           hist
+	forks, execs       int64
+	exits              int64
+	liveMax            int
+	lifetime           hist
 	// idle-while-overloaded: the integral over time of min(idle CPUs,
 	// tasks waiting behind a running task) — CPU time left idle while
 	// runnable work queued elsewhere. Tasks queued on a CPU that is still
@@ -237,6 +254,9 @@ func (s *Sim) Metrics() Metrics {
 	mg := &out.Migrations
 	mg.Wakeup, mg.Balance, mg.Newidle = m.mig[CauseWakeup], m.mig[CauseBalance], m.mig[CauseNewidle]
 	mg.Nohz, mg.Active, mg.Fork = m.mig[CauseNohz], m.mig[CauseActive], m.mig[CauseFork]
+	mg.Exec = m.mig[CauseExec]
+	out.Forks, out.Execs, out.Exits, out.LiveTasksMax = m.forks, m.execs, m.exits, m.liveMax
+	out.LifetimeUS = m.lifetime.percentiles()
 	for _, v := range m.mig {
 		mg.Total += v
 	}
@@ -267,6 +287,9 @@ func (s *Sim) Metrics() Metrics {
 			Name: t.info.Name, Ops: t.ops,
 			CPUMS: round3(float64(cpu) / 1e6), WaitMS: round3(float64(t.waitTime) / 1e6),
 			Migrations: t.migrations, UtilAvg: int64(t.avg.UtilAvg), LoadAvg: int64(t.avg.LoadAvg),
+		}
+		if t.exitTime > 0 {
+			out.Tasks[i].ExitMS = round3(float64(t.exitTime) / 1e6)
 		}
 	}
 	return out

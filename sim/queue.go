@@ -78,8 +78,8 @@ const (
 )
 
 func (q *eventQueue) init(ncpu, ntask int) {
-	q.ncpu, q.ntask = int32(ncpu), int32(ntask)
-	n := numCPUEvKinds*ncpu + (int(numEvKinds)-numCPUEvKinds)*ntask
+	q.ncpu = int32(ncpu)
+	n := numCPUEvKinds * ncpu
 	q.t = make([]int64, n)
 	q.sq = make([]uint64, n)
 	q.gen = make([]uint32, n)
@@ -90,13 +90,9 @@ func (q *eventQueue) init(ncpu, ntask int) {
 	q.id = make([]int32, n)
 	for i := range q.where {
 		q.where[i] = -1
-		if i < numCPUEvKinds*ncpu {
-			q.kind[i], q.id[i] = evKind(i/ncpu), int32(i%ncpu)
-		} else {
-			r := i - numCPUEvKinds*ncpu
-			q.kind[i], q.id[i] = evKind(numCPUEvKinds+r/ntask), int32(r%ntask)
-		}
+		q.kind[i], q.id[i] = evKind(i/ncpu), int32(i%ncpu)
 	}
+	q.grow(ntask)
 	q.head = -1
 	// A few slots per bucket up front, in one allocation; a busy bucket grows.
 	const perBucket = 4
@@ -106,11 +102,35 @@ func (q *eventQueue) init(ncpu, ntask int) {
 	}
 }
 
+// numTaskEvKinds is the number of per-task kinds: each task has that many
+// consecutive slots after the per-CPU ones, so that a task forked during a
+// run only appends slots (grow). Slot numbers never order events.
+const numTaskEvKinds = int(numEvKinds) - numCPUEvKinds
+
+// grow makes the queue hold slots for ntask tasks.
+func (q *eventQueue) grow(ntask int) {
+	for t := q.ntask; t < int32(ntask); t++ {
+		for k := 0; k < numTaskEvKinds; k++ {
+			q.t = append(q.t, 0)
+			q.sq = append(q.sq, 0)
+			q.gen = append(q.gen, 0)
+			q.arg = append(q.arg, 0)
+			q.where = append(q.where, -1)
+			q.at = append(q.at, 0)
+			q.kind = append(q.kind, evKind(numCPUEvKinds+k))
+			q.id = append(q.id, t)
+		}
+	}
+	if int32(ntask) > q.ntask {
+		q.ntask = int32(ntask)
+	}
+}
+
 func (q *eventQueue) slot(e *qev) int32 {
 	if int(e.kind) < numCPUEvKinds {
 		return int32(e.kind)*q.ncpu + e.cpu
 	}
-	return int32(numCPUEvKinds)*q.ncpu + int32(int(e.kind)-numCPUEvKinds)*q.ntask + e.task
+	return int32(numCPUEvKinds)*q.ncpu + e.task*int32(numTaskEvKinds) + int32(int(e.kind)-numCPUEvKinds)
 }
 
 // before orders slots a and b by (time, sequence).

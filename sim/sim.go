@@ -34,6 +34,19 @@ type Task struct {
 	replyTo    int32 // the task whose wake ended the last wait
 	rr         []int // per step: next instance for fanout "one"
 	timerGen   uint32
+	// Repeat blocks: the frames of the blocks the program counter is in,
+	// innermost last (sp of them).
+	stack [MaxRepeatDepth]repeatFrame
+	sp    int
+
+	// Process tree (fork steps). A task slot is reused after its task
+	// exited, so a parent is named by slot and life.
+	life       uint32 // incremented each time the slot starts a new task
+	parent     int32  // the forking task's slot, -1: none
+	parentLife uint32
+	nrChildren int   // children forked and not yet exited
+	exitTime   int64 // when the slot's task last exited (0: never)
+	waitChild  bool  // blocked in a wait_children step
 
 	// sched_entity.
 	onRq         bool
@@ -68,6 +81,13 @@ type Task struct {
 	cpuTime    int64
 	waitTime   int64
 	migrations int64
+}
+
+// repeatFrame is one repeat block being played: its body is
+// prog[start:end], left iterations remain (this one included).
+type repeatFrame struct {
+	start, end int32
+	left       int32
 }
 
 // llcShared is struct sched_domain_shared: per-LLC state of select_idle_sibling.
@@ -198,10 +218,17 @@ type Sim struct {
 	nohzKickPending bool
 	nohzBalancing   bool
 	lruBuf          []*Task
-	enqSeq          int64
-	orderBuf        []*Task
-	candBuf         []*Task
-	movedBuf        []*Task // lbEnv.moved's backing array, reused by every balancing pass
+	// Task slots of fork steps: per group, the slots whose task exited
+	// (reused last-in first-out) and the number of slots it has.
+	freeSlots [][]int32
+	nSlots    []int
+	live      int // tasks forked and not exited
+	maxLive   int
+	maxForks  int64
+	enqSeq    int64
+	orderBuf  []*Task
+	candBuf   []*Task
+	movedBuf  []*Task // lbEnv.moved's backing array, reused by every balancing pass
 
 	// Trace.
 	hash      uint64
@@ -338,36 +365,34 @@ func (s *Sim) buildTasks() error {
 	total := 0
 	for gi := range s.cfg.Tasks {
 		g := &s.cfg.Tasks[gi]
-		if g.Count <= 0 {
-			return errorf("task %q: count must be positive", g.Name)
+		if g.Count < 0 {
+			return errorf("task %q: count must not be negative", g.Name)
 		}
 		if g.Nice < -20 || g.Nice > 19 {
 			return errorf("task %q: nice %d out of range", g.Name, g.Nice)
 		}
-		if len(g.Program) == 0 {
-			return errorf("task %q: empty program", g.Name)
-		}
-		timed := false
-		for _, st := range g.Program {
-			switch st.Op {
-			case OpRun, OpSleep, OpTimer:
-				if st.Dur <= 0 {
-					return errorf("task %q: a run, sleep or timer step needs a positive duration", g.Name)
-				}
-				timed = true
-			case OpWake:
-				if st.Target < 0 || st.Target >= len(s.cfg.Tasks) {
-					return errorf("task %q: wake target %d does not exist", g.Name, st.Target)
-				}
-			}
-		}
-		if !timed {
-			return errorf("task %q: the program needs at least one run, sleep or timer step", g.Name)
+		if err := s.checkProgram(g); err != nil {
+			return err
 		}
 		total += g.Count
 	}
+	if total == 0 {
+		return errorf("no task starts: every group has count 0")
+	}
+	s.maxLive, s.maxForks = s.cfg.MaxLiveTasks, s.cfg.MaxForks
+	if s.maxLive <= 0 {
+		s.maxLive = DefaultMaxLiveTasks
+	}
+	if s.maxForks <= 0 {
+		s.maxForks = DefaultMaxForks
+	}
+	if total > s.maxLive {
+		return errorf("%d tasks at the start; the limit of live tasks is %d", total, s.maxLive)
+	}
 	s.q.init(s.topo.NCPU, total)
 	s.gfirst = make([]int, len(s.cfg.Tasks))
+	s.freeSlots = make([][]int32, len(s.cfg.Tasks))
+	s.nSlots = make([]int, len(s.cfg.Tasks))
 	s.tasks = make([]*Task, 0, total)
 	s.infos = make([]TaskInfo, 0, total)
 	for gi := range s.cfg.Tasks {
@@ -382,17 +407,102 @@ func (s *Sim) buildTasks() error {
 			return errorf("task %q: no allowed CPU exists on this %d-CPU machine", g.Name, n)
 		}
 		for i := 0; i < g.Count; i++ {
-			id := int32(len(s.tasks))
-			info := TaskInfo{ID: int(id), Name: fmt.Sprintf("%s/%d", g.Name, i), Group: gi, Index: i, Nice: g.Nice}
-			t := &Task{id: id, info: info, prog: g.Program, loop: g.Loop, state: TaskUnborn,
-				weight: NiceWeight(g.Nice), invW: schedPrioToWmult[g.Nice+20],
-				allowed: allowed, nrAllow: allowed.Weight(), cpu: -1, lastRanCPU: -1, commFrom: -1,
-				replyTo: -1, lastWakee: -1, recentUsedCPU: -1, rr: make([]int, len(g.Program)),
-				execStart: coldExecStart}
-			s.tasks = append(s.tasks, t)
-			s.infos = append(s.infos, info)
-			s.q.push(qev{t: g.Start, kind: evSpawn, task: id})
+			t := s.newSlot(gi)
+			s.live++
+			s.q.push(qev{t: g.Start, kind: evSpawn, task: t.id})
 		}
+	}
+	s.m.liveMax = s.live
+	return nil
+}
+
+// newSlot appends a task slot of group gi: "name/index", unborn.
+func (s *Sim) newSlot(gi int) *Task {
+	g := &s.cfg.Tasks[gi]
+	id := int32(len(s.tasks))
+	i := s.nSlots[gi]
+	s.nSlots[gi]++
+	info := TaskInfo{ID: int(id), Name: fmt.Sprintf("%s/%d", g.Name, i), Group: gi, Index: i, Nice: g.Nice}
+	t := &Task{id: id, info: info, rr: make([]int, len(g.Program))}
+	s.initTask(t)
+	s.tasks = append(s.tasks, t)
+	s.infos = append(s.infos, info)
+	return t
+}
+
+// initTask sets a slot's task to a fresh unborn task of its group.
+func (s *Sim) initTask(t *Task) {
+	g := &s.cfg.Tasks[t.info.Group]
+	allowed := g.CPUs
+	if allowed.Empty() {
+		allowed = s.topo.All
+	}
+	allowed = allowed.And(&s.topo.All)
+	t.prog, t.loop, t.state = g.Program, g.Loop, TaskUnborn
+	t.weight, t.invW = NiceWeight(g.Nice), schedPrioToWmult[g.Nice+20]
+	t.allowed, t.nrAllow = allowed, allowed.Weight()
+	t.cpu, t.lastRanCPU, t.commFrom = -1, -1, -1
+	t.replyTo, t.lastWakee, t.recentUsedCPU = -1, -1, -1
+	t.execStart = coldExecStart
+	t.parent = -1
+}
+
+// checkProgram checks a group's flat program: step operands, repeat blocks
+// nested at most MaxRepeatDepth deep and inside their enclosing block,
+// every repeat body and the whole program taking time (so that every
+// iteration advances the clock).
+func (s *Sim) checkProgram(g *TaskGroup) error {
+	if len(g.Program) == 0 {
+		return errorf("task %q: empty program", g.Name)
+	}
+	var ends [MaxRepeatDepth + 1]int
+	depth := 0
+	ends[0] = len(g.Program)
+	timed := func(from, to int) bool {
+		for _, st := range g.Program[from:to] {
+			if st.Op == OpRun || st.Op == OpSleep || st.Op == OpTimer {
+				return true
+			}
+		}
+		return false
+	}
+	for pc, st := range g.Program {
+		for depth > 0 && pc == ends[depth] {
+			depth--
+		}
+		switch st.Op {
+		case OpRun, OpSleep, OpTimer:
+			if st.Dur <= 0 {
+				return errorf("task %q: a run, sleep or timer step needs a positive duration", g.Name)
+			}
+		case OpWake:
+			if st.Target < 0 || st.Target >= len(s.cfg.Tasks) {
+				return errorf("task %q: wake target %d does not exist", g.Name, st.Target)
+			}
+			if s.cfg.Tasks[st.Target].Count == 0 {
+				return errorf("task %q: a wake step cannot target %q, whose instances are started by forks", g.Name, s.cfg.Tasks[st.Target].Name)
+			}
+		case OpFork:
+			if st.Target < 0 || st.Target >= len(s.cfg.Tasks) || st.Count <= 0 {
+				return errorf("task %q: a fork step needs an existing group and a positive count", g.Name)
+			}
+		case OpRepeat:
+			end := pc + 1 + st.Len
+			if st.Count <= 0 || st.Len <= 0 || end > ends[depth] {
+				return errorf("task %q: repeat block at step %d does not fit its program", g.Name, pc)
+			}
+			if depth == MaxRepeatDepth {
+				return errorf("task %q: repeat blocks nest more than %d deep", g.Name, MaxRepeatDepth)
+			}
+			if !timed(pc+1, end) {
+				return errorf("task %q: the repeat block at step %d needs a run, sleep or timer step", g.Name, pc)
+			}
+			depth++
+			ends[depth] = end
+		}
+	}
+	if !timed(0, len(g.Program)) {
+		return errorf("task %q: the program needs at least one run, sleep or timer step", g.Name)
 	}
 	return nil
 }
@@ -555,7 +665,7 @@ func (s *Sim) step() {
 		rq.exiting = false
 		s.markResched(rq)
 	case evSpawn:
-		s.fork(s.tasks[e.task])
+		s.wakeUpNewTask(s.tasks[e.task], s.spawnCPU)
 	case evNohzKick:
 		s.nohzIdleBalance(s.cpus[e.cpu])
 	case evActiveBalance:

@@ -66,7 +66,7 @@ func (s *Sim) tryToWakeUp(p *Task, waker *Task, cpu int, sync bool) int64 {
 	prev := p.cpu
 	prq := s.cpus[prev]
 	s.era.class.taskWaking(s, prq, p)
-	target, d := s.selectTaskRQ(p, cpu, prev, sync, waker, false)
+	target, d := s.selectTaskRQ(p, cpu, prev, sync, waker, SDBalanceWake)
 	crq := s.cpus[cpu]
 	crq.ttwuCount++
 	if target == cpu {
@@ -151,14 +151,21 @@ func (s *Sim) visitDomain(d *Decision) {
 
 // selectTaskRQ mirrors select_task_rq_fair() of the era for a wake-up (fork
 // false) or a fork, issued on CPU cpu for a task whose previous CPU is prev.
-func (s *Sim) selectTaskRQ(p *Task, cpu, prev int, sync bool, waker *Task, fork bool) (int, *Decision) {
+//
+// sdFlag is the kind of placement, as the kernel passes it: SDBalanceWake
+// (try_to_wake_up(), WF_TTWU), SDBalanceFork (wake_up_new_task(), WF_FORK)
+// or SDBalanceExec (sched_exec(), WF_EXEC).
+func (s *Sim) selectTaskRQ(p *Task, cpu, prev int, sync bool, waker *Task, sdFlag SDFlag) (int, *Decision) {
 	path := "select_task_rq_fair(wake)"
-	if fork {
+	switch sdFlag {
+	case SDBalanceFork:
 		path = "select_task_rq_fair(fork)"
+	case SDBalanceExec:
+		path = "select_task_rq_fair(exec)"
 	}
 	d := s.newDecision(path, p, cpu)
 	d.Prev = int16(prev)
-	return s.era.selectTaskRQ(s, p, cpu, prev, sync, waker, fork, d), d
+	return s.era.selectTaskRQ(s, p, cpu, prev, sync, waker, sdFlag, d), d
 }
 
 // selectTaskRQ38 mirrors v3.8 select_task_rq_fair().
@@ -169,18 +176,22 @@ func (s *Sim) selectTaskRQ(p *Task, cpu, prev int, sync bool, waker *Task, fork 
 // target, an idle target (the waking or the previous CPU) is taken at once;
 // otherwise find_idlest_group()/find_idlest_cpu() descend from
 // sd_llc(target) over the SD_BALANCE_WAKE levels.
-func (s *Sim) selectTaskRQ38(p *Task, cpu, prev int, sync bool, waker *Task, fork bool, d *Decision) int {
+//
+// For fork and exec (3.8 sched_exec() calls select_task_rq(p,
+// SD_BALANCE_EXEC, 0)) there is no affine path: the descent starts at the
+// highest domain of this CPU with the flag, new_cpu = this CPU, and the
+// loads are read at sd->forkexec_idx.
+func (s *Sim) selectTaskRQ38(p *Task, cpu, prev int, sync bool, waker *Task, sdFlag SDFlag, d *Decision) int {
+	fork := sdFlag != SDBalanceWake
 	if p.nrAllow == 1 {
 		d.Reason = "pinned to one CPU"
 		d.Chosen = int16(prev)
 		return prev
 	}
-	flag := SDBalanceWake
+	flag := sdFlag
 	newCPU := cpu
 	wantAffine := false
-	if fork {
-		flag = SDBalanceFork
-	} else {
+	if !fork {
 		wantAffine = p.allowed.Has(cpu) && s.feature(FeatWakeAffine)
 		newCPU = prev
 	}
@@ -238,12 +249,18 @@ func (s *Sim) balanceWakeBelow(sd *SchedDomain) bool {
 
 // selectTaskRQ617 mirrors v6.17 select_task_rq_fair() (no EAS, no
 // WF_CURRENT_CPU).
-func (s *Sim) selectTaskRQ617(p *Task, cpu, prev int, sync bool, waker *Task, fork bool, d *Decision) int {
-	flag := SDBalanceWake
+//
+// Fork (wake_up_new_task(): WF_FORK) and exec (sched_exec(): WF_EXEC) pass
+// sd_flag SD_BALANCE_FORK or SD_BALANCE_EXEC: no affine path, the walk
+// keeps the highest domain with the flag and stops at the first without
+// it, then sched_balance_find_dst_cpu() descends; new_cpu = prev_cpu =
+// task_cpu(p), which is this CPU for both.
+func (s *Sim) selectTaskRQ617(p *Task, cpu, prev int, sync bool, waker *Task, sdFlag SDFlag, d *Decision) int {
+	fork := sdFlag != SDBalanceWake
+	flag := sdFlag
 	newCPU := prev
 	wantAffine := false
 	if fork {
-		flag = SDBalanceFork
 		newCPU = cpu
 	} else {
 		if waker != nil {
@@ -276,7 +293,7 @@ func (s *Sim) selectTaskRQ617(p *Task, cpu, prev int, sync bool, waker *Task, fo
 		return s.findIdlestCPU617(sd, p, cpu, prev, flag, d)
 	}
 	if fork {
-		d.Reason = "no domain with SD_BALANCE_FORK"
+		d.Reason = "no domain with " + sdFlag.String()
 		d.Chosen = int16(newCPU)
 		return newCPU
 	}

@@ -150,7 +150,7 @@ func TestFork38SiblingTie(t *testing.T) {
 	s := smallSim(t, BaseV38, SISV36)
 	s.cpus[0].loadWeight, s.cpus[0].nrRunning = 2048, 2
 	p := s.tasks[0]
-	got, d := s.selectTaskRQ(p, 0, 0, false, nil, true)
+	got, d := s.selectTaskRQ(p, 0, 0, false, nil, SDBalanceFork)
 	if got != 5 {
 		t.Fatalf("fork placed on cpu%d (%s), want 5", got, d.Text(s.TaskName))
 	}
@@ -222,7 +222,7 @@ func TestBalanceWakeSlowPath(t *testing.T) {
 	waker.wakeeFlips, p.wakeeFlips = 100, 10 // wide
 	busy(s, 0, 3)
 	p.cpu = 3
-	got, d := s.selectTaskRQ(p, 0, 3, false, waker, false)
+	got, d := s.selectTaskRQ(p, 0, 3, false, waker, SDBalanceWake)
 	if d.Path != "select_task_rq_fair(wake): find_idlest_cpu" || got == 0 || got == 3 || !s.idleCPU(got) {
 		t.Fatalf("wide wake-up with SD_BALANCE_WAKE: cpu%d via %q (%s)", got, d.Path, d.Reason)
 	}
@@ -233,7 +233,7 @@ func TestBalanceWakeSlowPath(t *testing.T) {
 	busy(s38, 0, 3)
 	p = s38.tasks[0]
 	p.cpu = 3
-	got, d = s38.selectTaskRQ(p, 0, 3, true, s38.tasks[1], false)
+	got, d = s38.selectTaskRQ(p, 0, 3, true, s38.tasks[1], SDBalanceWake)
 	if d.Path != "find_idlest_group(SD_BALANCE_WAKE in sd_llc)" || !s38.idleCPU(got) {
 		t.Fatalf("v3.8 SD_BALANCE_WAKE: cpu%d via %q", got, d.Path)
 	}
@@ -250,7 +250,7 @@ func TestScheduleBalanceMapCost(t *testing.T) {
 		busy(s, 0)
 		p := s.tasks[0]
 		p.cpu = 3
-		return s.selectTaskRQ(p, 0, 3, true, s.tasks[1], false)
+		return s.selectTaskRQ(p, 0, 3, true, s.tasks[1], SDBalanceWake)
 	}
 	a, da := cost(false)
 	b, db := cost(true)

@@ -72,7 +72,7 @@ func TestExitCodes(t *testing.T) {
 		{"run no file", []string{"run", "-json"}, 2, "", "want one FILE or PRESET, got 0"},
 		{"run bad file", []string{"run", broken}, 2, "", "machine.corez: unknown field"},
 		{"run -set unknown path", []string{"run", "-set", "colour=red", "pelt-pingpong"}, 2, "", "-set colour: unknown path"},
-		{"run -set invalid", []string{"run", "-set", "tasks.hog.count=5000", "pelt-pingpong"}, 2, "", "-set tasks.hog.count=5000: tasks[0].count: 5000 is out of range 1..4096"},
+		{"run -set invalid", []string{"run", "-set", "tasks.hog.count=5000", "pelt-pingpong"}, 2, "", "-set tasks.hog.count=5000: tasks[0].count: 5000 is out of range 0..4096"},
 		{"run -set no =", []string{"run", "-set", "seed", "pelt-pingpong"}, 2, "", `"seed": want path=value`},
 		{"link two args", []string{"link", "a", "b"}, 2, "", "want one FILE or PRESET"},
 		{"link -set", []string{"link", "-set", "machine.hz=5", "pelt-pingpong"}, 2, "", "machine.hz: 5 is not one of"},
