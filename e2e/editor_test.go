@@ -357,7 +357,7 @@ func TestEditorOneControlPerField(t *testing.T) {
 					kind := stepKindOf(st)
 					key := p[strings.LastIndexByte(p, '.')+1:]
 					want[p[:strings.LastIndexByte(p, '.')]] = true
-					if f.OneOf == "step" && (key != kind || key == "wait") || f.OneOf == "" && kind != "wake" {
+					if f.OneOf == "step" && (key != kind || f.Kind == scenarios.KindBool) || f.OneOf == "" && f.With != kind {
 						continue
 					}
 				}
@@ -456,6 +456,16 @@ func stepKindOf(st scenarios.Step) string {
 		return "timer"
 	case st.Wake != "":
 		return "wake"
+	case st.Exec:
+		return "exec"
+	case st.Fork != "":
+		return "fork"
+	case st.WaitChildren:
+		return "wait_children"
+	case st.Exit:
+		return "exit"
+	case st.Repeat > 0:
+		return "repeat"
 	}
 	return "wait"
 }

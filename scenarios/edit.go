@@ -137,8 +137,9 @@ func (s *Scenario) MoveStep(i, j, d int) error {
 }
 
 // SetStepKind makes step j of group i a step of kind (run, sleep, timer,
-// wake, wait), keeping its duration where the new kind has one and waking
-// the first group for a wake.
+// wake, wait, and in version 2 exec, fork, wait_children, exit, repeat),
+// keeping its duration where the new kind has one (a repeat's body runs it),
+// and waking or forking the first group for a wake or a fork.
 func (s *Scenario) SetStepKind(i, j int, kind string) error {
 	return s.edit(func(c *Scenario) error {
 		if err := c.taskIndex(i); err != nil {
@@ -153,11 +154,19 @@ func (s *Scenario) SetStepKind(i, j int, kind string) error {
 		if d == "" {
 			d = "1ms"
 		}
-		value := map[string]string{"run": d, "sleep": d, "timer": d, "wake": c.Tasks[0].Name, "wait": "true"}[kind]
+		value := map[string]string{"run": d, "sleep": d, "timer": d, "wake": c.Tasks[0].Name, "wait": "true",
+			"exec": "true", "fork": c.Tasks[0].Name, "wait_children": "true", "exit": "true", "repeat": "2"}[kind]
 		if value == "" {
 			return &Error{Path: path, Problem: fmt.Sprintf("%s is not a step kind (%s)", quote(kind), stepKindList())}
 		}
-		return c.set(join(path, kind), value)
+		if err := c.set(join(path, kind), value); err != nil {
+			return err
+		}
+		if kind == "repeat" {
+			// A block needs a body with time in it: the step's duration as a run.
+			return c.set(join(path, "program"), `[{"run":"`+d+`"}]`)
+		}
+		return nil
 	})
 }
 

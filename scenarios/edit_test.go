@@ -81,8 +81,22 @@ func TestStepsAndDutyCycle(t *testing.T) {
 	if err := s.MoveStep(0, 1, 0); err != nil || len(s.Tasks[0].Program) != 2 {
 		t.Fatalf("remove step: %v", err)
 	}
-	if !slices.Equal(StepKinds(), []string{"run", "sleep", "timer", "wake", "wait"}) {
+	if !slices.Equal(StepKinds(), []string{"run", "sleep", "timer", "wake", "wait", "exec", "fork", "wait_children", "exit", "repeat"}) {
 		t.Errorf("StepKinds = %v", StepKinds())
+	}
+	// The version-2 kinds: a repeat gets a body that runs the step's
+	// duration; in a version-1 file the kind is refused by path.
+	if err := s.SetStepKind(0, 0, "repeat"); err == nil || !strings.Contains(err.Error(), "version") {
+		t.Errorf("repeat in a version-1 scenario: %v", err)
+	}
+	if err := s.Set("version", "2"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetStepKind(0, 0, "repeat"); err != nil {
+		t.Fatalf("repeat: %v", err)
+	}
+	if st := s.Tasks[0].Program[0]; st.Repeat != 2 || len(st.Program) != 1 || st.Program[0].Run == "" {
+		t.Errorf("repeat step = %+v", st)
 	}
 }
 

@@ -61,6 +61,7 @@ type Field struct {
 	Doc     string   `json:"doc"`               // one line
 	Example string   `json:"example,omitempty"` // a valid value for Set (in tbench-pairs), used by docs and the schema test
 	OneOf   string   `json:"one_of,omitempty"`  // "step": the object has exactly one of the fields that say so (a step's kind)
+	With    string   `json:"with,omitempty"`    // the step kind this field goes with (a wake's sync and fanout, a fork's count, a repeat's program)
 	// EnumDocs explain Enum's values, one line each, in the same order.
 	EnumDocs []string `json:"enum_docs,omitempty"`
 	// Group is the editor section the field belongs to: about, topology,
@@ -658,9 +659,9 @@ func fieldRows() []Field {
 				return nil
 			},
 			at: strAt(func(s *Scenario, k keys) *string { return &step(s, k).Wake })},
-		{Path: "tasks[i].program[j].sync", Kind: KindBool, Default: "false", Doc: "a wake: the waker is about to sleep (WF_SYNC)", Example: "true",
+		{Path: "tasks[i].program[j].sync", Kind: KindBool, Default: "false", With: "wake", Doc: "a wake: the waker is about to sleep (WF_SYNC)", Example: "true",
 			at: boolAt(func(s *Scenario, k keys) *bool { return &step(s, k).Sync })},
-		{Path: "tasks[i].program[j].fanout", Kind: KindEnum, Default: DefaultFanout, Enum: names(fanouts), lazy: true, Example: "all",
+		{Path: "tasks[i].program[j].fanout", Kind: KindEnum, Default: DefaultFanout, Enum: names(fanouts), lazy: true, Example: "all", With: "wake",
 			Doc: "a wake: which instances (index: the same index or the only one; all; one; waker: whoever ended this task's wait)",
 			at:  strAt(func(s *Scenario, k keys) *string { return &step(s, k).Fanout })},
 		{Path: "tasks[i].program[j].wait", Kind: KindBool, Doc: "block until woken (an earlier wake is not lost)", Example: "true",
@@ -687,11 +688,11 @@ const nestedProgram = "tasks[i].program[j].program"
 func structuredStepRows() []Field {
 	rows := []Field{
 		{Path: "tasks[i].program[j].exec", Kind: KindBool, Doc: "the task execs: sched_exec() may move it to the CPU select_task_rq_fair(SD_BALANCE_EXEC) finds, and the new image's memory is where it lands", Example: "true",
-			trueOnly: `must be true ("exec": false is not a step)`, onSet: resetStep,
+			trueOnly: `must be true ("exec": false is not a step)`, onSet: resetStep, OneOf: "step",
 			at: boolAt(func(s *Scenario, k keys) *bool { return &step(s, k).Exec })},
 		{Path: "tasks[i].program[j].fork", Kind: KindName, Example: "cmd",
 			Doc:      fmt.Sprintf("start count children of this group (its count must be 0), placed by fork balancing (SD_BALANCE_FORK) from this task's CPU; at most %d tasks alive at once and %d forks in a run (a run stops at either)", MaxLiveTasks, MaxForks),
-			notEmpty: "needs the name of the group to fork",
+			notEmpty: "needs the name of the group to fork", OneOf: "step",
 			onSet: func(s *Scenario, k keys, v string) error {
 				if step(s, k).Fork == "" {
 					return resetStep(s, k, v)
@@ -699,7 +700,7 @@ func structuredStepRows() []Field {
 				return nil
 			},
 			at: strAt(func(s *Scenario, k keys) *string { return &step(s, k).Fork })},
-		{Path: "tasks[i].program[j].count", Kind: KindInt, Default: "1", Min: 1, Max: MaxForkCount, lazy: true, Example: "4",
+		{Path: "tasks[i].program[j].count", Kind: KindInt, Default: "1", Min: 1, Max: MaxForkCount, lazy: true, Example: "4", With: "fork",
 			Doc: "a fork: how many children",
 			onSet: func(s *Scenario, k keys, v string) error {
 				if step(s, k).Fork == "" && v != "" {
@@ -709,12 +710,12 @@ func structuredStepRows() []Field {
 			},
 			at: func(s *Scenario, k keys) slot { return lazyIntSlot{intSlot{&step(s, k).Count}} }},
 		{Path: "tasks[i].program[j].wait_children", Kind: KindBool, Doc: "block until every child this task forked has exited", Example: "true",
-			trueOnly: `must be true ("wait_children": false is not a step)`, onSet: resetStep,
+			trueOnly: `must be true ("wait_children": false is not a step)`, onSet: resetStep, OneOf: "step",
 			at: boolAt(func(s *Scenario, k keys) *bool { return &step(s, k).WaitChildren })},
 		{Path: "tasks[i].program[j].exit", Kind: KindBool, Doc: "the task exits here (its iteration is not an op); its parent's wait_children may end", Example: "true",
-			trueOnly: `must be true ("exit": false is not a step)`, onSet: resetStep,
+			trueOnly: `must be true ("exit": false is not a step)`, onSet: resetStep, OneOf: "step",
 			at: boolAt(func(s *Scenario, k keys) *bool { return &step(s, k).Exit })},
-		{Path: "tasks[i].program[j].repeat", Kind: KindInt, Min: 1, Max: maxLoop, Example: "300",
+		{Path: "tasks[i].program[j].repeat", Kind: KindInt, Min: 1, Max: maxLoop, Example: "300", OneOf: "step",
 			Doc: fmt.Sprintf("run the steps of program this many times (a loop, not unrolled); blocks nest at most %d deep, and a program has at most %d steps counting every block's", MaxRepeatDepth, MaxProgramSteps),
 			onSet: func(s *Scenario, k keys, v string) error {
 				if step(s, k).Repeat == 0 {
@@ -723,7 +724,7 @@ func structuredStepRows() []Field {
 				return nil
 			},
 			at: func(s *Scenario, k keys) slot { return lazyIntSlot{intSlot{&step(s, k).Repeat}} }},
-		{Path: nestedProgram, Kind: KindList, Max: MaxSteps, what: "steps", appends: true, rangeMsg: "index %[1]d is out of range (the block has %[2]d steps; index %[2]d appends one)",
+		{Path: nestedProgram, Kind: KindList, Max: MaxSteps, what: "steps", appends: true, With: "repeat", rangeMsg: "index %[1]d is out of range (the block has %[2]d steps; index %[2]d appends one)",
 			Doc: "a repeat: its body, steps with the fields of tasks[i].program[j] (it needs a run, sleep or timer step)", Example: `[{"run":"1ms"},{"sleep":"1ms"}]`,
 			val:    func(s *Scenario, k keys) any { return step(s, k).Program },
 			enter:  func(s *Scenario, k keys) { step(s, k).Program = []Step{} },

@@ -527,9 +527,10 @@ export class Editor {
       return this.text(p, (m) => step(m)[k], { size: 7, aria });
     };
     if (kindRow.kind !== "bool") parts.push(control(kindRow));
-    // Fields that are no kind belong to the kinds whose values are names
-    // (a wake's fanout and sync).
-    if (kindRow.kind === "name") for (const r of stepRows.filter((r) => !r.one_of && r.kind !== "object")) parts.push(control(r));
+    // The fields that go with this kind (a wake's fanout and sync, a fork's
+    // count); a repeat's body (a list of steps) is edited as the scenario's
+    // JSON, not here.
+    for (const r of stepRows.filter((r) => r.with === kind && r.kind !== "list")) parts.push(control(r));
     const move = (d, label, text) => {
       const b = h("button", { type: "button", class: "small", text, title: label, attrs: { "aria-label": label + " (step " + (j + 1) + ")" } });
       b.addEventListener("click", () => {
