@@ -137,6 +137,63 @@ type SchedDomain struct {
 // HasFlag reports sd->flags & f.
 func (sd *SchedDomain) HasFlag(f SDFlag) bool { return sd.Flags&f != 0 }
 
+// DomainView is a read-only copy of one CPU's sched domain for packages
+// outside sim: its place in the topology, flags and tunables (as the base's
+// defaults and the scenario's overrides left them), the balancing state and
+// the schedstat counters at the time it was taken. Front ends and exporters
+// read domains through it; the live SchedDomain stays inside the simulator.
+type DomainView struct {
+	CPU    int
+	Level  Level
+	Span   CPUMask
+	Weight int
+	Flags  SDFlag
+	// Groups in the order the kernel's circular sd->groups list visits them
+	// from CPU: its own group first.
+	Groups []GroupView
+
+	MinInterval    int64 // ms
+	MaxInterval    int64 // ms
+	BusyFactor     int
+	ImbalancePct   int
+	CacheNiceTries int
+	BusyIdx        int // v3.8 cpu_load[] index per idle type
+	IdleIdx        int
+	NewidleIdx     int
+	WakeIdx        int
+	ForkexecIdx    int
+
+	BalanceInterval int64 // ms, current
+	NrBalanceFailed int
+	IdleBuddy       int // -1 above sd_llc or without buddies
+
+	Stats DomainStats
+}
+
+// GroupView is a read-only copy of a sched group's topology.
+type GroupView struct {
+	Span     CPUMask
+	First    int
+	Weight   int
+	Capacity int64
+}
+
+// HasFlag reports whether the domain has flag f.
+func (v *DomainView) HasFlag(f SDFlag) bool { return v.Flags&f != 0 }
+
+func (sd *SchedDomain) view() DomainView {
+	v := DomainView{CPU: sd.CPU, Level: sd.Level, Span: sd.Span, Weight: sd.Weight, Flags: sd.Flags,
+		MinInterval: sd.MinInterval, MaxInterval: sd.MaxInterval, BusyFactor: sd.BusyFactor,
+		ImbalancePct: sd.ImbalancePct, CacheNiceTries: sd.CacheNiceTries,
+		BusyIdx: sd.BusyIdx, IdleIdx: sd.IdleIdx, NewidleIdx: sd.NewidleIdx, WakeIdx: sd.WakeIdx, ForkexecIdx: sd.ForkexecIdx,
+		BalanceInterval: sd.BalanceInterval, NrBalanceFailed: sd.NrBalanceFailed, IdleBuddy: sd.IdleBuddy,
+		Stats: sd.Stats, Groups: make([]GroupView, len(sd.Groups))}
+	for i, g := range sd.Groups {
+		v.Groups[i] = GroupView{Span: g.Span, First: g.First, Weight: g.Weight, Capacity: g.Capacity}
+	}
+	return v
+}
+
 // levelSpan returns the span of a level for cpu, before degeneration.
 func (t *Topology) levelSpan(l Level, cpu int) CPUMask {
 	switch l {

@@ -525,8 +525,18 @@ func (s *Sim) Costs() Costs { return s.costs }
 // Topology returns the machine layout (read-only).
 func (s *Sim) Topology() *Topology { return s.topo }
 
-// Domains returns cpu's sched domains, bottom-up (read-only).
-func (s *Sim) Domains(cpu int) []*SchedDomain { return s.cpus[cpu].domains }
+// Domains returns read-only views of cpu's sched domains, bottom-up, as
+// they stand now (a copy: later events do not change it).
+func (s *Sim) Domains(cpu int) []DomainView { return s.DomainsInto(cpu, nil) }
+
+// DomainsInto is Domains appending to dst (for a caller that refreshes the
+// views often and wants to reuse their memory).
+func (s *Sim) DomainsInto(cpu int, dst []DomainView) []DomainView {
+	for _, sd := range s.cpus[cpu].domains {
+		dst = append(dst, sd.view())
+	}
+	return dst
+}
 
 // Tasks returns the static description of every task.
 func (s *Sim) Tasks() []TaskInfo { return s.infos }
