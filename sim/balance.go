@@ -27,6 +27,7 @@ type lbEnv struct {
 	cause     Cause
 	d         *Decision
 	moved     []*Task
+	stop      bool // should_we_balance() said no: stop climbing the domains
 }
 
 // LBF_* flags.
@@ -306,14 +307,22 @@ func (s *Sim) loadBalance(dst *RQ, sd *SchedDomain, idle int, cont *bool) int {
 	} else if idle == cpuIdle && s.nohzBalancing {
 		cause = CauseNohz
 	}
-	env := &lbEnv{sd: sd, dstCPU: dst.cpu, dstRQ: dst, idle: idle, cpus: sd.Span, cause: cause, moved: s.movedBuf[:0]}
+	// The env lives in Sim, not on the stack: passing it to the era's
+	// functions would otherwise make every pass allocate it. Passes never
+	// nest (attaching tasks only marks CPUs for rescheduling).
+	env := &s.lbEnv
+	*env = lbEnv{sd: sd, dstCPU: dst.cpu, dstRQ: dst, idle: idle, cpus: sd.Span, cause: cause, moved: s.movedBuf[:0]}
 	env.d = s.newDecision(s.era.lbNames[idle], nil, dst.cpu)
 	env.d.Level = int8(sd.Level)
-	return s.era.loadBalance(s, env, cont)
+	moved := s.era.loadBalance(s, env)
+	if env.stop {
+		*cont = false
+	}
+	return moved
 }
 
 // loadBalance617 mirrors sched_balance_rq() (v6.17).
-func (s *Sim) loadBalance617(env *lbEnv, cont *bool) int {
+func (s *Sim) loadBalance617(env *lbEnv) int {
 	sd, dst, idle, cause := env.sd, env.dstRQ, env.idle, env.cause
 	stats := &sd.Stats.LB[idle]
 	stats.Count++
@@ -322,7 +331,7 @@ func (s *Sim) loadBalance617(env *lbEnv, cont *bool) int {
 	var busiest *RQ
 	for redo := 0; ; redo++ {
 		if !s.shouldWeBalance(env) {
-			*cont = false
+			env.stop = true
 			env.d.Reason = "another CPU of the group balances it"
 			return s.lbBalanced(env, false)
 		}

@@ -323,7 +323,7 @@ func (s *Sim) moveTasks38(env *lbEnv) int {
 }
 
 // loadBalance38 mirrors 3.8 load_balance().
-func (s *Sim) loadBalance38(env *lbEnv, cont *bool) int {
+func (s *Sim) loadBalance38(env *lbEnv) int {
 	sd, dst, idle := env.sd, env.dstRQ, env.idle
 	stats := &sd.Stats.LB[idle]
 	stats.Count++
@@ -335,7 +335,7 @@ func (s *Sim) loadBalance38(env *lbEnv, cont *bool) int {
 		balance := true
 		g := s.findBusiestGroup38(env, &balance)
 		if !balance {
-			*cont = false
+			env.stop = true
 			return s.lbBalanced38(env)
 		}
 		if g == nil {

@@ -42,7 +42,8 @@ func (s *Sim) activeBalance(busiest *RQ, target int) {
 		busiest.gen++
 		s.markResched(busiest)
 	}
-	env := &lbEnv{sd: sd, dstCPU: target, dstRQ: dst, srcCPU: busiest.cpu, srcRQ: busiest, idle: cpuIdle,
+	env := &s.albEnv // in Sim, as loadBalance's
+	*env = lbEnv{sd: sd, dstCPU: target, dstRQ: dst, srcCPU: busiest.cpu, srcRQ: busiest, idle: cpuIdle,
 		cpus: sd.Span, flags: lbfActiveLB, cause: CauseActive, moved: s.movedBuf[:0]}
 	env.d = s.newDecision("active_load_balance_cpu_stop", nil, target)
 	env.d.Level = int8(sd.Level)

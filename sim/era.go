@@ -143,9 +143,9 @@ type era struct {
 	ttwuAvgIdle func(s *Sim, rq *RQ, delta int64)
 
 	// The balancer.
-	rebalanceDomains func(s *Sim, rq *RQ, idle int)           // the periodic walk over rq's domains
-	loadBalance      func(s *Sim, env *lbEnv, cont *bool) int // one balancing pass of env.sd
-	lbNames          *[numIdleTypes]string                    // its decision path per idle type
+	rebalanceDomains func(s *Sim, rq *RQ, idle int) // the periodic walk over rq's domains
+	loadBalance      func(s *Sim, env *lbEnv) int   // one balancing pass of env.sd (env.stop: climb no further)
+	lbNames          *[numIdleTypes]string          // its decision path per idle type
 	// migrateEligible is the era's extra can_migrate_task() rule ahead of
 	// the affinity test (v6.17: prefer eligible tasks, 873199d27bb2).
 	migrateEligible func(s *Sim, p *Task, env *lbEnv) bool

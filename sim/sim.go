@@ -229,6 +229,8 @@ type Sim struct {
 	orderBuf  []*Task
 	candBuf   []*Task
 	movedBuf  []*Task // lbEnv.moved's backing array, reused by every balancing pass
+	lbEnv     lbEnv   // the balancing pass's lb_env
+	albEnv    lbEnv   // the active balance's lb_env
 
 	// Trace.
 	hash      uint64
