@@ -54,6 +54,15 @@
 // the order it was marked. Nothing iterates a map to decide anything; ties
 // between CPUs go to the lower id or to the kernel's iteration order.
 //
+// # Eras
+//
+// The kernel era (Policy.Base) is chosen once, in New: an era value holds
+// the runqueue class (EEVDF or 3.8 CFS), the load tracking, wake-up
+// placement, the balancer's era-specific rules, the domain defaults and the
+// schedstat version; the select_idle_sibling() variant is a function chosen
+// once beside it. era.go maps what each era (including the coming 2.6.8)
+// needs from that interface.
+//
 // # Where the simulator follows the kernel
 //
 // Each function names the kernel function it mirrors and the version. In
@@ -128,8 +137,10 @@
 //   - No exec-time schedstats (sbe_*) are counted.
 //   - rq->cfs_tasks order (for detach_tasks) is approximated by the time a
 //     task last ran (least recently run first).
-//   - The 3.8 balancer shares the v6.17 sched_balance_rq() code path except
-//     where noted (need_active_balance, the interval rules, LB_BIAS loads).
+//   - The 3.8 balancer has its own load_balance() (balance38.go) but shares
+//     with v6.17 can_migrate_task() (each era adding its own rules),
+//     detach/attach, the trigger, newidle and nohz paths (with the era's
+//     gates) and the task_hot() test (v6.17's, SMT domains never hot).
 //   - idle_while_overloaded ignores affinity: it integrates min(idle CPUs,
 //     tasks waiting behind a running task) over time.
 //   - Initial state: CPUs have been idle for a second (deep C-state); the

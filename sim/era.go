@@ -68,8 +68,9 @@ package sim
 //	                    max_newidle_lb_cost; nohz     with >1 busy CPU; active       cache_hot_time, always checked
 //	                    kick by LLC nr_busy_cpus;     balance whatever the type      when newly idle); idle_balance()
 //	                    active balance only for                                      without a gate; active_load_
-//	                    migrate_task                                                 balance() pushes to an idle CPU
-//	                                                                                 of every other group. No nohz.
+//	                    migrate_task                                                 balance() pushes one task into
+//	                                                                                 every other group whose CPUs are
+//	                                                                                 all idle. No nohz.
 //	domains             sd_init(): 1024 per CPU       SD_*_INIT, smt_gain 1178       SD_SIBLING/CPU/NODE_INIT with SD_
 //	(sdInit, capacity)                                split over the threads         WAKE_IDLE, SD_WAKE_BALANCE and
 //	                                                                                 cache_hot_time per level
@@ -111,6 +112,16 @@ package sim
 // Not in the era: policy switches that every era understands (the load
 // metric, the select_idle_sibling variant, features) are resolved once in
 // New from the era's defaults and the scenario's overrides.
+//
+// # Adding an era
+//
+// Write its value (an era literal in init below, with its rqClass and
+// loadTracker), its Base constant and a case in eraFor; then the schema,
+// validation and docs (package scenarios, docs/). What still knows the eras
+// outside this file: eraFor's switch, the Base constants (config.go), and
+// outside sim the scenario schema, cmd/wasm/pagemodel's new-task-load
+// default by base, and interop's schedstat writer (versions 15 and 17 only;
+// a 2004-era format needs its own writer). Nothing in the event loop.
 
 // era is everything that differs between two kernel eras. New copies one of
 // the era values below into Sim.era; nothing else in the simulator asks
