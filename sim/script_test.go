@@ -33,7 +33,7 @@ import (
 	"testing"
 )
 
-var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of the decision scripts under testdata/decisions/")
+var rewrite = flag.Bool("rewrite", false, "rewrite the expected outputs under testdata/: the decision scripts and the golden trace")
 
 // TestDecisionScripts runs every script under testdata/decisions.
 func TestDecisionScripts(t *testing.T) {

@@ -1,14 +1,11 @@
 package sim
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 func machine(nodes, llcs, clusters, cores, threads int, numbering Numbering) Machine {
 	return Machine{Nodes: nodes, SocketsPerNode: 1, LLCsPerSocket: llcs, ClustersPerLLC: clusters,
@@ -133,7 +130,8 @@ func TestRunUntilSlicing(t *testing.T) {
 }
 
 // TestGoldenTrace compares the explained event stream of a small scenario
-// with testdata/golden_pingpong.txt (regenerate with -update and read it).
+// with testdata/golden_pingpong.txt (regenerate with -rewrite, the one flag that rewrites every expected
+// output of this package, and read it).
 func TestGoldenTrace(t *testing.T) {
 	costs := DefaultCosts()
 	costs.JitterPct = 0
@@ -157,18 +155,18 @@ func TestGoldenTrace(t *testing.T) {
 	}
 	fmt.Fprintf(&b, "trace_hash %s events %d\n", s.TraceHash(), s.Events())
 	path := "testdata/golden_pingpong.txt"
-	if *update {
+	if *rewrite {
 		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
+		t.Fatalf("%v (run with -rewrite to create it)", err)
 	}
 	if string(want) != b.String() {
 		os.WriteFile(path+".bad", []byte(b.String()), 0o644)
-		t.Fatalf("trace differs from %s; the new one is in %s.bad", path, path)
+		t.Fatalf("trace differs from %s; the new one is in %s.bad (git ignores *.bad)", path, path)
 	}
 }
 
