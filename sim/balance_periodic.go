@@ -9,8 +9,8 @@ package sim
 
 // triggerLoadBalance mirrors sched_balance_trigger() at a tick: raise the
 // balance softirq when due (run inline) and kick the idle load balancer.
-func (s *Sim) triggerLoadBalance(rq *RQ, idle bool) {
-	if s.jiffies() >= rq.nextBalance {
+func (s *Sim) triggerLoadBalance(rq *RQ, idle bool, j int64) {
+	if j >= rq.nextBalance {
 		it := cpuNotIdle
 		if idle {
 			it = cpuIdle

@@ -18,13 +18,7 @@ func (rq *RQ) advanceMinVruntime() int64 {
 		curr = nil
 	}
 	if len(rq.queue) > 0 {
-		m := rq.queue[0].vruntime
-		for _, t := range rq.queue[1:] {
-			if t.vruntime < m {
-				m = t.vruntime
-			}
-		}
-		if curr == nil || m < v {
+		if m := rq.leftmostVruntime(); curr == nil || m < v {
 			v = m
 		}
 	}
@@ -33,6 +27,18 @@ func (rq *RQ) advanceMinVruntime() int64 {
 		rq.minVruntime = v
 	}
 	return d
+}
+
+// leftmostVruntime is the smallest vruntime of the queued tasks (the
+// rb-tree's leftmost entity); the queue is not empty.
+func (rq *RQ) leftmostVruntime() int64 {
+	m := rq.queue[0].vruntime
+	for _, t := range rq.queue[1:] {
+		if t.vruntime < m {
+			m = t.vruntime
+		}
+	}
+	return m
 }
 
 // chargeCFS38 is 3.8's part of update_curr(): vruntime and min_vruntime.
@@ -89,6 +95,7 @@ func (s *Sim) enqueueCFS38(rq *RQ, p *Task, flags int) {
 	if flags&enqWakeup != 0 {
 		s.placeCFS38(rq, p, 0)
 	}
+	rq.treeAdd(p)
 }
 
 // dequeueCFS38 mirrors 3.8 dequeue_entity(): update_curr(), PELT,
@@ -97,12 +104,24 @@ func (s *Sim) enqueueCFS38(rq *RQ, p *Task, flags int) {
 func (s *Sim) dequeueCFS38(rq *RQ, p *Task, flags int) {
 	s.updateCurr(rq)
 	s.era.track.dequeue(s, rq, p, flags)
+	if rq.curr != p {
+		s.countQueued(rq, -1)
+		rq.treeRemove(p)
+	}
 	s.accountDequeue(rq, p)
 	if flags&deqSleep == 0 {
 		p.vruntime -= rq.minVruntime
 	}
 	rq.advanceMinVruntime()
 }
+
+// putPrevCFS38 is 3.8's part of put_prev_entity(): the runnable curr goes
+// back into the tree (__enqueue_entity()).
+func (s *Sim) putPrevCFS38(rq *RQ, p *Task) { rq.treeAdd(p) }
+
+// setNextCFS38 is 3.8's part of set_next_entity(): the chosen task leaves
+// the tree (__dequeue_entity()).
+func (s *Sim) setNextCFS38(rq *RQ, p *Task) { rq.treeRemove(p) }
 
 // taskForkCFS38 mirrors task_fork_fair(): place the child relative to its
 // new runqueue.

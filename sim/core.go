@@ -335,7 +335,7 @@ func (s *Sim) startTick(rq *RQ) {
 	rq.tickOn = true
 	j := s.jiffies()
 	rq.tickFrom = j + 1
-	s.era.track.cpuLoadTick(s, rq, 0)
+	s.era.track.tickRestart(s, rq, j)
 	if !s.tickArmed {
 		s.tickArmed = true
 		s.q.push(qev{t: (j + 1) * s.tickNS, kind: evTick})
@@ -354,7 +354,7 @@ func (s *Sim) tickAll() {
 			any = any || rq.tickOn
 			continue
 		}
-		s.tick(rq)
+		s.tick(rq, j)
 		s.flush()
 		any = any || rq.tickOn
 	}
@@ -369,7 +369,7 @@ func (s *Sim) tickAll() {
 // trigger_load_balance(). Idle CPUs stop
 // ticking (NOHZ) unless nohz idle balancing is off, in which case they keep
 // ticking and balance themselves as CONFIG_NO_HZ=n kernels do.
-func (s *Sim) tick(rq *RQ) {
+func (s *Sim) tick(rq *RQ, j int64) {
 	idle := rq.curr == nil
 	if idle && s.feature(FeatNohzIdleBalance) {
 		rq.tickOn = false
@@ -379,10 +379,9 @@ func (s *Sim) tick(rq *RQ) {
 		if s.checkPreemptTick(rq) {
 			s.markResched(rq)
 		}
-		s.era.track.tickCurr(s, rq, rq.curr)
 	}
-	s.era.track.cpuLoadTick(s, rq, s.cpuLoad(rq))
-	s.triggerLoadBalance(rq, idle)
+	s.era.track.tick(s, rq, j)
+	s.triggerLoadBalance(rq, idle, j)
 }
 
 // wakeUpNewTask mirrors sched_fork() + wake_up_new_task() for p forked on

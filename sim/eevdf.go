@@ -134,6 +134,7 @@ func (s *Sim) enqueueEEVDF(rq *RQ, p *Task, flags int) {
 	if flags&enqMigrated != 0 {
 		p.execStart = coldExecStart // "no longer consider this task hot"
 	}
+	rq.queueAddEEVDF(p)
 }
 
 // dequeueEEVDF mirrors v6.17 dequeue_entity(): update_curr(), PELT,
@@ -148,14 +149,23 @@ func (s *Sim) dequeueEEVDF(rq *RQ, p *Task, flags int) {
 		p.deadline -= p.vruntime
 		p.relDeadline = true
 	}
+	if rq.curr != p {
+		s.countQueued(rq, -1)
+		rq.queueRemoveEEVDF(p)
+	}
 	s.accountDequeue(rq, p)
 	rq.updateMinVruntimeEEVDF()
 }
 
-// setNextEEVDF is EEVDF's part of set_next_entity(): pick_next_task_fair()
-// moves the task to the head of cfs_tasks (list_move()), and RUN_TO_PARITY
-// protects its slice until its deadline.
+// putPrevEEVDF is EEVDF's part of put_prev_entity(): the runnable curr goes
+// back into the tree with its avg_vruntime weight.
+func (s *Sim) putPrevEEVDF(rq *RQ, p *Task) { rq.queueAddEEVDF(p) }
+
+// setNextEEVDF is EEVDF's part of set_next_entity(): the chosen task leaves
+// the tree; pick_next_task_fair() moves it to the head of cfs_tasks
+// (list_move()), and RUN_TO_PARITY protects its slice until its deadline.
 func (s *Sim) setNextEEVDF(rq *RQ, p *Task) {
+	rq.queueRemoveEEVDF(p)
 	s.enqSeq++
 	p.listPos = s.enqSeq
 	p.vprot = p.deadline

@@ -184,10 +184,14 @@ type rqClass struct {
 	enqueue func(s *Sim, rq *RQ, p *Task, flags int) // enqueue_entity() (p not curr)
 	dequeue func(s *Sim, rq *RQ, p *Task, flags int) // dequeue_entity()
 	// queueAdd and queueRemove are __enqueue_entity()/__dequeue_entity():
-	// p joins or leaves the queue of waiting tasks.
+	// p joins or leaves the queue of waiting tasks. The class's own
+	// functions call them directly; these fields serve code that builds
+	// a state by hand (the decision scripts).
 	queueAdd    func(rq *RQ, p *Task)
 	queueRemove func(rq *RQ, p *Task)
-	// setNext is the class's part of set_next_entity() for p.
+	// putPrev is the class's part of put_prev_entity() for a runnable p
+	// (back into the queue); setNext of set_next_entity() (out of it).
+	putPrev func(s *Sim, rq *RQ, p *Task)
 	setNext func(s *Sim, rq *RQ, p *Task)
 	// charge is the class's part of update_curr(): delta ns ran by p. It
 	// reports whether the class asks for a reschedule.
@@ -229,7 +233,7 @@ func init() {
 		class: rqClass{
 			enqueue: (*Sim).enqueueEEVDF, dequeue: (*Sim).dequeueEEVDF,
 			queueAdd: (*RQ).queueAddEEVDF, queueRemove: (*RQ).queueRemoveEEVDF,
-			setNext: (*Sim).setNextEEVDF, charge: (*Sim).chargeEEVDF,
+			putPrev: (*Sim).putPrevEEVDF, setNext: (*Sim).setNextEEVDF, charge: (*Sim).chargeEEVDF,
 			pick: (*Sim).pickEEVDF, wakeupPreempt: (*Sim).wakeupPreemptEEVDF,
 			tickPreempt: (*Sim).tickPreemptEEVDF,
 			taskFork:    (*Sim).taskForkEEVDF, taskWaking: func(*Sim, *RQ, *Task) {},
@@ -260,7 +264,7 @@ func init() {
 		class: rqClass{
 			enqueue: (*Sim).enqueueCFS38, dequeue: (*Sim).dequeueCFS38,
 			queueAdd: (*RQ).treeAdd, queueRemove: (*RQ).treeRemove,
-			setNext: func(*Sim, *RQ, *Task) {}, charge: (*Sim).chargeCFS38,
+			putPrev: (*Sim).putPrevCFS38, setNext: (*Sim).setNextCFS38, charge: (*Sim).chargeCFS38,
 			pick: (*Sim).pickCFS38, wakeupPreempt: (*Sim).wakeupPreemptCFS38,
 			tickPreempt: (*Sim).tickPreemptCFS38,
 			taskFork:    (*Sim).taskForkCFS38, taskWaking: (*Sim).taskWakingCFS38,

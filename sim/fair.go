@@ -72,22 +72,15 @@ func (rq *RQ) treeRemove(p *Task) {
 	panic("sim: task not in tree")
 }
 
-// enqueueTree puts p in rq's queue of waiting tasks (__enqueue_entity()).
-func (s *Sim) enqueueTree(rq *RQ, p *Task) {
-	s.m.nQueued++
+// countQueued keeps the metrics' counts of queued tasks, and of tasks that
+// wait behind a running one, in step with a task joining (n = 1) or leaving
+// (n = -1) rq's queue. The class does the queueing itself
+// (__enqueue_entity()/__dequeue_entity()).
+func (s *Sim) countQueued(rq *RQ, n int) {
+	s.m.nQueued += n
 	if rq.curr != nil {
-		s.m.nWaiting++
+		s.m.nWaiting += n
 	}
-	s.era.class.queueAdd(rq, p)
-}
-
-// dequeueTree takes p out of rq's queue of waiting tasks (__dequeue_entity()).
-func (s *Sim) dequeueTree(rq *RQ, p *Task) {
-	s.m.nQueued--
-	if rq.curr != nil {
-		s.m.nWaiting--
-	}
-	s.era.class.queueRemove(rq, p)
 }
 
 // updateCurr mirrors update_curr(): charge curr the time since execStart.
@@ -115,8 +108,8 @@ func (s *Sim) updateCurr(rq *RQ) bool {
 // enqueueEntity mirrors enqueue_task_fair(): the era's enqueue_entity()
 // (p not curr), then the bookkeeping every era shares.
 func (s *Sim) enqueueEntity(rq *RQ, p *Task, flags int) {
+	s.countQueued(rq, 1)
 	s.era.class.enqueue(s, rq, p, flags)
-	s.enqueueTree(rq, p)
 	p.onRq = true
 	p.queuedAt = s.now
 	s.enqSeq++
@@ -133,11 +126,8 @@ func (s *Sim) dequeueEntity(rq *RQ, p *Task, flags int) {
 }
 
 // accountDequeue is the part of dequeue_entity() every era shares, after
-// the class took its measures: p leaves the queue and rq's counts.
+// the class took p out of its queue: rq's counts.
 func (s *Sim) accountDequeue(rq *RQ, p *Task) {
-	if rq.curr != p {
-		s.dequeueTree(rq, p)
-	}
 	p.onRq = false
 	rq.loadWeight -= p.weight
 	rq.nrRunning--
@@ -149,7 +139,8 @@ func (s *Sim) putPrev(rq *RQ) {
 	if p.onRq {
 		s.updateCurr(rq)
 		p.state = TaskRunnable
-		s.enqueueTree(rq, p)
+		s.countQueued(rq, 1)
+		s.era.class.putPrev(s, rq, p)
 		s.era.track.putPrev(s, rq, p)
 		p.queuedAt = s.now
 	}
@@ -158,7 +149,7 @@ func (s *Sim) putPrev(rq *RQ) {
 
 // setNext mirrors set_next_entity().
 func (s *Sim) setNext(rq *RQ, p *Task) {
-	s.dequeueTree(rq, p)
+	s.countQueued(rq, -1)
 	s.era.class.setNext(s, rq, p)
 	s.era.track.setNext(s, rq, p)
 	s.setCurr(rq, p)

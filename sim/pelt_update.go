@@ -18,12 +18,12 @@ type loadTracker struct {
 	// (put_prev_entity(), set_next_entity()).
 	putPrev func(s *Sim, rq *RQ, p *Task)
 	setNext func(s *Sim, rq *RQ, p *Task)
-	// tickCurr runs at the tick for the running task (entity_tick()).
-	tickCurr func(s *Sim, rq *RQ, p *Task)
-	// cpuLoadTick brings the per-CPU load history up to date at a tick (load:
-	// the CPU's current load) or when an idle CPU's tick restarts (load 0
-	// for the ticks it missed).
-	cpuLoadTick func(s *Sim, rq *RQ, load uint64)
+	// tick runs at rq's tick at jiffy j: the running task's load
+	// (entity_tick()), if any, then the CPU's load history.
+	tick func(s *Sim, rq *RQ, j int64)
+	// tickRestart brings the CPU's load history up to jiffy j when its
+	// tick restarts after idling (the ticks it missed saw no load).
+	tickRestart func(s *Sim, rq *RQ, j int64)
 	// wakeMigrate runs when a woken p leaves prq for another CPU
 	// (set_task_cpu() -> migrate_task_rq_fair()); balanceMigrate when the
 	// balancer moves p (it attaches at its next enqueue).
@@ -51,8 +51,8 @@ var trackBoth = loadTracker{
 	dequeue:        (*Sim).peltDequeue,
 	putPrev:        (*Sim).peltPutPrev,
 	setNext:        (*Sim).peltSetNext,
-	tickCurr:       (*Sim).peltTick,
-	cpuLoadTick:    (*Sim).cpuLoadTick38,
+	tick:           (*Sim).peltTick,
+	tickRestart:    (*Sim).cpuLoadRestart38,
 	wakeMigrate:    (*Sim).peltWakeMigrate,
 	balanceMigrate: func(p *Task) { p.avg.LastUpdateTime = 0 }, // migrate_task_rq_fair(): attach at enqueue
 	forkInit:       (*Sim).peltForkInit,
@@ -71,12 +71,20 @@ func (s *Sim) peltPutPrev(rq *RQ, p *Task) {
 func (s *Sim) peltSetNext(rq *RQ, p *Task) { s.updateLoadAvg(rq, p, false, false) }
 
 // peltTick is the PELT part of entity_tick() (3.8: and of
-// update_cfs_rq_blocked_load() at the tick).
-func (s *Sim) peltTick(rq *RQ, p *Task) {
-	s.updateLoadAvg(rq, p, false, false)
-	s.updateEntityLoadAvg38(rq, p, true)
-	s.updateBlockedLoad38(rq, true)
+// update_cfs_rq_blocked_load() at the tick) for the running task, then 3.8
+// update_cpu_load() with the CPU's load.
+func (s *Sim) peltTick(rq *RQ, j int64) {
+	if p := rq.curr; p != nil {
+		s.updateLoadAvg(rq, p, false, false)
+		s.updateEntityLoadAvg38(rq, p, true)
+		s.updateBlockedLoad38(rq, true)
+	}
+	s.cpuLoadTick38(rq, s.cpuLoad(rq), j)
 }
+
+// cpuLoadRestart38 is tick_nohz_idle_exit()'s catch-up of cpu_load[] for the
+// ticks an idle CPU missed (update_idle_cpu_load(), load 0).
+func (s *Sim) cpuLoadRestart38(rq *RQ, j int64) { s.cpuLoadTick38(rq, 0, j) }
 
 // peltWakeMigrate is migrate_task_rq_fair() for a woken task: 3.8 moves its
 // contribution to the old rq's removed load; v6.17 queues its load for
@@ -367,11 +375,9 @@ func (s *Sim) peltDequeue(rq *RQ, p *Task, flags int) {
 
 // ---- 3.8 cpu_load[] ----
 
-// cpuLoadTick38 brings cpu_load[] up to date at jiffies (update_cpu_load()
-// at a tick; update_idle_cpu_load()/tick_nohz_idle_exit() with load 0 for
-// the ticks an idle CPU missed).
-func (s *Sim) cpuLoadTick38(rq *RQ, load uint64) {
-	j := s.jiffies()
+// cpuLoadTick38 brings cpu_load[] up to jiffy j with load for the last
+// tick and nothing for the ticks before it since the last update.
+func (s *Sim) cpuLoadTick38(rq *RQ, load uint64, j int64) {
 	if pending := j - rq.lastLoadUpdate; pending > 0 {
 		s.updateCPULoad(rq, load, pending)
 		rq.lastLoadUpdate = j
