@@ -82,19 +82,19 @@ package sim
 //
 //   - The runqueue is opaque to the shared core (rqClass, in the shape of
 //     struct sched_class). core.go and fair.go never read a vruntime or a
-//     deadline; they ask the class to enqueue, dequeue, add to and remove
-//     from its queue, set the next task, pick, charge curr's run time
-//     (update_curr answers "reschedule?"), check tick and wake-up
-//     preemption, prepare a forked or waking task, and give the pick order
-//     the snapshot shows. The queued tasks stay in RQ.queue
-//     (every era has a set of queued tasks that the balancer walks), but
-//     only the class keeps order over them: the O(1) arrays will be the
-//     class's own state beside it, as the EEVDF sums are.
+//     deadline; they ask the class to enqueue, dequeue, put the previous
+//     task back, set the next one (each class queues its tasks itself),
+//     pick, charge curr's run time (update_curr answers "reschedule?"),
+//     check tick and wake-up preemption, prepare a forked or waking task,
+//     and give the pick order the snapshot shows. The queued tasks stay in
+//     RQ.queue (every era has a set of queued tasks that the balancer
+//     walks); the O(1) arrays will be the class's own state beside it, as
+//     the EEVDF sums are.
 //   - Load tracking is its own slot (loadTracker), separate from the class,
 //     called at the kernel's hook points (enqueue, dequeue, put_prev,
-//     set_next, tick, cpu_load tick, wake-up and balance migration, fork,
-//     exit, blocked decay): the O(1) class will run with a tracker that keeps
-//     no PELT at all.
+//     set_next, the tick and its restart after idling, wake-up and balance
+//     migration, fork, exit, blocked decay): the O(1) class will run with a
+//     tracker that keeps no PELT at all, only 2.6.8's single cpu_load.
 //   - Placement is one function per era (select_task_rq_fair of 3.8 or
 //     v6.17, try_to_wake_up's inline rules in 2.6.8), and the
 //     select_idle_sibling variant is a second function chosen once in New
