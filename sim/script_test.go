@@ -379,6 +379,8 @@ func (r *scriptRunner) do(line string) (string, error) {
 		out, err = r.balance(a)
 	case "can_migrate":
 		out, err = r.canMigrate(a)
+	case "newidle":
+		out, err = r.newidle(a)
 	case "cpus":
 		out = r.cpuState()
 	case "expect":
@@ -544,6 +546,9 @@ func (r *scriptRunner) place(a *args) (string, error) {
 			s.era.class.queueAdd(rq, p)
 		}
 	}
+	if rq.nrRunning >= 2 {
+		s.rdOverloaded = true // add_nr_running() -> set_rd_overloaded()
+	}
 	n := uint64(len(ids))
 	rq.cfsAvg.LoadAvg, rq.cfsAvg.UtilAvg, rq.cfsAvg.RunnableAvg = 1024*n, 1024, 1024*n
 	for i := range rq.cpuLoad {
@@ -552,9 +557,11 @@ func (r *scriptRunner) place(a *args) (string, error) {
 	return "", nil
 }
 
-// rq cpu=N [load_weight=W] [nr_running=N] [load_avg=L] [has_idle_cores=false]:
-// set runqueue fields directly (a synthetic load for wake_affine() and
-// fork balancing; nothing else changes).
+// rq cpu=N [load_weight=W] [nr_running=N] [load_avg=L] [avg_idle=D]
+// [has_idle_cores=false] [nr_idle_scan=N]: set runqueue fields directly (a
+// synthetic load for wake_affine() and fork balancing, the newidle gate's
+// average idle time, the LLC's select_idle_sibling() state; nothing else
+// changes).
 func (r *scriptRunner) rq(a *args) (string, error) {
 	c, err := r.cpu(a, "cpu")
 	if err != nil {
@@ -579,6 +586,16 @@ func (r *scriptRunner) rq(a *args) (string, error) {
 			return "", err
 		}
 		rq.cfsAvg.LoadAvg = uint64(l)
+	}
+	if a.has("avg_idle") {
+		if rq.avgIdle, err = a.dur("avg_idle"); err != nil {
+			return "", err
+		}
+	}
+	if a.has("nr_idle_scan") {
+		if rq.llc.nrIdleScan, err = a.int("nr_idle_scan", 0); err != nil {
+			return "", err
+		}
 	}
 	if a.has("has_idle_cores") {
 		rq.llc.hasIdleCores = a.str("has_idle_cores", "") == "true"
@@ -647,9 +664,9 @@ func (r *scriptRunner) setTask(a *args) (string, error) {
 	return "", nil
 }
 
-// domain cpu=N level=L [nr_balance_failed=F] [set=FLAG,FLAG]: set a
-// domain's balancing state or flags (every CPU's domain at that level when
-// cpu=all).
+// domain cpu=N level=L [nr_balance_failed=F] [newidle_cost=D]
+// [set=FLAG,FLAG]: set a domain's balancing state (max_newidle_lb_cost for
+// newidle_cost) or flags (every CPU's domain at that level when cpu=all).
 func (r *scriptRunner) setDomain(a *args) (string, error) {
 	var cpus []int
 	if a.str("cpu", "") == "all" {
@@ -670,6 +687,11 @@ func (r *scriptRunner) setDomain(a *args) (string, error) {
 		}
 		if a.has("nr_balance_failed") {
 			if sd.NrBalanceFailed, err = a.int("nr_balance_failed", 0); err != nil {
+				return "", err
+			}
+		}
+		if a.has("newidle_cost") {
+			if sd.MaxNewidleLBCost, err = a.dur("newidle_cost"); err != nil {
 				return "", err
 			}
 		}
@@ -906,6 +928,34 @@ func (r *scriptRunner) balance(a *args) (string, error) {
 	for i, p := range s.tasks {
 		if p.cpu != before[i] {
 			fmt.Fprintf(&b, "%s: cpu%d -> cpu%d\n", p.info.Name, before[i], p.cpu)
+		}
+	}
+	b.WriteString(r.cpuState())
+	return b.String(), nil
+}
+
+// newidle cpu=C: the CPU, about to go idle, runs the era's newidle
+// balancing (sched_balance_newidle(), 3.8 idle_balance()): its gate, then
+// the domains bottom-up until a task is pulled. Prints whether it pulled,
+// each balancing pass it made, and every CPU after it.
+func (r *scriptRunner) newidle(a *args) (string, error) {
+	c, err := r.cpu(a, "cpu")
+	if err != nil {
+		return "", err
+	}
+	s := r.s
+	rq := s.cpus[c]
+	if rq.curr != nil || len(rq.queue) > 0 {
+		return "", fmt.Errorf("cpu%d is not about to go idle", c)
+	}
+	seq := s.decSeq
+	pulled := s.newidleBalance(rq)
+	var b strings.Builder
+	r.facts = map[string]string{"pulled": strconv.FormatBool(pulled)}
+	fmt.Fprintf(&b, "pulled %v\n", pulled)
+	for q := seq + 1; q <= s.decSeq; q++ {
+		if d, ok := s.Decision(q); ok {
+			b.WriteString(r.explain(d))
 		}
 	}
 	b.WriteString(r.cpuState())
