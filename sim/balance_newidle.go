@@ -4,15 +4,23 @@ package sim
 // (sched_balance_newidle(), 3.8 idle_balance()), gated by the era, and the
 // cost bookkeeping that gates it (update_newidle_cost()).
 
-// newidleBalance mirrors sched_balance_newidle() (3.8 idle_balance()): a CPU
-// about to go idle pulls work, domain by domain, while its average idle time
-// can pay for the search. It reports whether a task was pulled.
+// newidleBalance is the era's newidle balancing of a CPU about to go idle:
+// domain by domain, while its average idle time can pay for the search. It
+// reports whether a task was pulled.
 func (s *Sim) newidleBalance(rq *RQ) bool {
 	if !s.feature(FeatNewidleBalance) || rq.ttwuPending > 0 {
 		return false
 	}
 	rq.idleStamp = max(s.now, 1)
-	if !s.era.newidleGate(s, rq) {
+	return s.era.newidleBalance(s, rq)
+}
+
+// newidleBalance617 mirrors sched_balance_newidle(): skip unless the root
+// domain is overloaded and the CPU's average idle time exceeds the lowest
+// domain's max_newidle_lb_cost; stop before a domain whose cost the idle
+// time cannot pay.
+func (s *Sim) newidleBalance617(rq *RQ) bool {
+	if !s.rdOverloaded || (len(rq.domains) > 0 && rq.avgIdle < rq.domains[0].MaxNewidleLBCost) {
 		return false
 	}
 	s.era.track.decayBlocked(s, rq)
@@ -20,20 +28,53 @@ func (s *Sim) newidleBalance(rq *RQ) bool {
 	var currCost int64
 	cont := true
 	for _, sd := range rq.domains {
-		if s.era.newidleStop(s, rq, sd, currCost) {
+		if rq.avgIdle < currCost+sd.MaxNewidleLBCost {
 			break
 		}
-		if sd.Flags&SDBalanceNewidle != 0 {
-			before := s.m.balanceCost
-			pulled = s.loadBalance(rq, sd, cpuNewlyIdle, &cont)
-			cost := s.m.balanceCost - before
-			s.updateNewidleCost(sd, cost)
-			currCost += cost
-		}
+		pulled, currCost = s.newidleDomain(rq, sd, currCost, &cont)
 		if pulled > 0 || !cont {
 			break
 		}
 	}
+	return s.newidleDone(rq, pulled, currCost)
+}
+
+// newidleBalance38 mirrors 3.8 idle_balance(): skip when avg_idle <
+// sysctl_sched_migration_cost; then every domain until a task is pulled.
+func (s *Sim) newidleBalance38(rq *RQ) bool {
+	if rq.avgIdle < s.migrationCost {
+		return false
+	}
+	s.era.track.decayBlocked(s, rq)
+	pulled := 0
+	var currCost int64
+	cont := true
+	for _, sd := range rq.domains {
+		pulled, currCost = s.newidleDomain(rq, sd, currCost, &cont)
+		if pulled > 0 || !cont {
+			break
+		}
+	}
+	return s.newidleDone(rq, pulled, currCost)
+}
+
+// newidleDomain balances one SD_BALANCE_NEWIDLE domain as CPU_NEWLY_IDLE and
+// accounts its cost; it returns the tasks pulled (0 for a domain without
+// the flag) and the cost so far.
+func (s *Sim) newidleDomain(rq *RQ, sd *SchedDomain, currCost int64, cont *bool) (int, int64) {
+	if sd.Flags&SDBalanceNewidle == 0 {
+		return 0, currCost
+	}
+	before := s.m.balanceCost
+	pulled := s.loadBalance(rq, sd, cpuNewlyIdle, cont)
+	cost := s.m.balanceCost - before
+	s.updateNewidleCost(sd, cost)
+	return pulled, currCost + cost
+}
+
+// newidleDone is the tail of newidle balancing: the CPU's
+// max_idle_balance_cost, and whether it has work now.
+func (s *Sim) newidleDone(rq *RQ, pulled int, currCost int64) bool {
 	if currCost > rq.maxIdleBalanceCost {
 		rq.maxIdleBalanceCost = currCost
 	}
@@ -43,22 +84,6 @@ func (s *Sim) newidleBalance(rq *RQ) bool {
 	}
 	return false
 }
-
-// newidleGate617: skip newidle balancing unless the root domain is
-// overloaded and the CPU's average idle time exceeds the lowest domain's
-// max_newidle_lb_cost.
-func (s *Sim) newidleGate617(rq *RQ) bool {
-	return s.rdOverloaded && (len(rq.domains) == 0 || rq.avgIdle >= rq.domains[0].MaxNewidleLBCost)
-}
-
-// newidleStop617: stop before a domain whose cost the idle time cannot pay.
-func (s *Sim) newidleStop617(rq *RQ, sd *SchedDomain, currCost int64) bool {
-	return rq.avgIdle < currCost+sd.MaxNewidleLBCost
-}
-
-// newidleGate38 mirrors 3.8 idle_balance(): skip when avg_idle <
-// sysctl_sched_migration_cost.
-func (s *Sim) newidleGate38(rq *RQ) bool { return rq.avgIdle >= s.migrationCost }
 
 // updateNewidleCost mirrors update_newidle_cost().
 func (s *Sim) updateNewidleCost(sd *SchedDomain, cost int64) bool {

@@ -41,8 +41,14 @@ func (rq *RQ) leftmostVruntime() int64 {
 	return m
 }
 
-// chargeCFS38 is 3.8's part of update_curr(): vruntime and min_vruntime.
-func (s *Sim) chargeCFS38(rq *RQ, p *Task, delta int64) bool {
+// updateCurrCFS38 mirrors 3.8 update_curr(): the shared accounting, then
+// vruntime and min_vruntime. It never asks for a reschedule (the tick's
+// check_preempt_tick() does).
+func (s *Sim) updateCurrCFS38(rq *RQ) bool {
+	p, delta := s.accountCurr(rq)
+	if p == nil {
+		return false
+	}
 	p.vruntime += calcDeltaFair(delta, p.weight, p.invW)
 	rq.advanceMinVruntime()
 	return false
@@ -88,7 +94,7 @@ func (s *Sim) schedVslice38(rq *RQ, p *Task) int64 {
 // place_entity() for a wake-up.
 func (s *Sim) enqueueCFS38(rq *RQ, p *Task, flags int) {
 	p.vruntime += rq.minVruntime
-	s.updateCurr(rq)
+	s.updateCurrCFS38(rq)
 	s.era.track.enqueue(s, rq, p, flags)
 	rq.loadWeight += p.weight
 	rq.nrRunning++
@@ -102,7 +108,7 @@ func (s *Sim) enqueueCFS38(rq *RQ, p *Task, flags int) {
 // account_entity_dequeue(); a task that does not sleep leaves with its
 // vruntime relative to min_vruntime; update_min_vruntime().
 func (s *Sim) dequeueCFS38(rq *RQ, p *Task, flags int) {
-	s.updateCurr(rq)
+	s.updateCurrCFS38(rq)
 	s.era.track.dequeue(s, rq, p, flags)
 	if rq.curr != p {
 		s.countQueued(rq, -1)
@@ -115,9 +121,12 @@ func (s *Sim) dequeueCFS38(rq *RQ, p *Task, flags int) {
 	rq.advanceMinVruntime()
 }
 
-// putPrevCFS38 is 3.8's part of put_prev_entity(): the runnable curr goes
-// back into the tree (__enqueue_entity()).
-func (s *Sim) putPrevCFS38(rq *RQ, p *Task) { rq.treeAdd(p) }
+// putPrevCFS38 is 3.8's part of put_prev_entity(): update_curr(), and the
+// runnable curr goes back into the tree (__enqueue_entity()).
+func (s *Sim) putPrevCFS38(rq *RQ, p *Task) {
+	s.updateCurrCFS38(rq)
+	rq.treeAdd(p)
+}
 
 // setNextCFS38 is 3.8's part of set_next_entity(): the chosen task leaves
 // the tree (__dequeue_entity()).
@@ -151,9 +160,10 @@ func (s *Sim) pickCFS38(rq *RQ, curr *Task) *Task {
 }
 
 // wakeupPreemptCFS38 mirrors 3.8 check_preempt_wakeup() with
-// wakeup_preempt_entity(): preempt if curr is ahead of p by more than the
-// weight-scaled wakeup granularity.
+// wakeup_preempt_entity(): update_curr(), then preempt if curr is ahead of
+// p by more than the weight-scaled wakeup granularity.
 func (s *Sim) wakeupPreemptCFS38(rq *RQ, curr, p *Task) bool {
+	s.updateCurrCFS38(rq)
 	vdiff := curr.vruntime - p.vruntime
 	if vdiff <= 0 {
 		return false
@@ -166,7 +176,7 @@ func (s *Sim) wakeupPreemptCFS38(rq *RQ, curr, p *Task) bool {
 // leftmost task.
 func (s *Sim) tickPreemptCFS38(rq *RQ) bool {
 	curr := rq.curr
-	resched := s.updateCurr(rq)
+	resched := s.updateCurrCFS38(rq)
 	if rq.nrRunning <= 1 {
 		return resched
 	}

@@ -69,10 +69,14 @@ func (rq *RQ) updateMinVruntimeEEVDF() {
 	}
 }
 
-// chargeEEVDF is EEVDF's part of update_curr(): vruntime, then
-// update_deadline(): a task past its deadline gets a new slice and asks for
-// a reschedule if another task is runnable.
-func (s *Sim) chargeEEVDF(rq *RQ, p *Task, delta int64) bool {
+// updateCurrEEVDF mirrors v6.17 update_curr(): the shared accounting,
+// vruntime, then update_deadline(): a task past its deadline gets a new
+// slice and asks for a reschedule if another task is runnable.
+func (s *Sim) updateCurrEEVDF(rq *RQ) bool {
+	p, delta := s.accountCurr(rq)
+	if p == nil {
+		return false
+	}
 	p.vruntime += calcDeltaFair(delta, p.weight, p.invW)
 	resched := false
 	if p.vruntime >= p.deadline {
@@ -126,7 +130,7 @@ func (s *Sim) updateEntityLag(rq *RQ, p *Task) {
 // update before the weight is added, place_entity(), account_entity_
 // enqueue(); a task arriving from another CPU is no longer cache-hot.
 func (s *Sim) enqueueEEVDF(rq *RQ, p *Task, flags int) {
-	s.updateCurr(rq)
+	s.updateCurrEEVDF(rq)
 	s.era.track.enqueue(s, rq, p, flags)
 	s.placeEEVDF(rq, p, flags)
 	rq.loadWeight += p.weight
@@ -142,7 +146,7 @@ func (s *Sim) enqueueEEVDF(rq *RQ, p *Task, flags int) {
 // account_entity_dequeue(), update_min_vruntime().
 func (s *Sim) dequeueEEVDF(rq *RQ, p *Task, flags int) {
 	sleep := flags&deqSleep != 0
-	s.updateCurr(rq)
+	s.updateCurrEEVDF(rq)
 	s.era.track.dequeue(s, rq, p, flags)
 	s.updateEntityLag(rq, p)
 	if !sleep { // PLACE_REL_DEADLINE
@@ -157,9 +161,12 @@ func (s *Sim) dequeueEEVDF(rq *RQ, p *Task, flags int) {
 	rq.updateMinVruntimeEEVDF()
 }
 
-// putPrevEEVDF is EEVDF's part of put_prev_entity(): the runnable curr goes
-// back into the tree with its avg_vruntime weight.
-func (s *Sim) putPrevEEVDF(rq *RQ, p *Task) { rq.queueAddEEVDF(p) }
+// putPrevEEVDF is EEVDF's part of put_prev_entity(): update_curr(), and the
+// runnable curr goes back into the tree with its avg_vruntime weight.
+func (s *Sim) putPrevEEVDF(rq *RQ, p *Task) {
+	s.updateCurrEEVDF(rq)
+	rq.queueAddEEVDF(p)
+}
 
 // setNextEEVDF is EEVDF's part of set_next_entity(): the chosen task leaves
 // the tree; pick_next_task_fair() moves it to the head of cfs_tasks
@@ -207,10 +214,11 @@ func (s *Sim) pickEEVDF(rq *RQ, curr *Task) *Task {
 	return best
 }
 
-// wakeupPreemptEEVDF mirrors check_preempt_wakeup_fair(): a wakee with a
-// shorter slice may cut the protected slice short; all our tasks share one
-// slice, so it is pick_eevdf() == p.
+// wakeupPreemptEEVDF mirrors check_preempt_wakeup_fair(): update_curr();
+// a wakee with a shorter slice may cut the protected slice short; all our
+// tasks share one slice, so it is pick_eevdf() == p.
 func (s *Sim) wakeupPreemptEEVDF(rq *RQ, curr, p *Task) bool {
+	s.updateCurrEEVDF(rq)
 	return s.pickEEVDF(rq, curr) == p
 }
 
@@ -219,4 +227,4 @@ func (s *Sim) taskForkEEVDF(rq *RQ, p *Task) { p.slice = s.baseSlice }
 
 // tickPreemptEEVDF: at the tick, EEVDF reschedules only through
 // update_deadline() (in update_curr()).
-func (s *Sim) tickPreemptEEVDF(rq *RQ) bool { return s.updateCurr(rq) }
+func (s *Sim) tickPreemptEEVDF(rq *RQ) bool { return s.updateCurrEEVDF(rq) }

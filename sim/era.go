@@ -100,9 +100,11 @@ package sim
 //     select_idle_sibling variant is a second function chosen once in New
 //     (Sim.sisVariant), not switched per wake-up.
 //   - The balancer is a handful of hooks, not one: the periodic walk over
-//     the domains, one balancing pass, the active-balance rule, the newidle
-//     gate and the nohz kick, because 2.6.8 shares the shape of each with
-//     the later eras but none of the arithmetic.
+//     the domains, one balancing pass, the active-balance rule, newidle
+//     balancing with its gates and the nohz kick, because 2.6.8 shares the
+//     shape of each with the later eras but none of the arithmetic (and
+//     has no nohz at all: its value will keep every CPU ticking, as
+//     NOHZ_IDLE_BALANCE off does today).
 //   - can_migrate_task() is one function with the kernel's numbered rules;
 //     the rules only one era has (ELIGIBLE_FIRST in v6.17, the pinned
 //     handling of each) come from the era.
@@ -166,10 +168,9 @@ type era struct {
 	// detachAccount observes a task the balancer detaches (metrics).
 	detachAccount     func(s *Sim, env *lbEnv, p *Task)
 	needActiveBalance func(env *lbEnv) bool
-	// newidleGate says whether a CPU about to idle may balance at all;
-	// newidleStop whether its walk stops before domain sd (idle_balance()).
-	newidleGate func(s *Sim, rq *RQ) bool
-	newidleStop func(s *Sim, rq *RQ, sd *SchedDomain, currCost int64) bool
+	// newidleBalance is newidle balancing with the era's gates
+	// (sched_balance_newidle(), 3.8 idle_balance()); it reports a pull.
+	newidleBalance func(s *Sim, rq *RQ) bool
 	// nohzKickBusy is the era's reason, besides nr_running >= 2, for a busy
 	// CPU's tick to kick the idle load balancer.
 	nohzKickBusy func(s *Sim, rq *RQ) bool
@@ -193,9 +194,9 @@ type rqClass struct {
 	// (back into the queue); setNext of set_next_entity() (out of it).
 	putPrev func(s *Sim, rq *RQ, p *Task)
 	setNext func(s *Sim, rq *RQ, p *Task)
-	// charge is the class's part of update_curr(): delta ns ran by p. It
-	// reports whether the class asks for a reschedule.
-	charge func(s *Sim, rq *RQ, p *Task, delta int64) bool
+	// updateCurr is the class's update_curr(): charge curr the time it ran;
+	// it reports whether the class asks for a reschedule.
+	updateCurr func(s *Sim, rq *RQ) bool
 	// pick chooses the next task; curr (nil unless runnable) competes.
 	pick func(s *Sim, rq *RQ, curr *Task) *Task
 	// wakeupPreempt: does the woken p preempt curr (check_preempt_curr())?
@@ -233,7 +234,7 @@ func init() {
 		class: rqClass{
 			enqueue: (*Sim).enqueueEEVDF, dequeue: (*Sim).dequeueEEVDF,
 			queueAdd: (*RQ).queueAddEEVDF, queueRemove: (*RQ).queueRemoveEEVDF,
-			putPrev: (*Sim).putPrevEEVDF, setNext: (*Sim).setNextEEVDF, charge: (*Sim).chargeEEVDF,
+			putPrev: (*Sim).putPrevEEVDF, setNext: (*Sim).setNextEEVDF, updateCurr: (*Sim).updateCurrEEVDF,
 			pick: (*Sim).pickEEVDF, wakeupPreempt: (*Sim).wakeupPreemptEEVDF,
 			tickPreempt: (*Sim).tickPreemptEEVDF,
 			taskFork:    (*Sim).taskForkEEVDF, taskWaking: func(*Sim, *RQ, *Task) {},
@@ -249,8 +250,7 @@ func init() {
 		migratePinned:     migratePinned617,
 		detachAccount:     (*Sim).detachAccount617,
 		needActiveBalance: needActiveBalance617,
-		newidleGate:       (*Sim).newidleGate617,
-		newidleStop:       (*Sim).newidleStop617,
+		newidleBalance:    (*Sim).newidleBalance617,
 		nohzKickBusy:      (*Sim).nohzKickBusy617,
 	}
 	eraV38 = era{
@@ -264,7 +264,7 @@ func init() {
 		class: rqClass{
 			enqueue: (*Sim).enqueueCFS38, dequeue: (*Sim).dequeueCFS38,
 			queueAdd: (*RQ).treeAdd, queueRemove: (*RQ).treeRemove,
-			putPrev: (*Sim).putPrevCFS38, setNext: (*Sim).setNextCFS38, charge: (*Sim).chargeCFS38,
+			putPrev: (*Sim).putPrevCFS38, setNext: (*Sim).setNextCFS38, updateCurr: (*Sim).updateCurrCFS38,
 			pick: (*Sim).pickCFS38, wakeupPreempt: (*Sim).wakeupPreemptCFS38,
 			tickPreempt: (*Sim).tickPreemptCFS38,
 			taskFork:    (*Sim).taskForkCFS38, taskWaking: (*Sim).taskWakingCFS38,
@@ -280,8 +280,7 @@ func init() {
 		migratePinned:     migratePinned38,
 		detachAccount:     func(*Sim, *lbEnv, *Task) {},
 		needActiveBalance: needActiveBalance38,
-		newidleGate:       (*Sim).newidleGate38,
-		newidleStop:       func(*Sim, *RQ, *SchedDomain, int64) bool { return false },
+		newidleBalance:    (*Sim).newidleBalance38,
 		nohzKickBusy:      (*Sim).nohzKickBusy38,
 	}
 }

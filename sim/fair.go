@@ -83,17 +83,23 @@ func (s *Sim) countQueued(rq *RQ, n int) {
 	}
 }
 
-// updateCurr mirrors update_curr(): charge curr the time since execStart.
-// It reports whether the class asks for a reschedule (EEVDF's
-// update_deadline()).
-func (s *Sim) updateCurr(rq *RQ) bool {
+// updateCurr mirrors update_curr() of the era's class: charge curr the time
+// since execStart. It reports whether the class asks for a reschedule
+// (EEVDF's update_deadline()). The class's own functions call their
+// update_curr() directly.
+func (s *Sim) updateCurr(rq *RQ) bool { return s.era.class.updateCurr(s, rq) }
+
+// accountCurr is the part of update_curr() every class shares: the time curr
+// ran since execStart, charged to its step and CPU time. It returns curr and
+// that time, or nil when there is nothing to charge.
+func (s *Sim) accountCurr(rq *RQ) (*Task, int64) {
 	p := rq.curr
 	if p == nil {
-		return false
+		return nil, 0
 	}
 	delta := s.now - rq.execStart
 	if delta <= 0 {
-		return false
+		return nil, 0
 	}
 	rq.execStart = s.now
 	p.sumExec += delta
@@ -102,7 +108,7 @@ func (s *Sim) updateCurr(rq *RQ) bool {
 	if p.remaining < 0 {
 		panic("sim: a task ran past its step")
 	}
-	return s.era.class.charge(s, rq, p, delta)
+	return p, delta
 }
 
 // enqueueEntity mirrors enqueue_task_fair(): the era's enqueue_entity()
@@ -137,7 +143,6 @@ func (s *Sim) accountDequeue(rq *RQ, p *Task) {
 func (s *Sim) putPrev(rq *RQ) {
 	p := rq.curr
 	if p.onRq {
-		s.updateCurr(rq)
 		p.state = TaskRunnable
 		s.countQueued(rq, 1)
 		s.era.class.putPrev(s, rq, p)
@@ -190,7 +195,6 @@ func (s *Sim) checkPreemptWakeup(rq *RQ, p *Task) bool {
 	if !s.feature(FeatWakeupPreemption) {
 		return false
 	}
-	s.updateCurr(rq)
 	return s.era.class.wakeupPreempt(s, rq, curr, p)
 }
 
