@@ -134,7 +134,7 @@ func (s *Sim) canMigrateTask(p *Task, env *lbEnv) (bool, bool) {
 // tasks in sched_balance_rq()", ELIGIBLE_FIRST): while no balance of the
 // domain has failed, a task that is not eligible on its runqueue does not
 // move to a CPU that has tasks (with PLACE_LAG it would arrive ineligible).
-func (s *Sim) migrateEligible617(p *Task, env *lbEnv) bool {
+func migrateEligible617(s *Sim, p *Task, env *lbEnv) bool {
 	return !(s.feature(FeatEligibleFirst) && env.sd.NrBalanceFailed == 0 &&
 		s.feature(FeatPlaceLag) && env.dstRQ.nrRunning > 0 && !env.srcRQ.entityEligible(p))
 }
@@ -263,7 +263,7 @@ func (s *Sim) detachTask(env *lbEnv, p *Task) {
 
 // detachAccount617 counts a task moved with negative lag onto a CPU that
 // has tasks: with PLACE_LAG it arrives just as ineligible (seed 001's case).
-func (s *Sim) detachAccount617(env *lbEnv, p *Task) {
+func detachAccount617(s *Sim, env *lbEnv, p *Task) {
 	if env.dstRQ.nrRunning > 0 && !env.srcRQ.entityEligible(p) {
 		s.m.migIneligible++
 		if env.sd.NrBalanceFailed == 0 {
@@ -322,7 +322,7 @@ func (s *Sim) loadBalance(dst *RQ, sd *SchedDomain, idle int, cont *bool) int {
 }
 
 // loadBalance617 mirrors sched_balance_rq() (v6.17).
-func (s *Sim) loadBalance617(env *lbEnv) int {
+func loadBalance617(s *Sim, env *lbEnv) int {
 	sd, dst, idle, cause := env.sd, env.dstRQ, env.idle, env.cause
 	stats := &sd.Stats.LB[idle]
 	stats.Count++

@@ -323,7 +323,7 @@ func (s *Sim) moveTasks38(env *lbEnv) int {
 }
 
 // loadBalance38 mirrors 3.8 load_balance().
-func (s *Sim) loadBalance38(env *lbEnv) int {
+func loadBalance38(s *Sim, env *lbEnv) int {
 	sd, dst, idle := env.sd, env.dstRQ, env.idle
 	stats := &sd.Stats.LB[idle]
 	stats.Count++

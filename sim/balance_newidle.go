@@ -19,7 +19,7 @@ func (s *Sim) newidleBalance(rq *RQ) bool {
 // domain is overloaded and the CPU's average idle time exceeds the lowest
 // domain's max_newidle_lb_cost; stop before a domain whose cost the idle
 // time cannot pay.
-func (s *Sim) newidleBalance617(rq *RQ) bool {
+func newidleBalance617(s *Sim, rq *RQ) bool {
 	if !s.rdOverloaded || (len(rq.domains) > 0 && rq.avgIdle < rq.domains[0].MaxNewidleLBCost) {
 		return false
 	}
@@ -41,7 +41,7 @@ func (s *Sim) newidleBalance617(rq *RQ) bool {
 
 // newidleBalance38 mirrors 3.8 idle_balance(): skip when avg_idle <
 // sysctl_sched_migration_cost; then every domain until a task is pulled.
-func (s *Sim) newidleBalance38(rq *RQ) bool {
+func newidleBalance38(s *Sim, rq *RQ) bool {
 	if rq.avgIdle < s.migrationCost {
 		return false
 	}

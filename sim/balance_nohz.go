@@ -32,11 +32,11 @@ func (s *Sim) nohzBalancerKick(rq *RQ) {
 }
 
 // nohzKickBusy617: the LLC has more than one busy CPU (nr_busy_cpus).
-func (s *Sim) nohzKickBusy617(rq *RQ) bool { return rq.llc.nrBusyCPUs > 1 }
+func nohzKickBusy617(s *Sim, rq *RQ) bool { return rq.llc.nrBusyCPUs > 1 }
 
 // nohzKickBusy38 mirrors 3.8 nohz_kick_needed(): a SHARE_PKG_RESOURCES
 // level whose local group has more than one busy CPU.
-func (s *Sim) nohzKickBusy38(rq *RQ) bool {
+func nohzKickBusy38(s *Sim, rq *RQ) bool {
 	for i, sd := range rq.domains {
 		if sd.Flags&SDShareLLC == 0 {
 			break

@@ -45,7 +45,7 @@ func msToJiffies(ms int64, hz int) int64 { return (ms*int64(hz) + 999) / 1000 }
 // rebalanceDomains617 mirrors sched_balance_domains(): balance every domain
 // whose interval has passed, bottom-up; after should_we_balance() said no,
 // keep walking only to decay max_newidle_lb_cost.
-func (s *Sim) rebalanceDomains617(rq *RQ, idle int) {
+func rebalanceDomains617(s *Sim, rq *RQ, idle int) {
 	cont := true
 	busy := idle != cpuIdle
 	j := s.jiffies()
@@ -86,7 +86,7 @@ func (s *Sim) rebalanceDomains617(rq *RQ, idle int) {
 // rebalanceDomains38 mirrors 3.8 rebalance_domains(): as v6.17, but a
 // pass that pulled tasks makes the CPU busy for the levels above, and the
 // walk stops where load_balance() cleared balance.
-func (s *Sim) rebalanceDomains38(rq *RQ, idle int) {
+func rebalanceDomains38(s *Sim, rq *RQ, idle int) {
 	cont := true
 	busy := idle != cpuIdle
 	j := s.jiffies()

@@ -44,7 +44,7 @@ func (rq *RQ) leftmostVruntime() int64 {
 // updateCurrCFS38 mirrors 3.8 update_curr(): the shared accounting, then
 // vruntime and min_vruntime. It never asks for a reschedule (the tick's
 // check_preempt_tick() does).
-func (s *Sim) updateCurrCFS38(rq *RQ) bool {
+func updateCurrCFS38(s *Sim, rq *RQ) bool {
 	p, delta := s.accountCurr(rq)
 	if p == nil {
 		return false
@@ -92,9 +92,9 @@ func (s *Sim) schedVslice38(rq *RQ, p *Task) int64 {
 // dequeue and forks through task_fork_fair(): vruntime arrives relative;
 // renormalise here, then update_curr(), PELT, account_entity_enqueue(), and
 // place_entity() for a wake-up.
-func (s *Sim) enqueueCFS38(rq *RQ, p *Task, flags int) {
+func enqueueCFS38(s *Sim, rq *RQ, p *Task, flags int) {
 	p.vruntime += rq.minVruntime
-	s.updateCurrCFS38(rq)
+	updateCurrCFS38(s, rq)
 	s.era.track.enqueue(s, rq, p, flags)
 	rq.loadWeight += p.weight
 	rq.nrRunning++
@@ -107,8 +107,8 @@ func (s *Sim) enqueueCFS38(rq *RQ, p *Task, flags int) {
 // dequeueCFS38 mirrors 3.8 dequeue_entity(): update_curr(), PELT,
 // account_entity_dequeue(); a task that does not sleep leaves with its
 // vruntime relative to min_vruntime; update_min_vruntime().
-func (s *Sim) dequeueCFS38(rq *RQ, p *Task, flags int) {
-	s.updateCurrCFS38(rq)
+func dequeueCFS38(s *Sim, rq *RQ, p *Task, flags int) {
+	updateCurrCFS38(s, rq)
 	s.era.track.dequeue(s, rq, p, flags)
 	if rq.curr != p {
 		s.countQueued(rq, -1)
@@ -123,18 +123,18 @@ func (s *Sim) dequeueCFS38(rq *RQ, p *Task, flags int) {
 
 // putPrevCFS38 is 3.8's part of put_prev_entity(): update_curr(), and the
 // runnable curr goes back into the tree (__enqueue_entity()).
-func (s *Sim) putPrevCFS38(rq *RQ, p *Task) {
-	s.updateCurrCFS38(rq)
+func putPrevCFS38(s *Sim, rq *RQ, p *Task) {
+	updateCurrCFS38(s, rq)
 	rq.treeAdd(p)
 }
 
 // setNextCFS38 is 3.8's part of set_next_entity(): the chosen task leaves
 // the tree (__dequeue_entity()).
-func (s *Sim) setNextCFS38(rq *RQ, p *Task) { rq.treeRemove(p) }
+func setNextCFS38(s *Sim, rq *RQ, p *Task) { rq.treeRemove(p) }
 
 // taskForkCFS38 mirrors task_fork_fair(): place the child relative to its
 // new runqueue.
-func (s *Sim) taskForkCFS38(rq *RQ, p *Task) {
+func taskForkCFS38(s *Sim, rq *RQ, p *Task) {
 	p.vruntime = 0
 	s.placeCFS38(rq, p, enqInitial)
 	p.vruntime -= rq.minVruntime
@@ -142,11 +142,11 @@ func (s *Sim) taskForkCFS38(rq *RQ, p *Task) {
 
 // taskWakingCFS38 mirrors task_waking_fair(): the wakee's vruntime becomes
 // relative to its old runqueue.
-func (s *Sim) taskWakingCFS38(rq *RQ, p *Task) { p.vruntime -= rq.minVruntime }
+func taskWakingCFS38(s *Sim, rq *RQ, p *Task) { p.vruntime -= rq.minVruntime }
 
 // pickCFS38 mirrors 3.8 pick_next_entity(): the leftmost vruntime (buddies
 // not modelled); curr keeps the CPU on a tie.
-func (s *Sim) pickCFS38(rq *RQ, curr *Task) *Task {
+func pickCFS38(s *Sim, rq *RQ, curr *Task) *Task {
 	var best *Task
 	for _, t := range rq.queue {
 		if best == nil || t.vruntime < best.vruntime {
@@ -162,8 +162,8 @@ func (s *Sim) pickCFS38(rq *RQ, curr *Task) *Task {
 // wakeupPreemptCFS38 mirrors 3.8 check_preempt_wakeup() with
 // wakeup_preempt_entity(): update_curr(), then preempt if curr is ahead of
 // p by more than the weight-scaled wakeup granularity.
-func (s *Sim) wakeupPreemptCFS38(rq *RQ, curr, p *Task) bool {
-	s.updateCurrCFS38(rq)
+func wakeupPreemptCFS38(s *Sim, rq *RQ, curr, p *Task) bool {
+	updateCurrCFS38(s, rq)
 	vdiff := curr.vruntime - p.vruntime
 	if vdiff <= 0 {
 		return false
@@ -174,9 +174,9 @@ func (s *Sim) wakeupPreemptCFS38(rq *RQ, curr, p *Task) bool {
 // tickPreemptCFS38 mirrors 3.8 check_preempt_tick(): curr used up its ideal
 // slice, or ran at least min_granularity and is a slice ahead of the
 // leftmost task.
-func (s *Sim) tickPreemptCFS38(rq *RQ) bool {
+func tickPreemptCFS38(s *Sim, rq *RQ) bool {
 	curr := rq.curr
-	resched := s.updateCurrCFS38(rq)
+	resched := updateCurrCFS38(s, rq)
 	if rq.nrRunning <= 1 {
 		return resched
 	}

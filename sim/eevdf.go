@@ -72,7 +72,7 @@ func (rq *RQ) updateMinVruntimeEEVDF() {
 // updateCurrEEVDF mirrors v6.17 update_curr(): the shared accounting,
 // vruntime, then update_deadline(): a task past its deadline gets a new
 // slice and asks for a reschedule if another task is runnable.
-func (s *Sim) updateCurrEEVDF(rq *RQ) bool {
+func updateCurrEEVDF(s *Sim, rq *RQ) bool {
 	p, delta := s.accountCurr(rq)
 	if p == nil {
 		return false
@@ -129,8 +129,8 @@ func (s *Sim) updateEntityLag(rq *RQ, p *Task) {
 // enqueueEEVDF mirrors v6.17 enqueue_entity(): update_curr(), the PELT
 // update before the weight is added, place_entity(), account_entity_
 // enqueue(); a task arriving from another CPU is no longer cache-hot.
-func (s *Sim) enqueueEEVDF(rq *RQ, p *Task, flags int) {
-	s.updateCurrEEVDF(rq)
+func enqueueEEVDF(s *Sim, rq *RQ, p *Task, flags int) {
+	updateCurrEEVDF(s, rq)
 	s.era.track.enqueue(s, rq, p, flags)
 	s.placeEEVDF(rq, p, flags)
 	rq.loadWeight += p.weight
@@ -144,9 +144,9 @@ func (s *Sim) enqueueEEVDF(rq *RQ, p *Task, flags int) {
 // dequeueEEVDF mirrors v6.17 dequeue_entity(): update_curr(), PELT,
 // update_entity_lag(), PLACE_REL_DEADLINE for a task that does not sleep,
 // account_entity_dequeue(), update_min_vruntime().
-func (s *Sim) dequeueEEVDF(rq *RQ, p *Task, flags int) {
+func dequeueEEVDF(s *Sim, rq *RQ, p *Task, flags int) {
 	sleep := flags&deqSleep != 0
-	s.updateCurrEEVDF(rq)
+	updateCurrEEVDF(s, rq)
 	s.era.track.dequeue(s, rq, p, flags)
 	s.updateEntityLag(rq, p)
 	if !sleep { // PLACE_REL_DEADLINE
@@ -163,15 +163,15 @@ func (s *Sim) dequeueEEVDF(rq *RQ, p *Task, flags int) {
 
 // putPrevEEVDF is EEVDF's part of put_prev_entity(): update_curr(), and the
 // runnable curr goes back into the tree with its avg_vruntime weight.
-func (s *Sim) putPrevEEVDF(rq *RQ, p *Task) {
-	s.updateCurrEEVDF(rq)
+func putPrevEEVDF(s *Sim, rq *RQ, p *Task) {
+	updateCurrEEVDF(s, rq)
 	rq.queueAddEEVDF(p)
 }
 
 // setNextEEVDF is EEVDF's part of set_next_entity(): the chosen task leaves
 // the tree; pick_next_task_fair() moves it to the head of cfs_tasks
 // (list_move()), and RUN_TO_PARITY protects its slice until its deadline.
-func (s *Sim) setNextEEVDF(rq *RQ, p *Task) {
+func setNextEEVDF(s *Sim, rq *RQ, p *Task) {
 	rq.queueRemoveEEVDF(p)
 	s.enqSeq++
 	p.listPos = s.enqSeq
@@ -180,7 +180,7 @@ func (s *Sim) setNextEEVDF(rq *RQ, p *Task) {
 
 // pickEEVDF mirrors pick_eevdf(): the eligible entity with the earliest
 // virtual deadline; RUN_TO_PARITY keeps an eligible curr within its slice.
-func (s *Sim) pickEEVDF(rq *RQ, curr *Task) *Task {
+func pickEEVDF(s *Sim, rq *RQ, curr *Task) *Task {
 	if rq.nrRunning == 1 {
 		if curr != nil {
 			return curr
@@ -217,14 +217,14 @@ func (s *Sim) pickEEVDF(rq *RQ, curr *Task) *Task {
 // wakeupPreemptEEVDF mirrors check_preempt_wakeup_fair(): update_curr();
 // a wakee with a shorter slice may cut the protected slice short; all our
 // tasks share one slice, so it is pick_eevdf() == p.
-func (s *Sim) wakeupPreemptEEVDF(rq *RQ, curr, p *Task) bool {
-	s.updateCurrEEVDF(rq)
-	return s.pickEEVDF(rq, curr) == p
+func wakeupPreemptEEVDF(s *Sim, rq *RQ, curr, p *Task) bool {
+	updateCurrEEVDF(s, rq)
+	return pickEEVDF(s, rq, curr) == p
 }
 
 // taskForkEEVDF: a new task starts with the base slice (sched_fork()).
-func (s *Sim) taskForkEEVDF(rq *RQ, p *Task) { p.slice = s.baseSlice }
+func taskForkEEVDF(s *Sim, rq *RQ, p *Task) { p.slice = s.baseSlice }
 
 // tickPreemptEEVDF: at the tick, EEVDF reschedules only through
 // update_deadline() (in update_curr()).
-func (s *Sim) tickPreemptEEVDF(rq *RQ) bool { return s.updateCurrEEVDF(rq) }
+func tickPreemptEEVDF(s *Sim, rq *RQ) bool { return updateCurrEEVDF(s, rq) }

@@ -232,26 +232,26 @@ func init() {
 		sdInit:           sdInit617,
 		schedstatVersion: 17,
 		class: rqClass{
-			enqueue: (*Sim).enqueueEEVDF, dequeue: (*Sim).dequeueEEVDF,
+			enqueue: enqueueEEVDF, dequeue: dequeueEEVDF,
 			queueAdd: (*RQ).queueAddEEVDF, queueRemove: (*RQ).queueRemoveEEVDF,
-			putPrev: (*Sim).putPrevEEVDF, setNext: (*Sim).setNextEEVDF, updateCurr: (*Sim).updateCurrEEVDF,
-			pick: (*Sim).pickEEVDF, wakeupPreempt: (*Sim).wakeupPreemptEEVDF,
-			tickPreempt: (*Sim).tickPreemptEEVDF,
-			taskFork:    (*Sim).taskForkEEVDF, taskWaking: func(*Sim, *RQ, *Task) {},
+			putPrev: putPrevEEVDF, setNext: setNextEEVDF, updateCurr: updateCurrEEVDF,
+			pick: pickEEVDF, wakeupPreempt: wakeupPreemptEEVDF,
+			tickPreempt: tickPreemptEEVDF,
+			taskFork:    taskForkEEVDF, taskWaking: func(*Sim, *RQ, *Task) {},
 			pickKey: func(t *Task) int64 { return t.deadline },
 		},
 		track:             trackBoth,
-		selectTaskRQ:      (*Sim).selectTaskRQ617,
-		ttwuAvgIdle:       (*Sim).ttwuAvgIdle617,
-		rebalanceDomains:  (*Sim).rebalanceDomains617,
-		loadBalance:       (*Sim).loadBalance617,
+		selectTaskRQ:      selectTaskRQ617,
+		ttwuAvgIdle:       ttwuAvgIdle617,
+		rebalanceDomains:  rebalanceDomains617,
+		loadBalance:       loadBalance617,
 		lbNames:           &loadBalanceNames617,
-		migrateEligible:   (*Sim).migrateEligible617,
+		migrateEligible:   migrateEligible617,
 		migratePinned:     migratePinned617,
-		detachAccount:     (*Sim).detachAccount617,
+		detachAccount:     detachAccount617,
 		needActiveBalance: needActiveBalance617,
-		newidleBalance:    (*Sim).newidleBalance617,
-		nohzKickBusy:      (*Sim).nohzKickBusy617,
+		newidleBalance:    newidleBalance617,
+		nohzKickBusy:      nohzKickBusy617,
 	}
 	eraV38 = era{
 		base: BaseV38, name: "v3.8",
@@ -262,26 +262,26 @@ func init() {
 		sdInit:           sdInit38,
 		schedstatVersion: 15,
 		class: rqClass{
-			enqueue: (*Sim).enqueueCFS38, dequeue: (*Sim).dequeueCFS38,
+			enqueue: enqueueCFS38, dequeue: dequeueCFS38,
 			queueAdd: (*RQ).treeAdd, queueRemove: (*RQ).treeRemove,
-			putPrev: (*Sim).putPrevCFS38, setNext: (*Sim).setNextCFS38, updateCurr: (*Sim).updateCurrCFS38,
-			pick: (*Sim).pickCFS38, wakeupPreempt: (*Sim).wakeupPreemptCFS38,
-			tickPreempt: (*Sim).tickPreemptCFS38,
-			taskFork:    (*Sim).taskForkCFS38, taskWaking: (*Sim).taskWakingCFS38,
+			putPrev: putPrevCFS38, setNext: setNextCFS38, updateCurr: updateCurrCFS38,
+			pick: pickCFS38, wakeupPreempt: wakeupPreemptCFS38,
+			tickPreempt: tickPreemptCFS38,
+			taskFork:    taskForkCFS38, taskWaking: taskWakingCFS38,
 			pickKey: func(t *Task) int64 { return t.vruntime },
 		},
 		track:             trackBoth,
-		selectTaskRQ:      (*Sim).selectTaskRQ38,
-		ttwuAvgIdle:       (*Sim).ttwuAvgIdle38,
-		rebalanceDomains:  (*Sim).rebalanceDomains38,
-		loadBalance:       (*Sim).loadBalance38,
+		selectTaskRQ:      selectTaskRQ38,
+		ttwuAvgIdle:       ttwuAvgIdle38,
+		rebalanceDomains:  rebalanceDomains38,
+		loadBalance:       loadBalance38,
 		lbNames:           &loadBalanceNames38,
 		migrateEligible:   func(*Sim, *Task, *lbEnv) bool { return true },
 		migratePinned:     migratePinned38,
 		detachAccount:     func(*Sim, *lbEnv, *Task) {},
 		needActiveBalance: needActiveBalance38,
-		newidleBalance:    (*Sim).newidleBalance38,
-		nohzKickBusy:      (*Sim).nohzKickBusy38,
+		newidleBalance:    newidleBalance38,
+		nohzKickBusy:      nohzKickBusy38,
 	}
 }
 
@@ -296,7 +296,7 @@ func cpuCapacity38(threads int) int64 {
 
 // ttwuAvgIdle617 mirrors ttwu_do_activate(): avg_idle moves an eighth of the
 // way to the idle period, capped at 2*max_idle_balance_cost.
-func (s *Sim) ttwuAvgIdle617(rq *RQ, delta int64) {
+func ttwuAvgIdle617(s *Sim, rq *RQ, delta int64) {
 	rq.avgIdle += (delta - rq.avgIdle) / 8
 	if limit := 2 * max(rq.maxIdleBalanceCost, 1); rq.avgIdle > limit {
 		rq.avgIdle = limit
@@ -305,7 +305,7 @@ func (s *Sim) ttwuAvgIdle617(rq *RQ, delta int64) {
 
 // ttwuAvgIdle38 mirrors 3.8 ttwu_do_wakeup(): a long idle sets avg_idle to
 // the cap (2*sysctl_sched_migration_cost), a short one moves it an eighth.
-func (s *Sim) ttwuAvgIdle38(rq *RQ, delta int64) {
+func ttwuAvgIdle38(s *Sim, rq *RQ, delta int64) {
 	if limit := 2 * s.migrationCost; delta > limit {
 		rq.avgIdle = limit
 	} else {

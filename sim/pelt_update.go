@@ -47,33 +47,33 @@ type loadTracker struct {
 // side by side; and 3.8's cpu_load[] for source_load()/target_load(). Each
 // is updated where its own kernel updates it.
 var trackBoth = loadTracker{
-	enqueue:        (*Sim).peltEnqueue,
-	dequeue:        (*Sim).peltDequeue,
-	putPrev:        (*Sim).peltPutPrev,
-	setNext:        (*Sim).peltSetNext,
-	tick:           (*Sim).peltTick,
-	tickRestart:    (*Sim).cpuLoadRestart38,
-	wakeMigrate:    (*Sim).peltWakeMigrate,
+	enqueue:        peltEnqueue,
+	dequeue:        peltDequeue,
+	putPrev:        peltPutPrev,
+	setNext:        peltSetNext,
+	tick:           peltTick,
+	tickRestart:    cpuLoadRestart38,
+	wakeMigrate:    peltWakeMigrate,
 	balanceMigrate: func(p *Task) { p.avg.LastUpdateTime = 0 }, // migrate_task_rq_fair(): attach at enqueue
-	forkInit:       (*Sim).peltForkInit,
-	forkAttach:     (*Sim).peltForkAttach,
-	exit:           (*Sim).removeEntityLoadAvg,
-	decayBlocked:   (*Sim).updateBlockedAverages,
+	forkInit:       peltForkInit,
+	forkAttach:     peltForkAttach,
+	exit:           removeEntityLoadAvg,
+	decayBlocked:   updateBlockedAverages,
 }
 
 // peltPutPrev is the PELT part of put_prev_entity() for a runnable p.
-func (s *Sim) peltPutPrev(rq *RQ, p *Task) {
+func peltPutPrev(s *Sim, rq *RQ, p *Task) {
 	s.updateLoadAvg(rq, p, false, false)
 	s.updateEntityLoadAvg38(rq, p, true)
 }
 
 // peltSetNext is the PELT part of set_next_entity().
-func (s *Sim) peltSetNext(rq *RQ, p *Task) { s.updateLoadAvg(rq, p, false, false) }
+func peltSetNext(s *Sim, rq *RQ, p *Task) { s.updateLoadAvg(rq, p, false, false) }
 
 // peltTick is the PELT part of entity_tick() (3.8: and of
 // update_cfs_rq_blocked_load() at the tick) for the running task, then 3.8
 // update_cpu_load() with the CPU's load.
-func (s *Sim) peltTick(rq *RQ, j int64) {
+func peltTick(s *Sim, rq *RQ, j int64) {
 	if p := rq.curr; p != nil {
 		s.updateLoadAvg(rq, p, false, false)
 		s.updateEntityLoadAvg38(rq, p, true)
@@ -84,14 +84,14 @@ func (s *Sim) peltTick(rq *RQ, j int64) {
 
 // cpuLoadRestart38 is tick_nohz_idle_exit()'s catch-up of cpu_load[] for the
 // ticks an idle CPU missed (update_idle_cpu_load(), load 0).
-func (s *Sim) cpuLoadRestart38(rq *RQ, j int64) { s.cpuLoadTick38(rq, 0, j) }
+func cpuLoadRestart38(s *Sim, rq *RQ, j int64) { s.cpuLoadTick38(rq, 0, j) }
 
 // peltWakeMigrate is migrate_task_rq_fair() for a woken task: 3.8 moves its
 // contribution to the old rq's removed load; v6.17 queues its load for
 // removal and attaches it afresh at the new rq.
-func (s *Sim) peltWakeMigrate(prq *RQ, p *Task) {
+func peltWakeMigrate(s *Sim, prq *RQ, p *Task) {
 	s.migrateTaskRQ38(prq, p)
-	s.removeEntityLoadAvg(prq, p)
+	removeEntityLoadAvg(s, prq, p)
 	p.avg.LastUpdateTime = 0
 }
 
@@ -99,7 +99,7 @@ func (s *Sim) peltWakeMigrate(prq *RQ, p *Task) {
 // __sched_fork(): with policy.new_task_load "full" a new task starts at its
 // full weight (3.9+ init_task_runnable_average(): a full slice of history);
 // with "zero" it starts empty.
-func (s *Sim) peltForkInit(parent *RQ, p *Task) {
+func peltForkInit(s *Sim, parent *RQ, p *Task) {
 	if s.ntl != NewTaskLoadFull {
 		return
 	}
@@ -111,7 +111,7 @@ func (s *Sim) peltForkInit(parent *RQ, p *Task) {
 
 // peltForkAttach mirrors post_init_entity_util_avg(): a share of the rq's
 // utilisation, at most half its spare capacity.
-func (s *Sim) peltForkAttach(rq *RQ, p *Task) {
+func peltForkAttach(s *Sim, rq *RQ, p *Task) {
 	if s.ntl != NewTaskLoadFull {
 		return
 	}
@@ -129,7 +129,7 @@ func (s *Sim) peltForkAttach(rq *RQ, p *Task) {
 
 // updateBlockedAverages mirrors sched_balance_update_blocked_averages():
 // decay the blocked load of an idle or balancing CPU.
-func (s *Sim) updateBlockedAverages(rq *RQ) {
+func updateBlockedAverages(s *Sim, rq *RQ) {
 	s.updateBlockedLoad38(rq, true)
 	s.updateCfsRqLoadAvg(rq)
 }
@@ -226,7 +226,7 @@ func (s *Sim) detachEntityLoadAvg(rq *RQ, p *Task) {
 
 // removeEntityLoadAvg mirrors remove_entity_load_avg(): sync the sleeping
 // task to its old cfs_rq's clock and queue its load for removal.
-func (s *Sim) removeEntityLoadAvg(rq *RQ, p *Task) {
+func removeEntityLoadAvg(s *Sim, rq *RQ, p *Task) {
 	p.avg.update(rq.cfsAvg.LastUpdateTime, p.weight, 0, 0, false)
 	rq.removedNr++
 	rq.removedUtil += p.avg.UtilAvg
@@ -356,14 +356,14 @@ func (s *Sim) migrateTaskRQ38(rq *RQ, p *Task) {
 
 // peltEnqueue is the PELT part of enqueue_entity(), before the weight is
 // added (so the elapsed time accrues with the old runqueue weight).
-func (s *Sim) peltEnqueue(rq *RQ, p *Task, flags int) {
+func peltEnqueue(s *Sim, rq *RQ, p *Task, flags int) {
 	rq.cfsAvg.UtilEst += taskUtilEst(p) // util_est_enqueue()
 	s.updateLoadAvg(rq, p, true, false)
 	s.enqueueEntityLoadAvg38(rq, p, flags&enqWakeup != 0)
 }
 
 // peltDequeue is the PELT part of dequeue_task_fair()/dequeue_entity().
-func (s *Sim) peltDequeue(rq *RQ, p *Task, flags int) {
+func peltDequeue(s *Sim, rq *RQ, p *Task, flags int) {
 	sleep := flags&deqSleep != 0
 	subPositive(&rq.cfsAvg.UtilEst, taskUtilEst(p)) // util_est_dequeue()
 	if sleep {

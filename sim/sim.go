@@ -174,15 +174,10 @@ type Sim struct {
 	cfg   Config
 	costs Costs
 	topo  *Topology
-	// era is what differs between kernel eras (era.go), chosen once by
-	// New from Policy.Base; nothing else tests the base.
-	era  era
-	feat uint32
-	lm   LoadMetric
-	sis  SIS
-	// sisVariant is the select_idle_sibling() variant, chosen once.
-	sisVariant sisVariant
-	ntl        NewTaskLoad
+	feat  uint32
+	lm    LoadMetric
+	sis   SIS
+	ntl   NewTaskLoad
 
 	now       int64
 	q         eventQueue
@@ -229,8 +224,6 @@ type Sim struct {
 	orderBuf  []*Task
 	candBuf   []*Task
 	movedBuf  []*Task // lbEnv.moved's backing array, reused by every balancing pass
-	lbEnv     lbEnv   // the balancing pass's lb_env
-	albEnv    lbEnv   // the active balance's lb_env
 
 	// Trace.
 	hash      uint64
@@ -243,6 +236,15 @@ type Sim struct {
 
 	// Metrics accumulators.
 	m metricsAcc
+
+	// era is what differs between kernel eras (era.go), chosen once by
+	// New from Policy.Base; nothing else tests the base. (Kept after the
+	// hot fields above, so that its size does not spread them apart.)
+	era era
+	// sisVariant is the select_idle_sibling() variant, chosen once.
+	sisVariant sisVariant
+	// The balancing pass's and the active balance's lb_env.
+	lbEnv, albEnv lbEnv
 }
 
 // DefaultMaxEvents is the event budget of a run: about a minute of work on

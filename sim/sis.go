@@ -15,12 +15,12 @@ type sisVariant struct {
 
 // sisVariants by SIS value (SISDefault is resolved before the look-up).
 var sisVariants = [...]sisVariant{
-	SISV36:      {"select_idle_sibling(v3.6)", (*Sim).sisV36},
-	SISV38:      {"select_idle_sibling(v3.8)", (*Sim).sisV38},
-	SISBuddies:  {"select_idle_sibling(cpu_buddies)", (*Sim).sisBuddies},
-	SISBottomUp: {"select_idle_sibling(bottom_up)", (*Sim).sisBottomUp},
-	SISUtil:     {"select_idle_sibling(sis_util)", (*Sim).sisUtil},
-	SISOff:      {"select_idle_sibling(off)", (*Sim).sisOff},
+	SISV36:      {"select_idle_sibling(v3.6)", sisV36},
+	SISV38:      {"select_idle_sibling(v3.8)", sisV38},
+	SISBuddies:  {"select_idle_sibling(cpu_buddies)", sisBuddies},
+	SISBottomUp: {"select_idle_sibling(bottom_up)", sisBottomUp},
+	SISUtil:     {"select_idle_sibling(sis_util)", sisUtil},
+	SISOff:      {"select_idle_sibling(off)", sisOff},
 }
 
 // sisVariantOf returns the variant of a resolved SIS value; anything else
@@ -40,7 +40,7 @@ func (s *Sim) selectIdleSibling(p *Task, prev, target int, d *Decision) int {
 }
 
 // sisOff is no search at all: the target wake_affine() chose.
-func (s *Sim) sisOff(p *Task, prev, target int, d *Decision) int {
+func sisOff(s *Sim, p *Task, prev, target int, d *Decision) int {
 	d.Reason = "search off: wake_affine's target"
 	return target
 }
@@ -51,7 +51,7 @@ func (s *Sim) sisOff(p *Task, prev, target int, d *Decision) int {
 // top-down and take the first allowed CPU of the first group whose CPUs are
 // all idle. Groups are visited from target's own group onwards, which is why
 // a 1:1 pair walks across the package.
-func (s *Sim) sisV36(p *Task, prev, target int, d *Decision) int {
+func sisV36(s *Sim, p *Task, prev, target int, d *Decision) int {
 	this := int(d.This)
 	if target == this {
 		s.examine(d, this)
@@ -74,7 +74,7 @@ func (s *Sim) sisV36(p *Task, prev, target int, d *Decision) int {
 // select_idle_sibling() bouncing cow syndrome"): an idle target; an idle
 // prev that shares the cache; else the v3.6 walk, in which a group holding
 // target never counts as idle.
-func (s *Sim) sisV38(p *Task, prev, target int, d *Decision) int {
+func sisV38(s *Sim, p *Task, prev, target int, d *Decision) int {
 	s.examine(d, target)
 	if s.idleCPU(target) {
 		d.Reason = "target idle"
@@ -124,7 +124,7 @@ func (s *Sim) sisIdleGroup(p *Task, target int, d *Decision, skipTarget bool) in
 // sisBuddies mirrors v3.5 select_idle_sibling() with CPU buddies (commit
 // 970e178985ca): after the target/prev checks, each level at or below
 // sd_llc offers exactly one candidate, its idle_buddy.
-func (s *Sim) sisBuddies(p *Task, prev, target int, d *Decision) int {
+func sisBuddies(s *Sim, p *Task, prev, target int, d *Decision) int {
 	this := int(d.This)
 	if target == this {
 		s.examine(d, this)
@@ -163,7 +163,7 @@ func (s *Sim) sisBuddies(p *Task, prev, target int, d *Decision) int {
 // the first idle allowed CPU; a group whose nr_busy_cpus equals its weight
 // is skipped unread, and above the lowest level the group holding target is
 // skipped (it was searched one level down, as Namhyung Kim suggested).
-func (s *Sim) sisBottomUp(p *Task, prev, target int, d *Decision) int {
+func sisBottomUp(s *Sim, p *Task, prev, target int, d *Decision) int {
 	s.examine(d, target)
 	if s.idleCPU(target) {
 		d.Reason = "target idle"
@@ -206,7 +206,7 @@ func (s *Sim) sisBottomUp(p *Task, prev, target int, d *Decision) int {
 // target, prev, recent_used_cpu, an idle SMT sibling of prev when no core is
 // idle, then select_idle_cpu()'s scan of the LLC from target+1, for a whole
 // idle core while has_idle_cores, else for any idle CPU limited by SIS_UTIL.
-func (s *Sim) sisUtil(p *Task, prev, target int, d *Decision) int {
+func sisUtil(s *Sim, p *Task, prev, target int, d *Decision) int {
 	s.examine(d, target)
 	if s.idleCPU(target) {
 		d.Reason = "target idle"

@@ -181,7 +181,7 @@ func (s *Sim) selectTaskRQ(p *Task, cpu, prev int, sync bool, waker *Task, sdFla
 // SD_BALANCE_EXEC, 0)) there is no affine path: the descent starts at the
 // highest domain of this CPU with the flag, new_cpu = this CPU, and the
 // loads are read at sd->forkexec_idx.
-func (s *Sim) selectTaskRQ38(p *Task, cpu, prev int, sync bool, waker *Task, sdFlag SDFlag, d *Decision) int {
+func selectTaskRQ38(s *Sim, p *Task, cpu, prev int, sync bool, waker *Task, sdFlag SDFlag, d *Decision) int {
 	fork := sdFlag != SDBalanceWake
 	if p.nrAllow == 1 {
 		d.Reason = "pinned to one CPU"
@@ -255,7 +255,7 @@ func (s *Sim) balanceWakeBelow(sd *SchedDomain) bool {
 // keeps the highest domain with the flag and stops at the first without
 // it, then sched_balance_find_dst_cpu() descends; new_cpu = prev_cpu =
 // task_cpu(p), which is this CPU for both.
-func (s *Sim) selectTaskRQ617(p *Task, cpu, prev int, sync bool, waker *Task, sdFlag SDFlag, d *Decision) int {
+func selectTaskRQ617(s *Sim, p *Task, cpu, prev int, sync bool, waker *Task, sdFlag SDFlag, d *Decision) int {
 	fork := sdFlag != SDBalanceWake
 	flag := sdFlag
 	newCPU := prev
