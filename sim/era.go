@@ -162,6 +162,24 @@ type era struct {
 	// nohzKickBusy is the era's reason, besides nr_running >= 2, for a busy
 	// CPU's tick to kick the idle load balancer.
 	nohzKickBusy func(s *Sim, rq *RQ) bool
+	// activeBalance is the stopper/migration thread's push on the busiest
+	// CPU toward target (active_load_balance_cpu_stop(), 2.6.8
+	// active_load_balance()).
+	activeBalance func(s *Sim, busiest *RQ, target int)
+
+	// classFor, when set, chooses the runqueue class from the policy once in
+	// New (2.6.8: policy.cpu_scheduler, O(1) or staircase).
+	classFor func(s *Sim) rqClass
+	// tickIdle: every CPU ticks from boot, idle or not (no NO_HZ: 2.6.8's
+	// rebalance_tick() runs on idle CPUs too).
+	tickIdle bool
+	// noPELT: the era has no per-entity load tracking (2.6.8); front ends
+	// must not draw PELT signals.
+	noPELT bool
+	// execPlace is the era's exec-time placement (2.6.8
+	// sched_balance_exec()): the CPU p should continue on; nil if the era
+	// does not balance at exec in this model.
+	execPlace func(s *Sim, rq *RQ, p *Task) int
 }
 
 // rqClass is the per-CPU runqueue policy of an era, in the shape of the
@@ -195,8 +213,11 @@ type rqClass struct {
 
 // eraFor returns the era of a base.
 func eraFor(b Base) *era {
-	if b == BaseV38 {
+	switch b {
+	case BaseV38:
 		return &eraV38
+	case BaseV268:
+		return &eraV268
 	}
 	return &eraV617
 }
@@ -237,6 +258,7 @@ func init() {
 		newidleGate:       (*Sim).newidleGate617,
 		newidleStop:       (*Sim).newidleStop617,
 		nohzKickBusy:      (*Sim).nohzKickBusy617,
+		activeBalance:     (*Sim).activeBalance,
 	}
 	eraV38 = era{
 		base: BaseV38, name: "v3.8",
@@ -268,7 +290,9 @@ func init() {
 		newidleGate:       (*Sim).newidleGate38,
 		newidleStop:       func(*Sim, *RQ, *SchedDomain, int64) bool { return false },
 		nohzKickBusy:      (*Sim).nohzKickBusy38,
+		activeBalance:     (*Sim).activeBalance,
 	}
+	initEraV268()
 }
 
 // cpuCapacity38 is 3.8 arch_scale_smt_power(): smt_gain (1178) shared by
