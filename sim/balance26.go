@@ -302,6 +302,7 @@ func (s *Sim) lbBalanced268(env *lbEnv) int {
 // all idle, one task moves to the group's last CPU (move_tasks(.., 1, IDLE)).
 func (s *Sim) activeBalance268(busiest *RQ, pushCPU int) {
 	busiest.activeBalance = false
+	busiest.o1.albCnt++
 	if busiest.nrRunning <= 1 {
 		return
 	}
@@ -345,9 +346,12 @@ func (s *Sim) activeBalance268(busiest *RQ, pushCPU int) {
 		if s.moveTasks268(env, 1) > 0 {
 			env.d.Reason = "pushed a task to an idle group"
 			sd.Stats.ALBPushed++
+			busiest.o1.albLost++
+			dst.o1.albGained++
 		} else {
 			env.d.Reason = "nothing could move"
 			sd.Stats.ALBFailed++
+			busiest.o1.albFailed++
 		}
 	}
 }

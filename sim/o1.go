@@ -59,7 +59,10 @@ type o1RQ struct {
 	schedSwitch, schedNoswitch int64
 	ptGained, ptLost           [numIdleTypes]int64
 	sbeCnt                     int64
+	ttwuCnt                    int64
 	ttwuAttempts, ttwuMoved    int64
+	albCnt, albGained          int64
+	albLost, albFailed         int64
 }
 
 // o1Array is struct prio_array: nr_active and the lists (the bitmap is

@@ -17,6 +17,7 @@ func (s *Sim) selectTaskRQ268(p *Task, this, prev int, sync bool, waker *Task, f
 	d.Path = "try_to_wake_up"
 	p.o1.byTimer = waker == nil
 	prq := s.cpus[prev]
+	prq.o1.ttwuCnt++
 	newCPU := prev
 	target := s.ttwuTarget268(p, this, prev, d)
 	prq.o1.ttwuAttempts++
