@@ -78,3 +78,6 @@ func (s *Sim) CPUStats9(cpu int) CPUStat9 {
 // HasPELT reports whether the era tracks per-entity load (PELT): false on
 // v2.6.8, whose load is nr_running. Front ends draw no PELT signal then.
 func (s *Sim) HasPELT() bool { return !s.era.noPELT }
+
+// EraName is the policy base's name: "v2.6.8", "v3.8" or "v6.17".
+func (s *Sim) EraName() string { return s.era.name }
