@@ -370,6 +370,7 @@ func (s *Sim) lastTickTime() int64 { return s.now / s.tickNS * s.tickNS }
 // dequeueO1 is deactivate_task() (or the balancer's dequeue, which records
 // the array kind pull_task() keeps).
 func (s *Sim) dequeueO1(rq *RQ, p *Task, flags int) {
+	p.o1.noPreempt = false
 	if flags&deqMigrating != 0 {
 		p.o1.pullKind = 0
 		if p.o1.arr != rq.o1.active {
@@ -395,6 +396,7 @@ func (s *Sim) setNextO1(rq *RQ, p *Task) {
 	}
 	p.o1.activated = 0
 	p.o1.timestamp = s.now
+	p.o1.noPreempt = false // unused: it woke onto an idle CPU
 }
 
 // wakeupPreemptO1 mirrors TASK_PREEMPTS_CURR(p, rq): a better dynamic

@@ -103,6 +103,7 @@ func (s *Sim) setNextStair(rq *RQ, p *Task) {
 	rq.o1.preempted = false
 	rq.o1.cacheTicks = 0
 	p.o1.timestamp = s.now
+	p.o1.noPreempt = false // unused: it woke onto an idle CPU
 }
 
 // wakeupPreemptStair mirrors task_preempts_curr(): a better priority
