@@ -490,7 +490,7 @@ func fieldRows() []Field {
 		{Path: "policy", Kind: KindObject, Doc: "the kernel behaviour: a base fills every default, the other fields override single switches",
 			val: func(s *Scenario, _ keys) any { return s.Policy }, reset: func(s *Scenario, _ keys) { s.Policy = Policy{} }},
 		{Path: "policy.base", Kind: KindEnum, Default: DefaultBase, Enum: names(bases), Example: "v3.8",
-			Doc: "the kernel era whose defaults fill the policy: CFS or EEVDF, metrics, flags, tunables",
+			Doc: "the kernel era whose defaults fill the policy: O(1)/staircase, CFS or EEVDF, metrics, flags, tunables",
 			at:  strAt(func(s *Scenario, _ keys) *string { return &s.Policy.Base })},
 		{Path: "policy.load_metric", Bases: []string{"v3.8", "v6.17"}, Kind: KindEnum, Enum: names(loadNames), Absent: "the base's", Example: "runnable_load_avg",
 			Doc: "what the balancer and wake_affine read as a CPU's load",

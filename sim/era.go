@@ -19,8 +19,14 @@ package sim
 // sched-domains release: rebalance_tick(), load_balance(),
 // load_balance_newidle(), active_load_balance(), try_to_wake_up() with
 // SD_WAKE_AFFINE/SD_WAKE_BALANCE and wake_idle(), sched_balance_exec());
-// issue 17 has to check each line against 2.6.8 itself and the staircase
-// patch before the model is written.
+// issue 17 checked each line against 2.6.8 and the staircase patch
+// (docs/era-2.6.8.md) before writing the model: eraV268 in wakeup26.go.
+// Corrections found: the cache-hot test applies when newly idle or while
+// nr_balance_failed < cache_nice_tries (not always); active_load_balance()
+// pushes only to groups whose CPUs are all idle; the schedstats are
+// version 9; forked processes stay on the parent's CPU. The era needed
+// five more slots, below the table: classFor (the policy chooses O(1) or
+// staircase), tickIdle (no NO_HZ), noPELT, activeBalance, execPlace.
 //
 //	slot                v6.17                         v3.8                           2.6.8 (issue 17)
 //	------------------  ----------------------------  -----------------------------  -----------------------------------
@@ -73,9 +79,9 @@ package sim
 //	domains             sd_init(): 1024 per CPU       SD_*_INIT, smt_gain 1178       SD_SIBLING/CPU/NODE_INIT with SD_
 //	(sdInit, capacity)                                split over the threads         WAKE_IDLE, SD_WAKE_BALANCE and
 //	                                                                                 cache_hot_time per level
-//	schedstat           version 17                    version 15                     the 2004 counters (pull_task,
-//	                                                                                 sched_balance_exec, ttwu_wake_
-//	                                                                                 affine/balance) [to verify]
+//	schedstat           version 17                    version 15                     version 9 (schedstat-2.6.8.1:
+//	                                                                                 pull_task, sched_balance_exec,
+//	                                                                                 ttwu_wake_affine/balance)
 //
 // What the map asked of the interface, and got:
 //
