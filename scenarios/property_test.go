@@ -55,7 +55,10 @@ func randomScenarioEras(t testing.TB, seed uint64, with268 bool) *Scenario {
 				delete(p.Features, f)
 			}
 		}
-		for l := range p.SDFlags {
+		for _, l := range []string{"SMT", "MC", "NUMA"} { // not the map: its order is random
+			if p.SDFlags[l] == nil {
+				continue
+			}
 			p.SDFlags[l] = map[string]bool{pick2("SD_WAKE_BALANCE", "SD_WAKE_AFFINE", "SD_BALANCE_NEWIDLE", "SD_WAKE_IDLE", "SD_BALANCE_EXEC"): r2.IntN(2) == 0}
 		}
 		p.CPUScheduler = pick2("", "o1", "staircase")
