@@ -295,3 +295,26 @@ func TestLoadBalance268Spreads(t *testing.T) {
 		}
 	}
 }
+
+// TestStaircaseContextSwitches is Con Kolivas' remark in the seed-004
+// thread: staircase's default (interactive) timeslices are shorter than
+// the O(1) scheduler's (an RR_INTERVAL of 10 ms against 102 ms for nice 0,
+// the TIMESLICE_GRANULARITY requeue being off on 16 CPUs), and "it's only
+// when I enable compute mode that the context switches drop compared to
+// default staircase mode and mainline". 64 CPU hogs (4 per CPU) on the
+// 16-way NUMA-Q for 3 s.
+func TestStaircaseContextSwitches(t *testing.T) {
+	cs := func(sched CPUScheduler, mode StaircaseMode) int64 {
+		cfg := cfg268(16, 4, sched, hogs(64, 0))
+		cfg.Duration = 3e9
+		cfg.Policy.StaircaseMode = mode
+		s := new268(t, cfg)
+		s.Run()
+		return s.Metrics().CtxSwitches
+	}
+	o1, stair, compute := cs(CPUSchedO1, StairInteractive), cs(CPUSchedStaircase, StairInteractive), cs(CPUSchedStaircase, StairCompute)
+	if !(stair > o1 && compute < o1 && compute < stair) {
+		t.Errorf("context switches: o1 %d, staircase %d, staircase compute %d; want staircase > o1 > compute", o1, stair, compute)
+	}
+	t.Logf("context switches over 3 s: o1 %d, staircase %d, staircase compute %d", o1, stair, compute)
+}
