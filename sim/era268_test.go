@@ -318,3 +318,45 @@ func TestStaircaseContextSwitches(t *testing.T) {
 	}
 	t.Logf("context switches over 3 s: o1 %d, staircase %d, staircase compute %d", o1, stair, compute)
 }
+
+// TestTryToWakeUp268: try_to_wake_up()'s rules on the NUMA-Q, a task last
+// on cpu0 (node 0) woken from cpu4 (node 1). cpu4's CPU-level domain spans
+// node 1 only, so only the NODE domain (SD_WAKE_BALANCE, no SD_WAKE_AFFINE,
+// imbalance_pct 125: imbalance = 125 + 25/2 = 137) can pull it:
+//   - cpu0 at 2 tasks (source_load 256), cpu4 at 1 (target_load 128):
+//     137*128 = 17536 <= 100*256: wake on cpu4 (ttwu_wake_balance).
+//   - cpu4 at 2 too (256): 137*256 = 35072 > 25600: stays on cpu0.
+//   - cpu0 idle (load 0 < 64) and cpu4 busy (128 > 64): "don't pull the
+//     task off an idle CPU to a busy one".
+// Woken from cpu1 (same node), the CPU domain's SD_WAKE_AFFINE pulls a
+// cache-cold task (its timestamp 10 ms old, cache_hot_time 2.5 ms) and
+// leaves a hot one (woken 1 ms after it last ran) to the SD_WAKE_BALANCE
+// test: cpu0 and cpu1 equally loaded (256): 137*256 > 100*256, stays.
+func TestTryToWakeUp268(t *testing.T) {
+	s := new268(t, cfg268(16, 4, CPUSchedO1, hogs(1, 0)))
+	runTo(t, s, 20_500_000)
+	p := &Task{allowed: s.topo.All}
+	d := &Decision{}
+	set := func(cpu, nr int) { s.cpus[cpu].nrRunning, s.cpus[cpu].cpuLoad[0] = nr, uint64(nr)*128 }
+	for _, c := range []struct {
+		nr0, nr4, want int
+	}{{2, 1, 4}, {2, 2, 0}, {0, 1, 0}} {
+		set(0, c.nr0)
+		set(4, c.nr4)
+		p.o1.timestamp = 0
+		if got := s.ttwuTarget268(p, 4, 0, d); got != c.want {
+			t.Errorf("cpu0 %d tasks, cpu4 %d: woken on cpu%d, want cpu%d (%s)", c.nr0, c.nr4, got, c.want, d.Reason)
+		}
+	}
+	set(0, 2)
+	set(1, 2)
+	for _, c := range []struct {
+		ts   int64
+		want int
+	}{{10_000_000, 1}, {19_000_000, 0}} {
+		p.o1.timestamp = c.ts
+		if got := s.ttwuTarget268(p, 1, 0, d); got != c.want {
+			t.Errorf("last ran at %d ms: woken on cpu%d, want cpu%d (%s)", c.ts/1e6, got, c.want, d.Reason)
+		}
+	}
+}
