@@ -328,6 +328,7 @@ func TestStaircaseContextSwitches(t *testing.T) {
 //   - cpu4 at 2 too (256): 137*256 = 35072 > 25600: stays on cpu0.
 //   - cpu0 idle (load 0 < 64) and cpu4 busy (128 > 64): "don't pull the
 //     task off an idle CPU to a busy one".
+//
 // Woken from cpu1 (same node), the CPU domain's SD_WAKE_AFFINE pulls a
 // cache-cold task (its timestamp 10 ms old, cache_hot_time 2.5 ms) and
 // leaves a hot one (woken 1 ms after it last ran) to the SD_WAKE_BALANCE
