@@ -18,6 +18,8 @@ func TestBaseSwitches(t *testing.T) {
 		{`{"base":"v3.8","cpu_scheduler":"staircase"}`, `policy.cpu_scheduler: exists only on base "v2.6.8"`},
 		{`{"base":"v6.17","exec_balance_threshold":2}`, `policy.exec_balance_threshold: exists only on base "v2.6.8"`},
 		{`{"base":"v6.17","sd_flags":{"NUMA":{"SD_WAKE_BALANCE":true}}}`, `policy.sd_flags.NUMA.SD_WAKE_BALANCE: exists only on base "v2.6.8"`},
+		{`{"base":"v6.17","sd_flags":{"NUMA":{"SD_WAKE_BALANCE":false}}}`, ``},
+		{`{"base":"v2.6.8","sd_flags":{"MC":{"SD_BALANCE_FORK":false}}}`, ``},
 		{`{"base":"v2.6.8","cpu_scheduler":"o1","staircase_mode":"compute"}`, `policy.staircase_mode: applies to cpu_scheduler "staircase" only`},
 		{`{"base":"v2.6.8","cpu_scheduler":"bfs"}`, `policy.cpu_scheduler: "bfs" is not one of o1, staircase`},
 		{`{"base":"v2.6.8","exec_balance_threshold":65}`, `policy.exec_balance_threshold`},

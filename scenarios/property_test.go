@@ -123,7 +123,9 @@ func randomScenarioEras(t testing.TB, seed uint64, with268 bool) *Scenario {
 // whose hashes are pinned, stays as it was): repeat blocks (nested), exec,
 // and a count-0 group "kid" that the others fork and wait for, whose
 // instances exec and exit (or end at their loop's end).
-func randomStructured(t testing.TB, seed uint64) *Scenario { return randomStructuredEras(t, seed, false) }
+func randomStructured(t testing.TB, seed uint64) *Scenario {
+	return randomStructuredEras(t, seed, false)
+}
 
 // randomStructuredEras is randomStructured over randomScenarioEras.
 func randomStructuredEras(t testing.TB, seed uint64, with268 bool) *Scenario {

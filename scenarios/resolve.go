@@ -470,9 +470,12 @@ func (pol *Policy) checkBase(p *problems, path string, base sim.Base) {
 		lacks("new_task_load", pol.NewTaskLoad, "no PELT")
 		lacks("migration_cost", pol.MigrationCost, "cache-hot time is per domain: cache_hot_time")
 		lacks("base_slice", pol.BaseSlice, "no EEVDF: timeslices come from static_prio")
+		// A later era's flag may be cleared (it is off in 2.6.8 anyway:
+		// a preset written for v3.8 that turns SD_BALANCE_FORK off runs
+		// as it is), not set.
 		for _, lname := range sortedKeys(pol.SDFlags) {
 			for _, f := range sortedKeys(pol.SDFlags[lname]) {
-				if _, ok := sim.SDFlagByName(f); ok && !slices.Contains(flags268, f) {
+				if _, ok := sim.SDFlagByName(f); ok && !slices.Contains(flags268, f) && pol.SDFlags[lname][f] {
 					p.add(join(join(join(path, "sd_flags"), lname), f), "not a flag of base \"v2.6.8\" (its flags: "+strings.Join(flags268[:6], ", ")+")")
 				}
 			}
@@ -495,7 +498,7 @@ func (pol *Policy) checkBase(p *problems, path string, base sim.Base) {
 	}
 	for _, lname := range sortedKeys(pol.SDFlags) {
 		for _, f := range sortedKeys(pol.SDFlags[lname]) {
-			if slices.Contains(flagsOnly268, f) {
+			if slices.Contains(flagsOnly268, f) && pol.SDFlags[lname][f] {
 				p.add(join(join(join(path, "sd_flags"), lname), f), only268)
 			}
 		}

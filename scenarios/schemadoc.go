@@ -105,7 +105,7 @@ func FieldReference() string {
 	}
 	b.WriteString("On base v2.6.8 the flags are SD_BALANCE_NEWIDLE, SD_BALANCE_EXEC, SD_WAKE_IDLE, SD_WAKE_AFFINE, " +
 		"SD_WAKE_BALANCE and SD_SHARE_CPUPOWER (SD_WAKE_IDLE and SD_WAKE_BALANCE exist only there), " +
-		"and the features NEWIDLE_BALANCE and WAKEUP_PREEMPTION; a switch a base lacks is an error at its path.\n")
+		"and the features NEWIDLE_BALANCE and WAKEUP_PREEMPTION; setting a switch a base lacks is an error at its path (a flag a base lacks may be cleared: it is off there).\n")
 	return b.String()
 }
 

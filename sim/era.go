@@ -182,10 +182,6 @@ type era struct {
 	// noPELT: the era has no per-entity load tracking (2.6.8); front ends
 	// must not draw PELT signals.
 	noPELT bool
-	// execPlace is the era's exec-time placement (2.6.8
-	// sched_balance_exec()): the CPU p should continue on; nil if the era
-	// does not balance at exec in this model.
-	execPlace func(s *Sim, rq *RQ, p *Task) int
 }
 
 // rqClass is the per-CPU runqueue policy of an era, in the shape of the

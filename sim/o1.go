@@ -86,6 +86,8 @@ type o1Task struct {
 	pullKind         int   // balancer: 0 pulled from active, 1 from expired, -1 not pulled
 	noPreempt        bool  // the next enqueue does not preempt (sync wake-up to this CPU, fork)
 	byTimer          bool  // the wake-up in flight comes from a timer (in_interrupt())
+	forked           bool  // staircase PF_FORKED: it forked since it last woke
+	behind           *Task // a new child goes right behind this parent (its next queueAdd)
 	key              int64 // list position, for the snapshot's pick order
 	// staircase
 	burst    int
@@ -245,6 +247,12 @@ func (s *Sim) o1QueueAdd(rq *RQ, p *Task) {
 	switch {
 	case rq.curr == p:
 		s.o1ListAdd(rq, p, p.o1.backArr, p.o1.backTail)
+	case p.o1.behind != nil:
+		// wake_up_forked_process(): list_add_tail(&p->run_list,
+		// &current->run_list), right behind the running parent.
+		par := p.o1.behind
+		p.o1.behind = nil
+		s.o1ListAdd(rq, p, par.o1.backArr, par.o1.backTail)
 	case p.o1.pullKind >= 0:
 		arr := rq.o1.active
 		if p.o1.pullKind == 1 {
@@ -452,21 +460,49 @@ func (s *Sim) tickPreemptO1(rq *RQ) bool {
 	return false
 }
 
-// taskForkO1 mirrors sched_fork() + wake_up_forked_process() for a task
-// forked by the simulator's spawner, which is no task: the child gets half
-// of a full timeslice of its nice level ((slice+1)>>1, as from a parent that
-// held a whole one) and no sleep_avg (CHILD_PENALTY of a parent without
-// any), and does not preempt (wake_up_forked_process() does not check).
+// forkParent is the task that forked p and runs on rq, or nil (the
+// scenario's own instances come from the spawner, which is no task).
+func (s *Sim) forkParent(rq *RQ, p *Task) *Task {
+	if p.parent < 0 {
+		return nil
+	}
+	if par := s.tasks[p.parent]; par == rq.curr {
+		return par
+	}
+	return nil
+}
+
+// taskForkO1 mirrors sched_fork() + wake_up_forked_process(). The child
+// takes half its parent's remaining timeslice ((slice+1)>>1; the parent
+// keeps the other half, at least one jiffy), both sleep_avgs become the
+// parent's CURRENT_BONUS scaled by CHILD_PENALTY (95 %) and PARENT_PENALTY
+// (100 %), and the child is queued right behind its parent at the parent's
+// priority, without preempting it. The spawner's children (no parent) get
+// half a full timeslice of their nice level and no sleep_avg.
 func (s *Sim) taskForkO1(rq *RQ, p *Task) {
 	p.o1.staticPrio = 120 + p.info.Nice
-	p.o1.sleepAvg = s.jiffiesToNS(s.currentBonus(p) * o1ChildPenalty / 100 * s.o1p.maxSleepAvg / o1MaxBonus)
 	p.o1.credit = 0
-	p.o1.prio = s.effectivePrioO1(p)
-	p.o1.timeSlice = (s.taskTimeslice(p) + 1) >> 1
 	p.o1.timestamp = s.now
 	p.o1.activated = 0
 	p.o1.arr, p.o1.pullKind = -1, -1
 	p.o1.noPreempt = true
+	par := s.forkParent(rq, p)
+	if par == nil {
+		p.o1.sleepAvg = 0
+		p.o1.prio = s.effectivePrioO1(p)
+		p.o1.timeSlice = (s.taskTimeslice(p) + 1) >> 1
+		return
+	}
+	p.o1.timeSlice = (par.o1.timeSlice + 1) >> 1
+	par.o1.timeSlice >>= 1
+	if par.o1.timeSlice == 0 {
+		par.o1.timeSlice = 1
+	}
+	bonus := s.currentBonus(par)
+	par.o1.sleepAvg = s.jiffiesToNS(bonus * 100 / 100 * s.o1p.maxSleepAvg / o1MaxBonus)
+	p.o1.sleepAvg = s.jiffiesToNS(bonus * o1ChildPenalty / 100 * s.o1p.maxSleepAvg / o1MaxBonus)
+	p.o1.prio = par.o1.prio
+	p.o1.behind = par
 }
 
 // o1PickKey orders the snapshot's queue: the active array first, then by

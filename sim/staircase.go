@@ -47,7 +47,8 @@ func (s *Sim) recalcTaskPrioStair(p *Task, now int64) {
 	nsTotal := p.o1.totalrun + p.o1.runtime
 	total := s.nsToJiffies(nsTotal)
 	short := s.nsToJiffies(p.o1.runtime) == 0 || !s.o1p.interactive || s.o1p.compute
-	if short && s.nsToJiffies(p.o1.runtime+sleep) < s.o1p.rr {
+	if p.o1.forked || short && s.nsToJiffies(p.o1.runtime+sleep) < s.o1p.rr {
+		p.o1.forked = false
 		if p.o1.slice-total < 1 {
 			p.o1.totalrun = 0
 			if p.o1.burst > 0 {
@@ -156,19 +157,26 @@ func (s *Sim) tickPreemptStair(rq *RQ) bool {
 	return rq.o1.preempted && rq.o1.cacheTicks >= s.o1p.cacheDelay
 }
 
-// taskForkStair mirrors the staircase wake_up_new_task() for the
-// spawner's child: no burst ("to prevent fork bombs"), queued behind
-// without preempting ("Run child last"). The child starts a full slice on
-// its top stair (the kernel copies the parent's; the spawner has none).
+// taskForkStair mirrors the staircase wake_up_new_task(): the child has no
+// burst ("to prevent fork bombs"), keeps the copy of its parent's slice,
+// RR interval and priority (dup_task_struct()), and is queued at the tail
+// of its priority without preempting ("Run child last"); the parent is
+// marked PF_FORKED, so that its next wake-up continues its slice. The
+// spawner's children (no parent) start a full slice on their top stair.
 func (s *Sim) taskForkStair(rq *RQ, p *Task) {
 	p.o1.staticPrio = 120 + p.info.Nice
 	p.o1.burst = 0
-	p.o1.slice = s.stairSlice(p)
-	p.o1.timeSlice = s.o1p.rr
-	p.o1.prio = s.effectivePrioStair(p)
 	p.o1.timestamp = s.now
 	p.o1.arr, p.o1.pullKind = -1, -1
 	p.o1.noPreempt = true
+	if par := s.forkParent(rq, p); par != nil {
+		par.o1.forked = true
+		p.o1.slice, p.o1.timeSlice, p.o1.prio = par.o1.slice, par.o1.timeSlice, par.o1.prio
+		return
+	}
+	p.o1.slice = s.stairSlice(p)
+	p.o1.timeSlice = s.o1p.rr
+	p.o1.prio = s.effectivePrioStair(p)
 }
 
 // staircaseClass is the staircase runqueue class, bound to s.

@@ -4,15 +4,26 @@ package sim
 // rules (no select_task_rq), wake_idle(), wake_up_forked_process() and
 // sched_balance_exec(); the era value itself and its domain defaults.
 
-// selectTaskRQ268 mirrors 2.6.8 try_to_wake_up() (and, for a fork,
-// wake_up_forked_process(): the child stays on the parent's CPU). this is
-// the waking CPU, prev the task's CPU.
-func (s *Sim) selectTaskRQ268(p *Task, this, prev int, sync bool, waker *Task, fork bool, d *Decision) int {
-	if fork {
+// selectTaskRQ268 is 2.6.8's placement by kind: try_to_wake_up() for a
+// wake-up; wake_up_forked_process() for a fork (the child stays on the
+// parent's CPU); sched_balance_exec() for an exec. this is the waking (or
+// forking, exec'ing) CPU, prev the task's CPU.
+func (s *Sim) selectTaskRQ268(p *Task, this, prev int, sync bool, waker *Task, sdFlag SDFlag, d *Decision) int {
+	switch sdFlag {
+	case SDBalanceFork:
 		d.Path = "wake_up_forked_process"
 		d.Reason = "a forked process starts on its parent's CPU"
 		d.Chosen = int16(this)
 		return this
+	case SDBalanceExec:
+		d.Path = "sched_balance_exec"
+		c := s.execPlace268(s.cpus[this], p)
+		d.Reason = "stay: nr_running at or below the threshold, or no idler CPU"
+		if c != this {
+			d.Reason = "find_idlest_cpu(): an idler CPU of the highest SD_BALANCE_EXEC domain"
+		}
+		d.Chosen = int16(c)
+		return c
 	}
 	d.Path = "try_to_wake_up"
 	p.o1.byTimer = waker == nil
@@ -241,6 +252,5 @@ func initEraV268() {
 		activeBalance:     (*Sim).activeBalance268,
 		tickIdle:          true,
 		noPELT:            true,
-		execPlace:         (*Sim).execPlace268,
 	}
 }
