@@ -149,16 +149,19 @@
 //     (activated = 2), a task's as not (1).
 //   - sleep_avg is charged at each schedule() as the kernel does, but
 //     sched_clock() is the simulator's exact clock.
-//   - Forks come from the spawner, which is no task: a child gets half of
-//     a full timeslice of its nice level (O(1)) or a full staircase slice
-//     and no burst, no CHILD/PARENT_PENALTY of a real parent, no sched_exit()
-//     give-back; it starts on the spawner's CPU (cpu0), as
-//     wake_up_forked_process() keeps a process on its parent's CPU, and does
-//     not preempt. The -mm child-runs-first and threads'
-//     wake_up_forked_thread() (SD_BALANCE_CLONE) are not modelled.
-//   - sched_balance_exec() is modelled (era.execPlace, with
-//     policy.exec_balance_threshold) but nothing calls it until the program
-//     has an exec step (issue 16).
+//   - Forks: a fork step's child starts on its parent's CPU
+//     (wake_up_forked_process()), O(1): half the parent's timeslice, the
+//     CHILD/PARENT_PENALTY sleep_avgs, queued right behind the parent at its
+//     priority; staircase: the parent's slice and priority, no burst, the
+//     parent marked PF_FORKED. The scenario's own instances come from the
+//     spawner, which is no task (cpu0; half a full timeslice, no sleep_avg;
+//     staircase: a full slice). No sched_exit() give-back, no -mm
+//     child-runs-first, no threads (wake_up_forked_thread(),
+//     SD_BALANCE_CLONE). A fork does not preempt.
+//   - Exec: sched_balance_exec() (selectTaskRQ's SD_BALANCE_EXEC case) with
+//     policy.exec_balance_threshold; the move itself is the shared
+//     sched_exec() stopper path, which does not recalc the priority as
+//     2.6.8's __migrate_task() -> activate_task() would.
 //   - cpu_power is SCHED_LOAD_SCALE per CPU at every level (2.6.8's SMT
 //     group power is not modelled); SD_CPU_INIT is used for every level
 //     between SMT and NUMA (2.6.8 had one: a node's CPUs).
