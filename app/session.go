@@ -541,12 +541,7 @@ func (s *Session) Tick(now time.Time, dt time.Duration) *frame.Frame {
 	return f
 }
 
-func eraOf(sm *sim.Sim) string {
-	if sm.Base() == sim.BaseV38 {
-		return "v3.8"
-	}
-	return "v6.17"
-}
+func eraOf(sm *sim.Sim) string { return sm.EraName() }
 
 func (s *Session) metricsLocked(p *player) sim.Metrics {
 	m := p.sim.Metrics()

@@ -123,11 +123,7 @@ func (p *perfetto) header() {
 	b = append(b, `,"seed":"`...)
 	b = strconv.AppendUint(b, cfg.Seed, 10)
 	b = append(b, `","base":"`...)
-	if p.s.Base() == sim.BaseV38 {
-		b = append(b, "v3.8"...)
-	} else {
-		b = append(b, "v6.17"...)
-	}
+	b = append(b, p.s.EraName()...)
 	b = append(b, `","cpus":"`...)
 	b = strconv.AppendInt(b, int64(len(p.cpus)), 10)
 	b = append(b, `"},"traceEvents":[`+"\n"...)

@@ -290,10 +290,7 @@ func (p *protoTrace) header() {
 	s := p.s
 	cfg := s.Config()
 	n := len(p.cur)
-	base := "v6.17"
-	if s.Base() == sim.BaseV38 {
-		base = "v3.8"
-	}
+	base := s.EraName()
 	w := p.packet(-1)
 	w.begin(fPktSystemInfo)
 	w.begin(fSysUtsname)

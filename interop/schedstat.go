@@ -10,7 +10,8 @@ import (
 
 // SchedstatVersion is the /proc/schedstat format WriteSchedstat writes for a
 // simulator: the one its era reports, 15 (kernel 3.8) for the v3.8 base, 17
-// (v6.13 onwards) for the modern one.
+// (v6.13 onwards) for the modern one, 9 (the 2.6.8.1 schedstats patch) for
+// v2.6.8.
 func SchedstatVersion(s *sim.Sim) int { return s.SchedstatVersion() }
 
 // idleOrder is the order in which a domain line prints the balancer's
@@ -42,8 +43,11 @@ var idleOrder = map[int][3]int{15: {0, 1, 2}, 17: {1, 0, 2}}
 // Counters the simulator does not keep (yld_count: its tasks never yield;
 // sbe_*, sbf_*: exec and fork balancing statistics) are 0.
 func WriteSchedstat(w io.Writer, s *sim.Sim) error {
-	bw := bufio.NewWriter(w)
 	v := SchedstatVersion(s)
+	if v == 9 { // the v2.6.8 era: schedstat9.go
+		return writeSchedstat9(w, s)
+	}
+	bw := bufio.NewWriter(w)
 	order := idleOrder[v]
 	ncpu := s.Topology().NCPU
 	var b []byte

@@ -237,3 +237,52 @@ func TestSchedstatSeriesAndGolden(t *testing.T) {
 		golden(t, "export-small-"+base+".schedstat", b.Bytes())
 	}
 }
+
+// TestSchedstatV9: the v2.6.8 era writes version 9 (schedstat-2.6.8.1):
+// 22 + 6 counters per cpu line, 15 + 4 per domain line, and the counters
+// match the simulator's: sched_cnt, and pull_task gained summed over CPUs
+// equals lost.
+func TestSchedstatV9(t *testing.T) {
+	s := newSim(t, "testdata/export-small.json", "duration=300ms", "policy.base=v2.6.8",
+		"tasks.hog.count=4", "tasks.hog.program=[{\"run\":\"1s\"}]")
+	s.Run()
+	var b bytes.Buffer
+	if err := WriteSchedstat(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if lines[0] != "version 9" || !strings.HasPrefix(lines[1], "timestamp ") {
+		t.Fatalf("header %q", lines[:2])
+	}
+	var gained, lost uint64
+	cpus := 0
+	for _, l := range lines[2:] {
+		f := strings.Fields(l)
+		switch {
+		case strings.HasPrefix(f[0], "cpu"):
+			if len(f) != 1+22+6 {
+				t.Fatalf("cpu line has %d counters: %q", len(f)-1, l)
+			}
+			st := s.CPUStats9(cpus)
+			if f[7] != strconv.FormatInt(st.SchedCnt, 10) || st.SchedCnt == 0 {
+				t.Errorf("cpu%d sched_cnt %s, sim %d", cpus, f[7], st.SchedCnt)
+			}
+			for it := range 3 {
+				g, _ := strconv.ParseUint(f[23+2*it], 10, 64)
+				l, _ := strconv.ParseUint(f[24+2*it], 10, 64)
+				gained += g
+				lost += l
+			}
+			cpus++
+		case strings.HasPrefix(f[0], "domain"):
+			if len(f) != 2+15+4 {
+				t.Fatalf("domain line has %d counters: %q", len(f)-2, l)
+			}
+		default:
+			t.Fatalf("unexpected line %q", l)
+		}
+	}
+	if cpus != s.Topology().NCPU || gained != lost || gained == 0 {
+		t.Errorf("%d cpu lines; pull_task gained %d, lost %d", cpus, gained, lost)
+	}
+}

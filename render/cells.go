@@ -202,8 +202,12 @@ func (p *Painter) fullCell(c *Cell, snap *sim.Snapshot, cs *sim.CPUSnap, dst *Sc
 	p.bars(c, snap, cs, dst)
 }
 
-// bars draws the three PELT bars of a cell.
+// bars draws the three PELT bars of a cell; an era without PELT (v2.6.8)
+// has none, and its bars stay blank.
 func (p *Painter) bars(c *Cell, snap *sim.Snapshot, cs *sim.CPUSnap, dst *Scene) {
+	if snap.NoPELT {
+		return
+	}
 	run, blocked := p.loadSplit(snap, cs)
 	bar := func(r Rect, name string, parts [2]int64, cols [2]color.RGBA) {
 		dst.Fill(r, UtilBarTrack)
@@ -251,6 +255,9 @@ func (p *Painter) compactCell(c *Cell, snap *sim.Snapshot, cs *sim.CPUSnap, dst 
 		dst.Fill(c.Run, col)
 	} else if cs.Waking > 0 || len(cs.Queue) > 0 {
 		dst.Stroke(c.Run, 1, CauseColor(sim.CauseWakeup))
+	}
+	if snap.NoPELT {
+		return // no PELT in this era: no bars
 	}
 	run, blocked := p.loadSplit(snap, cs)
 	for _, b := range []struct {

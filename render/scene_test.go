@@ -349,3 +349,27 @@ func TestIdleWhileOverloadedOutline(t *testing.T) {
 		t.Errorf("idle cpu5 while task 2 waits on cpu9 is not outlined")
 	}
 }
+
+// TestNoPELTBars: an era without PELT (v2.6.8: the snapshot says NoPELT)
+// draws no bar, no scale notch and no bar label, even with stale values.
+func TestNoPELTBars(t *testing.T) {
+	tp := topo(t, machines[0].m)
+	l, err := NewLayout(tp, Rect{W: 1000, H: 600}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := emptySnap(2)
+	snap.NoPELT = true
+	snap.CPUs[0] = sim.CPUSnap{Curr: 0, IdleState: -1, UtilAvg: 512, RunnableAvg: 512, LoadAvg: 512}
+	p := NewPainter(l, tasksN(1), idle, nil)
+	var sc Scene
+	p.Cells(snap, &sc)
+	for _, c := range []color.RGBA{UtilBar, RunnableBar, LoadBar, BarTick, UtilBarTrack} {
+		if hasQuadColor(&sc, c) {
+			t.Errorf("a PELT bar colour %v is drawn on an era without PELT", c)
+		}
+	}
+	if findText(&sc, "util") != nil {
+		t.Errorf("bar labels drawn: %s", textsOf(&sc))
+	}
+}

@@ -189,7 +189,7 @@ func decodeErrorCases(t *testing.T) []struct {
 		{"idle state missing", p("machine.costs.idle_states", `[{"after":"10us"}]`), []string{"machine.costs.idle_states[0].name: missing", "machine.costs.idle_states[0].exit_latency: missing"}},
 
 		{"policy unknown", p("policy.balance", "true"), []string{"policy.balance: unknown field"}},
-		{"policy base", p("policy.base", `"v4.0"`), []string{`policy.base: "v4.0" is not one of v3.8, v6.17`}},
+		{"policy base", p("policy.base", `"v4.0"`), []string{`policy.base: "v4.0" is not one of v2.6.8, v3.8, v6.17`}},
 		{"policy load_metric", p("policy.load_metric", `"pelt"`), []string{`policy.load_metric: "pelt" is not one of load_weight, runnable_load_avg, runnable_plus_blocked, load_avg`}},
 		{"policy sis", p("policy.select_idle_sibling", `"buddies"`), []string{`policy.select_idle_sibling: "buddies" is not one of v3.6, cpu_buddies, bottom_up, sis_util, off`}},
 		{"policy new_task_load", p("policy.new_task_load", `"half"`), []string{`policy.new_task_load: "half" is not one of zero, full`}},

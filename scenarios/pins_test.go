@@ -90,6 +90,7 @@ func TestPinnedHashes(t *testing.T) {
 	for seed := uint64(1001); seed <= 1200; seed++ {
 		pinLine(&b, fmt.Sprintf("random-%d", seed), randomScenario(t, seed))
 	}
+	pin268(t, &b)
 	path := "testdata/pinned_hashes.txt"
 	if *updateHashes {
 		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
@@ -119,5 +120,51 @@ func TestPinnedHashes(t *testing.T) {
 			}
 		}
 		t.Fatalf("pinned hashes differ from %s (intended model change? -update-hashes, and say why in the commit)", path)
+	}
+}
+
+// pin268 pins every preset on base v2.6.8 (the switches that base lacks
+// cleared) with its own variants, and random v2.6.8 scenarios.
+func pin268(t *testing.T, b *strings.Builder) {
+	variants := []string{"", "policy.cpu_scheduler=staircase", "policy.cpu_scheduler=o1",
+		"policy.cpu_scheduler=staircase+policy.staircase_mode=compute",
+		"policy.cpu_scheduler=staircase+policy.staircase_mode=noninteractive",
+		"policy.exec_balance_threshold=2", "policy.features.NEWIDLE_BALANCE=false", "policy.features.WAKEUP_PREEMPTION=false"}
+	for _, l := range []string{"SMT", "MC", "NUMA"} {
+		for _, fl := range []string{"SD_WAKE_BALANCE", "SD_WAKE_AFFINE", "SD_BALANCE_NEWIDLE", "SD_WAKE_IDLE"} {
+			variants = append(variants, "policy.sd_flags."+l+"."+fl+"=true", "policy.sd_flags."+l+"."+fl+"=false")
+		}
+	}
+	for _, p := range Presets() {
+		for _, v := range variants {
+			s, err := Preset(p.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			label := p.Name + " base=v2.6.8"
+			for _, path := range []string{"duration=60ms", "policy.load_metric=", "policy.select_idle_sibling=", "policy.new_task_load=",
+				"policy.features=", "policy.sd_flags=", "policy.migration_cost=", "policy.base_slice=", "policy.base=v2.6.8"} {
+				k, val, _ := strings.Cut(path, "=")
+				if err := s.Set(k, val); err != nil {
+					t.Fatalf("%s: %s: %v", label, path, err)
+				}
+			}
+			if v != "" {
+				label += " " + v
+				for _, kv := range strings.Split(v, "+") {
+					k, val, _ := strings.Cut(kv, "=")
+					if err := s.Set(k, val); err != nil {
+						fmt.Fprintf(b, "%s invalid: %v\n", label, strings.ReplaceAll(err.Error(), "\n", "; "))
+						continue
+					}
+				}
+			}
+			pinLine(b, label, s)
+		}
+	}
+	for seed := uint64(1001); seed <= 1200; seed++ {
+		if s := randomScenarioEras(t, seed, true); s.Policy.Base == "v2.6.8" {
+			pinLine(b, fmt.Sprintf("random268-%d", seed), s)
+		}
 	}
 }

@@ -12,7 +12,13 @@ import (
 // machine, random policy switches and random task programs that wake each
 // other. It goes through Decode(Canonical()) so that it is what a file or a
 // link could carry.
-func randomScenario(t testing.TB, seed uint64) *Scenario {
+func randomScenario(t testing.TB, seed uint64) *Scenario { return randomScenarioEras(t, seed, false) }
+
+// randomScenarioEras is randomScenario that, with with268, turns a third
+// of the scenarios (chosen by a second stream, so that the first, and the
+// pinned random scenarios, stay as they were) into v2.6.8 ones, with that
+// era's own switches.
+func randomScenarioEras(t testing.TB, seed uint64, with268 bool) *Scenario {
 	r := rand.New(rand.NewPCG(seed, 0x5eed))
 	pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
 	s := &Scenario{Version: 1, Title: fmt.Sprintf("random %d", seed), Seed: seed, Duration: fmt.Sprintf("%dms", 20+r.IntN(180))}
@@ -37,6 +43,31 @@ func randomScenario(t testing.TB, seed uint64) *Scenario {
 	for _, l := range []string{"SMT", "MC", "NUMA"} {
 		if r.IntN(3) == 0 {
 			p.SDFlags[l] = map[string]bool{pick("SD_BALANCE_WAKE", "SD_WAKE_AFFINE", "SD_BALANCE_NEWIDLE", "SD_PREFER_SIBLING"): r.IntN(2) == 0}
+		}
+	}
+	r2 := rand.New(rand.NewPCG(seed, 0x268))
+	pick2 := func(xs ...string) string { return xs[r2.IntN(len(xs))] }
+	if with268 && r2.IntN(3) == 0 {
+		p.Base = "v2.6.8"
+		p.LoadMetric, p.SelectIdleSibling, p.NewTaskLoad = "", "", ""
+		for f := range p.Features {
+			if f != "NEWIDLE_BALANCE" && f != "WAKEUP_PREEMPTION" {
+				delete(p.Features, f)
+			}
+		}
+		for _, l := range []string{"SMT", "MC", "NUMA"} { // not the map: its order is random
+			if p.SDFlags[l] == nil {
+				continue
+			}
+			p.SDFlags[l] = map[string]bool{pick2("SD_WAKE_BALANCE", "SD_WAKE_AFFINE", "SD_BALANCE_NEWIDLE", "SD_WAKE_IDLE", "SD_BALANCE_EXEC"): r2.IntN(2) == 0}
+		}
+		p.CPUScheduler = pick2("", "o1", "staircase")
+		if p.CPUScheduler == "staircase" {
+			p.StaircaseMode = pick2("", "interactive", "noninteractive", "compute")
+		}
+		if r2.IntN(2) == 0 {
+			th := r2.IntN(3)
+			p.ExecBalanceThreshold = &th
 		}
 	}
 	groups := 1 + r.IntN(4)
@@ -93,7 +124,12 @@ func randomScenario(t testing.TB, seed uint64) *Scenario {
 // and a count-0 group "kid" that the others fork and wait for, whose
 // instances exec and exit (or end at their loop's end).
 func randomStructured(t testing.TB, seed uint64) *Scenario {
-	s := randomScenario(t, seed)
+	return randomStructuredEras(t, seed, false)
+}
+
+// randomStructuredEras is randomStructured over randomScenarioEras.
+func randomStructuredEras(t testing.TB, seed uint64, with268 bool) *Scenario {
+	s := randomScenarioEras(t, seed, with268)
 	r := rand.New(rand.NewPCG(seed, 0x57_2c_7e_d0))
 	if r.IntN(2) == 0 {
 		return s
@@ -151,7 +187,7 @@ func randomStructured(t testing.TB, seed uint64) *Scenario {
 // checkRandom runs a random scenario, checking the invariants after every
 // event, and the determinism of its trace.
 func checkRandom(t testing.TB, seed uint64) sim.Metrics {
-	s := randomStructured(t, seed)
+	s := randomStructuredEras(t, seed, true)
 	cfg, err := s.Config()
 	if err != nil {
 		t.Fatalf("seed %d: %v", seed, err)

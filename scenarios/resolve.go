@@ -44,7 +44,9 @@ type named[T any] struct {
 
 var (
 	numberings = []named[sim.Numbering]{{"linear", sim.NumberLinear}, {"x86", sim.NumberX86}}
-	bases      = []named[sim.Base]{{"v3.8", sim.BaseV38}, {"v6.17", sim.BaseV617}}
+	bases      = []named[sim.Base]{{"v2.6.8", sim.BaseV268}, {"v3.8", sim.BaseV38}, {"v6.17", sim.BaseV617}}
+	cpuScheds  = []named[sim.CPUScheduler]{{"o1", sim.CPUSchedO1}, {"staircase", sim.CPUSchedStaircase}}
+	stairModes = []named[sim.StaircaseMode]{{"interactive", sim.StairInteractive}, {"noninteractive", sim.StairNonInteractive}, {"compute", sim.StairCompute}}
 	loadNames  = []named[sim.LoadMetric]{
 		{"load_weight", sim.LoadWeight}, {"runnable_load_avg", sim.LoadRunnableAvg},
 		{"runnable_plus_blocked", sim.LoadRunnablePlusBlocked}, {"load_avg", sim.LoadAvg},
@@ -337,6 +339,15 @@ var (
 
 func (pol *Policy) resolve(p *problems, path string, out *sim.Policy) {
 	out.Base = lookup(p, join(path, "base"), pol.Base, bases, sim.BaseV617)
+	pol.checkBase(p, path, out.Base)
+	out.CPUScheduler = lookup(p, join(path, "cpu_scheduler"), pol.CPUScheduler, cpuScheds, sim.CPUSchedO1)
+	out.StaircaseMode = lookup(p, join(path, "staircase_mode"), pol.StaircaseMode, stairModes, sim.StairInteractive)
+	if pol.StaircaseMode != "" && pol.CPUScheduler != "staircase" {
+		p.add(join(path, "staircase_mode"), "applies to cpu_scheduler \"staircase\" only")
+	}
+	if t := pol.ExecBalanceThreshold; t != nil && intRange(p, join(path, "exec_balance_threshold"), *t, ilim("policy.exec_balance_threshold")) {
+		out.ExecBalanceThreshold = *t
+	}
 	out.LoadMetric = lookup(p, join(path, "load_metric"), pol.LoadMetric, loadNames, sim.LoadDefault)
 	out.SIS = lookup(p, join(path, "select_idle_sibling"), pol.SelectIdleSibling, sisNames, sim.SISDefault)
 	out.NewTaskLoad = lookup(p, join(path, "new_task_load"), pol.NewTaskLoad, newTaskLoads, sim.NewTaskLoadDefault)
@@ -430,6 +441,66 @@ func (pol *Policy) resolve(p *problems, path string, out *sim.Policy) {
 			out.FeatSet |= 1 << f
 		} else {
 			out.FeatClear |= 1 << f
+		}
+	}
+}
+
+// Which switches exist in which era. v2.6.8 has no PELT (load is
+// nr_running), no select_idle_sibling, no EEVDF or CFS tunables, and its
+// own sched-domain flags; cpu_scheduler, staircase_mode,
+// exec_balance_threshold, SD_WAKE_IDLE and SD_WAKE_BALANCE exist only
+// there. The schema rows say the same (Field.Bases).
+var (
+	flags268     = []string{"SD_BALANCE_NEWIDLE", "SD_BALANCE_EXEC", "SD_WAKE_IDLE", "SD_WAKE_AFFINE", "SD_WAKE_BALANCE", "SD_SHARE_CPUPOWER", "SD_SHARE_CPUCAPACITY"}
+	flagsOnly268 = []string{"SD_WAKE_IDLE", "SD_WAKE_BALANCE"}
+	features268  = []string{"NEWIDLE_BALANCE", "WAKEUP_PREEMPTION"}
+	only268      = "exists only on base \"v2.6.8\""
+)
+
+// checkBase refuses the switches base lacks, each at its path.
+func (pol *Policy) checkBase(p *problems, path string, base sim.Base) {
+	if base == sim.BaseV268 {
+		lacks := func(field, val, why string) {
+			if val != "" {
+				p.add(join(path, field), "base \"v2.6.8\" has no such switch ("+why+")")
+			}
+		}
+		lacks("load_metric", pol.LoadMetric, "no PELT: a CPU's load is nr_running * SCHED_LOAD_SCALE")
+		lacks("select_idle_sibling", pol.SelectIdleSibling, "try_to_wake_up() has its own rules; select_idle_sibling came in 2.6.x later")
+		lacks("new_task_load", pol.NewTaskLoad, "no PELT")
+		lacks("migration_cost", pol.MigrationCost, "cache-hot time is per domain: cache_hot_time")
+		lacks("base_slice", pol.BaseSlice, "no EEVDF: timeslices come from static_prio")
+		// A later era's flag may be cleared (it is off in 2.6.8 anyway:
+		// a preset written for v3.8 that turns SD_BALANCE_FORK off runs
+		// as it is), not set.
+		for _, lname := range sortedKeys(pol.SDFlags) {
+			for _, f := range sortedKeys(pol.SDFlags[lname]) {
+				if _, ok := sim.SDFlagByName(f); ok && !slices.Contains(flags268, f) && pol.SDFlags[lname][f] {
+					p.add(join(join(join(path, "sd_flags"), lname), f), "not a flag of base \"v2.6.8\" (its flags: "+strings.Join(flags268[:6], ", ")+")")
+				}
+			}
+		}
+		for _, f := range sortedKeys(pol.Features) {
+			if _, ok := sim.FeatureByName(f); ok && !slices.Contains(features268, f) {
+				p.add(join(join(path, "features"), f), "not a switch of base \"v2.6.8\" (its features: "+strings.Join(features268, ", ")+")")
+			}
+		}
+		return
+	}
+	if pol.CPUScheduler != "" {
+		p.add(join(path, "cpu_scheduler"), only268)
+	}
+	if pol.StaircaseMode != "" {
+		p.add(join(path, "staircase_mode"), only268)
+	}
+	if pol.ExecBalanceThreshold != nil {
+		p.add(join(path, "exec_balance_threshold"), only268)
+	}
+	for _, lname := range sortedKeys(pol.SDFlags) {
+		for _, f := range sortedKeys(pol.SDFlags[lname]) {
+			if slices.Contains(flagsOnly268, f) && pol.SDFlags[lname][f] {
+				p.add(join(join(join(path, "sd_flags"), lname), f), only268)
+			}
 		}
 	}
 }

@@ -151,7 +151,7 @@ type Comm struct {
 // fields override single switches. Empty strings and absent map entries mean
 // "the base's own".
 type Policy struct {
-	Base              string                     `json:"base"` // "v3.8" | "v6.17"
+	Base              string                     `json:"base"` // "v2.6.8" | "v3.8" | "v6.17"
 	LoadMetric        string                     `json:"load_metric,omitempty"`
 	SelectIdleSibling string                     `json:"select_idle_sibling,omitempty"`
 	NewTaskLoad       string                     `json:"new_task_load,omitempty"`
@@ -160,6 +160,10 @@ type Policy struct {
 	MigrationCost     string                     `json:"migration_cost,omitempty"`
 	BaseSlice         string                     `json:"base_slice,omitempty"`
 	Features          map[string]bool            `json:"features,omitzero"`
+	// v2.6.8 only.
+	CPUScheduler         string `json:"cpu_scheduler,omitempty"`
+	StaircaseMode        string `json:"staircase_mode,omitempty"`
+	ExecBalanceThreshold *int   `json:"exec_balance_threshold,omitzero"`
 }
 
 // Tunables overrides one domain level's tunables; nil/"" keeps the base's.

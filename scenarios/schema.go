@@ -71,6 +71,9 @@ type Field struct {
 	Group string `json:"group,omitempty"`
 	// RangeText is Range() in words, filled by Schema for the page.
 	RangeText string `json:"range,omitempty"`
+	// Bases lists the policy.base values the field exists on (empty: all);
+	// setting it on another base is an error at its path.
+	Bases []string `json:"bases,omitempty"`
 
 	required string // Decode: the message when the field is absent (only version)
 	lazy     bool   // Default applies only where the field is meaningful (a wake's fanout): normalize fills it
@@ -488,15 +491,15 @@ func fieldRows() []Field {
 		{Path: "policy", Kind: KindObject, Doc: "the kernel behaviour: a base fills every default, the other fields override single switches",
 			val: func(s *Scenario, _ keys) any { return s.Policy }, reset: func(s *Scenario, _ keys) { s.Policy = Policy{} }},
 		{Path: "policy.base", Kind: KindEnum, Default: DefaultBase, Enum: names(bases), Example: "v3.8",
-			Doc: "the kernel era whose defaults fill the policy: CFS or EEVDF, metrics, flags, tunables",
+			Doc: "the kernel era whose defaults fill the policy: O(1)/staircase, CFS or EEVDF, metrics, flags, tunables",
 			at:  strAt(func(s *Scenario, _ keys) *string { return &s.Policy.Base })},
-		{Path: "policy.load_metric", Kind: KindEnum, Enum: names(loadNames), Absent: "the base's", Example: "runnable_load_avg",
+		{Path: "policy.load_metric", Bases: []string{"v3.8", "v6.17"}, Kind: KindEnum, Enum: names(loadNames), Absent: "the base's", Example: "runnable_load_avg",
 			Doc: "what the balancer and wake_affine read as a CPU's load",
 			at:  strAt(func(s *Scenario, _ keys) *string { return &s.Policy.LoadMetric })},
-		{Path: "policy.select_idle_sibling", Kind: KindEnum, Enum: names(sisNames), Absent: "the base's", Example: "cpu_buddies",
+		{Path: "policy.select_idle_sibling", Bases: []string{"v3.8", "v6.17"}, Kind: KindEnum, Enum: names(sisNames), Absent: "the base's", Example: "cpu_buddies",
 			Doc: "the select_idle_sibling() variant",
 			at:  strAt(func(s *Scenario, _ keys) *string { return &s.Policy.SelectIdleSibling })},
-		{Path: "policy.new_task_load", Kind: KindEnum, Enum: names(newTaskLoads), Absent: "the base's", Example: "full",
+		{Path: "policy.new_task_load", Bases: []string{"v3.8", "v6.17"}, Kind: KindEnum, Enum: names(newTaskLoads), Absent: "the base's", Example: "full",
 			Doc: "the load history a forked task starts with",
 			at:  strAt(func(s *Scenario, _ keys) *string { return &s.Policy.NewTaskLoad })},
 		{Path: "policy.sd_flags", Kind: KindMap, Absent: "the base's flags", Doc: "sets or clears single sched-domain flags, per level",
@@ -576,10 +579,10 @@ func fieldRows() []Field {
 		{Path: "policy.tunables.<level>.cache_nice_tries", Kind: KindInt, Min: 0, Max: maxCacheNiceTries, Absent: "the base's",
 			Doc: "failed balance attempts before cache-hot tasks may move (0 is a real value)", Example: "0",
 			at: tunable(func(t *Tunables) slot { return optIntSlot{&t.CacheNiceTries} })},
-		{Path: "policy.migration_cost", Kind: KindDuration, Max: int64(MaxDuration), Absent: "500us",
+		{Path: "policy.migration_cost", Bases: []string{"v3.8", "v6.17"}, Kind: KindDuration, Max: int64(MaxDuration), Absent: "500us",
 			Doc: "sysctl_sched_migration_cost: how long a task stays cache-hot (0s: never)", Example: "250us",
 			at: strAt(func(s *Scenario, _ keys) *string { return &s.Policy.MigrationCost })},
-		{Path: "policy.base_slice", Kind: KindDuration, Min: int64(minBaseSlice), Max: int64(maxBaseSlice), Absent: "the base's",
+		{Path: "policy.base_slice", Bases: []string{"v3.8", "v6.17"}, Kind: KindDuration, Min: int64(minBaseSlice), Max: int64(maxBaseSlice), Absent: "the base's",
 			Doc: "EEVDF base slice", Example: "3ms",
 			at: strAt(func(s *Scenario, _ keys) *string { return &s.Policy.BaseSlice })},
 		{Path: "policy.features", Kind: KindMap, Absent: "the base's features", Doc: "turns single scheduler features on or off",
@@ -606,6 +609,16 @@ func fieldRows() []Field {
 					},
 				}
 			}},
+
+		{Path: "policy.cpu_scheduler", Bases: []string{"v2.6.8"}, Kind: KindEnum, Enum: names(cpuScheds), Absent: "o1",
+			Doc: "2.6.8's runqueue: the O(1) scheduler or Con Kolivas' staircase (2.6.8-rc2-mm1 patch)", Example: "staircase",
+			at: strAt(func(s *Scenario, _ keys) *string { return &s.Policy.CPUScheduler })},
+		{Path: "policy.staircase_mode", Bases: []string{"v2.6.8"}, Kind: KindEnum, Enum: names(stairModes), Absent: "interactive",
+			Doc: "the staircase sysctls: interactive (bursts), noninteractive, or compute (10x intervals, delayed preemption)", Example: "compute",
+			at: strAt(func(s *Scenario, _ keys) *string { return &s.Policy.StaircaseMode })},
+		{Path: "policy.exec_balance_threshold", Bases: []string{"v2.6.8"}, Kind: KindInt, Min: 0, Max: 64, Absent: "1 (2.6.8-rc2)",
+			Doc: "sched_balance_exec() stays put while the runqueue has at most this many tasks (2: 2.6.7, as Andrew Theurer recalls)", Example: "2",
+			at: optIntAt(func(s *Scenario, _ keys) **int { return &s.Policy.ExecBalanceThreshold })},
 
 		{Path: "tasks", Kind: KindList, Max: MaxTaskGroups, what: "task groups", rangeMsg: "no task at index %[1]d (there are %[2]d tasks)", Doc: "groups of identical tasks (required; at most 4096 instances in all)",
 			Example: `[{"name":"hog","count":2,"program":[{"run":"8ms"},{"timer":"10ms"}]}]`,

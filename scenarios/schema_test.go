@@ -58,6 +58,14 @@ const schemaBase = `{"version":2,"title":"t","seed":3,"duration":"1s","summary":
   {"name":"shell","program":[{"fork":"cmd","count":2},{"wait_children":true},{"run":"1ms"}]},
   {"name":"cmd","count":0,"program":[{"run":"1ms"},{"exit":true}]}]}`
 
+// schemaBase268 is schemaBase on base v2.6.8 (whose flags and switches
+// differ), for the rows that exist only there and for policy.base=v2.6.8.
+const schemaBase268 = `{"version":1,"title":"t","seed":3,"duration":"1s","summary":"s",
+ "machine":{"nodes":2,"cores_per_cluster":4,"threads_per_core":2},
+ "policy":{"base":"v2.6.8","cpu_scheduler":"staircase","exec_balance_threshold":1,
+  "sd_flags":{"MC":{"SD_WAKE_BALANCE":true}},"features":{"NEWIDLE_BALANCE":true}},
+ "tasks":[{"name":"client","count":2,"program":[{"run":"20us"},{"timer":"10ms"}]}]}`
+
 // instances returns concrete paths of a pattern in schemaBase: every index
 // of every list, MC, SD_BALANCE_WAKE and WAKE_AFFINE for the placeholders.
 func instances(s *Scenario, pattern string) []string {
@@ -139,60 +147,74 @@ func TestSchemaRoundTrip(t *testing.T) {
 			if f.Example == "" {
 				t.Fatalf("leaf row without an example")
 			}
+			base268, err := Decode([]byte(schemaBase268))
+			if err != nil {
+				t.Fatal(err)
+			}
 			for _, v := range values {
 				ok := false
+				cands := []*Scenario{base}
+				if len(f.Bases) > 0 && !slices.Contains(f.Bases, "v6.17") || f.Path == "policy.base" {
+					cands = append(cands, base268)
+				}
 				for _, p := range paths {
-					c := base.Clone()
-					if c.Set(p, v) != nil {
-						continue // the value does not fit this instance (sync on a run step)
-					}
-					ok = true
-					got, err := c.Get(p)
-					if err != nil || (got != v && f.Kind != KindList) {
-						t.Errorf("Set(%s, %q) then Get = %q, %v", p, v, got, err)
-					}
-					if strings.HasPrefix(p, "view") || p == "summary" {
-						// Outside the canonical JSON; the view travels by its own codec.
-						if string(c.Canonical()) != string(base.Canonical()) {
-							t.Errorf("Set(%s) changed the canonical JSON", p)
+					for _, b := range cands {
+						if ok {
+							break
 						}
-						if p != "summary" {
-							view, err := DecodeView(EncodeView(c.View))
+						base := b
+						c := base.Clone()
+						if c.Set(p, v) != nil {
+							continue // the value does not fit this instance (sync on a run step)
+						}
+						ok = true
+						got, err := c.Get(p)
+						if err != nil || (got != v && f.Kind != KindList) {
+							t.Errorf("Set(%s, %q) then Get = %q, %v", p, v, got, err)
+						}
+						if strings.HasPrefix(p, "view") || p == "summary" {
+							// Outside the canonical JSON; the view travels by its own codec.
+							if string(c.Canonical()) != string(base.Canonical()) {
+								t.Errorf("Set(%s) changed the canonical JSON", p)
+							}
+							if p != "summary" {
+								view, err := DecodeView(EncodeView(c.View))
+								if err != nil {
+									t.Fatalf("DecodeView(EncodeView) after Set(%s, %q): %v", p, v, err)
+								}
+								d := base.Clone()
+								d.View = view
+								if g2, _ := d.Get(p); g2 != got {
+									t.Errorf("%s: %q after Set, %q after the view codec", p, got, g2)
+								}
+							}
+						} else {
+							d, err := Decode(c.Canonical())
 							if err != nil {
-								t.Fatalf("DecodeView(EncodeView) after Set(%s, %q): %v", p, v, err)
+								t.Fatalf("Decode(Canonical) after Set(%s, %q): %v", p, v, err)
 							}
-							d := base.Clone()
-							d.View = view
 							if g2, _ := d.Get(p); g2 != got {
-								t.Errorf("%s: %q after Set, %q after the view codec", p, got, g2)
+								t.Errorf("%s: %q after Set, %q after Decode(Canonical)", p, got, g2)
+							}
+							if string(d.Canonical()) != string(c.Canonical()) {
+								t.Errorf("%s=%s: Canonical does not round-trip", p, v)
 							}
 						}
-					} else {
-						d, err := Decode(c.Canonical())
-						if err != nil {
-							t.Fatalf("Decode(Canonical) after Set(%s, %q): %v", p, v, err)
+						// "" restores the default (or makes the field absent).
+						if f.required == "" && f.Kind != KindName && f.Kind != KindList && f.Path != "duration" {
+							e := c.Clone()
+							if err := e.Set(p, ""); err == nil {
+								want := f.Default
+								if f.lazy {
+									want, _ = e.Get(p)
+								}
+								if got, _ := e.Get(p); got != want && !(f.Kind == KindBool && got == "false") {
+									t.Errorf("Set(%s, \"\") then Get = %q, want the default %q", p, got, want)
+								}
+							}
 						}
-						if g2, _ := d.Get(p); g2 != got {
-							t.Errorf("%s: %q after Set, %q after Decode(Canonical)", p, got, g2)
-						}
-						if string(d.Canonical()) != string(c.Canonical()) {
-							t.Errorf("%s=%s: Canonical does not round-trip", p, v)
-						}
+						break
 					}
-					// "" restores the default (or makes the field absent).
-					if f.required == "" && f.Kind != KindName && f.Kind != KindList && f.Path != "duration" {
-						e := c.Clone()
-						if err := e.Set(p, ""); err == nil {
-							want := f.Default
-							if f.lazy {
-								want, _ = e.Get(p)
-							}
-							if got, _ := e.Get(p); got != want && !(f.Kind == KindBool && got == "false") {
-								t.Errorf("Set(%s, \"\") then Get = %q, want the default %q", p, got, want)
-							}
-						}
-					}
-					break
 				}
 				if !ok {
 					t.Errorf("no instance of %s takes %q", f.Path, v)

@@ -91,14 +91,21 @@ func FieldReference() string {
 	var b strings.Builder
 	b.WriteString("| path | kind | default | range | since | meaning |\n|---|---|---|---|---|---|\n")
 	for _, f := range Fields() {
+		doc := f.Doc
+		if len(f.Bases) > 0 {
+			doc += " (base " + strings.Join(f.Bases, ", ") + " only)"
+		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %d | %s |\n", f.Path, f.Kind,
-			mdCell(f.defaultText()), mdCell(f.Range()), f.Since, mdCell(f.Doc))
+			mdCell(f.defaultText()), mdCell(f.Range()), f.Since, mdCell(doc))
 	}
 	b.WriteString("\nPlaceholders: `[i]` is a list index (tasks also by name: `tasks.NAME`).\n")
 	ph := Placeholders()
 	for _, k := range []string{"<level>", "<flag>", "<feature>"} {
 		fmt.Fprintf(&b, "`%s`: %s.\n", k, strings.Join(ph[k], ", "))
 	}
+	b.WriteString("On base v2.6.8 the flags are SD_BALANCE_NEWIDLE, SD_BALANCE_EXEC, SD_WAKE_IDLE, SD_WAKE_AFFINE, " +
+		"SD_WAKE_BALANCE and SD_SHARE_CPUPOWER (SD_WAKE_IDLE and SD_WAKE_BALANCE exist only there), " +
+		"and the features NEWIDLE_BALANCE and WAKEUP_PREEMPTION; setting a switch a base lacks is an error at its path (a flag a base lacks may be cleared: it is off there).\n")
 	return b.String()
 }
 

@@ -16,8 +16,9 @@ var enumDocs = map[string]map[string]string{
 		"x86":    "thread 0 of every core first, then thread 1",
 	},
 	"policy.base": {
-		"v3.8":  "CFS, load.weight, 3.x balancer",
-		"v6.17": "EEVDF, PELT load_avg, SIS_UTIL",
+		"v2.6.8": "O(1) or staircase, nr_running load, the first sched domains",
+		"v3.8":   "CFS, load.weight, 3.x balancer",
+		"v6.17":  "EEVDF, PELT load_avg, SIS_UTIL",
 	},
 	"policy.load_metric": {
 		"load_weight":           "queued tasks' weights",
@@ -32,6 +33,15 @@ var enumDocs = map[string]map[string]string{
 		"bottom_up":   "any idle CPU near the target",
 		"sis_util":    "idle core, scan bounded by load",
 		"off":         "the CPU wake_affine() chose",
+	},
+	"policy.cpu_scheduler": {
+		"o1":        "active/expired arrays, sleep_avg interactivity",
+		"staircase": "Con Kolivas' 2.6.8-rc2-mm1 patch: no expired array",
+	},
+	"policy.staircase_mode": {
+		"interactive":    "bursts on the top stair (the default)",
+		"noninteractive": "a rigid descent, no bursts",
+		"compute":        "ten times longer intervals, delayed preemption",
 	},
 	"policy.new_task_load": {
 		"zero": "no load history (3.8)",

@@ -65,4 +65,7 @@ type Snapshot struct {
 	Now   int64
 	CPUs  []CPUSnap
 	Tasks []TaskSnap
+	// NoPELT: the era tracks no per-entity load (v2.6.8); the PELT fields
+	// are zero and must not be drawn.
+	NoPELT bool
 }

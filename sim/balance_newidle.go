@@ -98,3 +98,20 @@ func (s *Sim) updateNewidleCost(sd *SchedDomain, cost int64) bool {
 	}
 	return false
 }
+
+// newidleBalance268 mirrors 2.6.8 idle_balance(): no gate on the idle time
+// (there is no avg_idle yet); every SD_BALANCE_NEWIDLE domain bottom-up,
+// load_balance_newidle() in each, until a task is pulled.
+func newidleBalance268(s *Sim, rq *RQ) bool {
+	s.era.track.decayBlocked(s, rq)
+	pulled := 0
+	var currCost int64
+	cont := true
+	for _, sd := range rq.domains {
+		pulled, currCost = s.newidleDomain(rq, sd, currCost, &cont)
+		if pulled > 0 || !cont {
+			break
+		}
+	}
+	return s.newidleDone(rq, pulled, currCost)
+}

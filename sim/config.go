@@ -113,6 +113,24 @@ type Base uint8
 const (
 	BaseV617 Base = iota // v6.17: EEVDF, modern PELT load_avg, SIS_UTIL, sched_balance_rq
 	BaseV38              // v3.8: CFS, load.weight + cpu_load[], 3.6 select_idle_sibling, load_balance
+	BaseV268             // v2.6.8: O(1) or staircase runqueues, nr_running load, the first sched-domains balancer
+)
+
+// CPUScheduler is the v2.6.8 era's runqueue policy (policy.cpu_scheduler).
+type CPUScheduler uint8
+
+const (
+	CPUSchedO1        CPUScheduler = iota // Ingo Molnar's O(1) scheduler of 2.6.8: active/expired arrays, sleep_avg
+	CPUSchedStaircase                     // Con Kolivas' staircase (2.6.8-rc2-mm1 patch): one array, bursts
+)
+
+// StaircaseMode is the staircase scheduler's sysctls: interactive and compute.
+type StaircaseMode uint8
+
+const (
+	StairInteractive    StaircaseMode = iota // interactive=1 compute=0 (the default, Martin's runs)
+	StairNonInteractive                      // interactive=0: no bursts on the top stair
+	StairCompute                             // compute=1: ten times longer RR_INTERVAL, delayed preemption
 )
 
 // LoadMetric is what the balancer and wake_affine read as "load".
@@ -124,6 +142,7 @@ const (
 	LoadRunnableAvg                           // cfs.runnable_load_avg (Preeti/Alex Shi's patches)
 	LoadRunnablePlusBlocked                   // runnable_load_avg + blocked_load_avg (Paul/Preeti)
 	LoadAvg                                   // modern cfs_rq->avg.load_avg (includes blocked)
+	LoadNrRunning                             // 2.6.8: nr_running * SCHED_LOAD_SCALE (the era's only load)
 )
 
 // SIS is the select_idle_sibling() variant.
@@ -251,6 +270,14 @@ type Policy struct {
 	Tunables           [NumLevels]Tunables
 	MigrationCost      int64 // sysctl_sched_migration_cost, ns (0 = 500us, -1 = 0: never cache-hot)
 	BaseSlice          int64 // EEVDF base slice before scaling, ns (0 = era default)
+	// The v2.6.8 era's switches (ignored by the other eras; the scenarios
+	// package refuses them there).
+	CPUScheduler  CPUScheduler
+	StaircaseMode StaircaseMode
+	// ExecBalanceThreshold: sched_balance_exec() stays put while this
+	// runqueue has at most this many tasks (0 = 1, 2.6.8-rc2; 2 = 2.6.7 as
+	// Andrew Theurer recalls it).
+	ExecBalanceThreshold int
 }
 
 // Op is the kind of a program step.

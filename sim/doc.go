@@ -1,7 +1,8 @@
 // Package sim is a deterministic simulator of the Linux scheduler's fair
 // class on a multi-CPU machine: wake-up placement, periodic, newidle and
 // nohz load balancing, per-entity load tracking, and the per-CPU EEVDF
-// (v6.17) or CFS (v3.8) runqueues, driven by small task programs and a
+// (v6.17) or CFS (v3.8) runqueues — or, on base v2.6.8, the O(1) or
+// staircase runqueues with the first sched-domains balancer, driven by small task programs and a
 // machine cost model. It imports only the standard library, never reads a
 // clock, never spawns a goroutine: the same Config gives the same event
 // stream, natively and in WebAssembly.
@@ -146,4 +147,41 @@
 //   - Initial state: CPUs have been idle for a second (deep C-state); the
 //     LLC's SIS_UTIL scan depth and has_idle_cores are those of an idle
 //     machine, not of a fresh boot.
+//
+// # The v2.6.8 era (docs/era-2.6.8.md)
+//
+// O(1) (o1.go), staircase (staircase.go), balancer (balance26.go),
+// placement (wakeup26.go). Simplified or left out:
+//
+//   - Only SCHED_NORMAL user tasks: no RT arrays, no SCHED_RR/FIFO, no
+//     kernel threads (p->mm is always set), no sched_yield(), no
+//     uninterruptible sleep (activated is never -1; staircase PF_UISLEEP
+//     never set). A timer's wake-up counts as from an interrupt
+//     (activated = 2), a task's as not (1).
+//   - sleep_avg is charged at each schedule() as the kernel does, but
+//     sched_clock() is the simulator's exact clock.
+//   - Forks: a fork step's child starts on its parent's CPU
+//     (wake_up_forked_process()), O(1): half the parent's timeslice, the
+//     CHILD/PARENT_PENALTY sleep_avgs, queued right behind the parent at its
+//     priority; staircase: the parent's slice and priority, no burst, the
+//     parent marked PF_FORKED. The scenario's own instances come from the
+//     spawner, which is no task (cpu0; half a full timeslice, no sleep_avg;
+//     staircase: a full slice). No sched_exit() give-back, no -mm
+//     child-runs-first, no threads (wake_up_forked_thread(),
+//     SD_BALANCE_CLONE). A fork does not preempt.
+//   - Exec: sched_balance_exec() (selectTaskRQ's SD_BALANCE_EXEC case) with
+//     policy.exec_balance_threshold; the move itself is the shared
+//     sched_exec() stopper path, which does not recalc the priority as
+//     2.6.8's __migrate_task() -> activate_task() would.
+//   - cpu_power is SCHED_LOAD_SCALE per CPU at every level (2.6.8's SMT
+//     group power is not modelled); SD_CPU_INIT is used for every level
+//     between SMT and NUMA (2.6.8 had one: a node's CPUs).
+//   - NR_CPUS in CPU_OFFSET() is the machine's CPU count; every CPU ticks,
+//     idle or not (no NO_HZ), at aligned ticks; rq->timestamp_last_tick is
+//     the last tick time.
+//   - Staircase: the kernel's unsigned "p->slice - total_run < 1" is read
+//     as signed; cache_delay is 10 ms (the patch's initial value, before
+//     sched_init() sets 5*cache_decay_ticks).
+//   - wake_idle() applies where the lowest domain has SD_WAKE_IDLE (the
+//     SMT level), as on x86 with CONFIG_SCHED_SMT.
 package sim

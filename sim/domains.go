@@ -23,6 +23,10 @@ const (
 	SDOverlap          SDFlag = 0x2000 // sched_domains of this level overlap
 	SDNuma             SDFlag = 0x4000 // cross-node balancing
 	SDCluster          SDFlag = 0x8000 // members share a cluster (L2); v5.16+
+	// 2.6.8 only (include/linux/sched.h, v2.6.7/8: SD_WAKE_IDLE 4, SD_WAKE_BALANCE 16;
+	// free bits here).
+	SDWakeIdle    SDFlag = 0x10000 // wake_idle(): wake onto an idle CPU of the domain (SMT)
+	SDWakeBalance SDFlag = 0x20000 // try_to_wake_up(): pull the wakee when this CPU is less loaded
 )
 
 var sdFlagNames = []struct {
@@ -43,6 +47,8 @@ var sdFlagNames = []struct {
 	{SDOverlap, []string{"SD_OVERLAP"}},
 	{SDNuma, []string{"SD_NUMA"}},
 	{SDCluster, []string{"SD_CLUSTER"}},
+	{SDWakeIdle, []string{"SD_WAKE_IDLE"}},
+	{SDWakeBalance, []string{"SD_WAKE_BALANCE"}},
 }
 
 // SDFlagByName returns the flag with the kernel's name (old names accepted).
@@ -119,6 +125,7 @@ type SchedDomain struct {
 	NewidleIdx     int
 	WakeIdx        int
 	ForkexecIdx    int
+	CacheHotTime   int64 // 2.6.8 sd->cache_hot_time, ns (task_hot())
 
 	// Balancing state.
 	LastBalance        int64 // jiffies

@@ -19,8 +19,14 @@ package sim
 // sched-domains release: rebalance_tick(), load_balance(),
 // load_balance_newidle(), active_load_balance(), try_to_wake_up() with
 // SD_WAKE_AFFINE/SD_WAKE_BALANCE and wake_idle(), sched_balance_exec());
-// issue 17 has to check each line against 2.6.8 itself and the staircase
-// patch before the model is written.
+// issue 17 checked each line against 2.6.8 and the staircase patch
+// (docs/era-2.6.8.md) before writing the model: eraV268 in wakeup26.go.
+// Corrections found: the cache-hot test applies when newly idle or while
+// nr_balance_failed < cache_nice_tries (not always); active_load_balance()
+// pushes only to groups whose CPUs are all idle; the schedstats are
+// version 9; forked processes stay on the parent's CPU. The era needed
+// five more slots, below the table: classFor (the policy chooses O(1) or
+// staircase), tickIdle (no NO_HZ), noPELT, activeBalance, execPlace.
 //
 //	slot                v6.17                         v3.8                           2.6.8 (issue 17)
 //	------------------  ----------------------------  -----------------------------  -----------------------------------
@@ -74,9 +80,9 @@ package sim
 //	domains             sd_init(): 1024 per CPU       SD_*_INIT, smt_gain 1178       SD_SIBLING/CPU/NODE_INIT with SD_
 //	(sdInit, capacity)                                split over the threads         WAKE_IDLE, SD_WAKE_BALANCE and
 //	                                                                                 cache_hot_time per level
-//	schedstat           version 17                    version 15                     the 2004 counters (pull_task,
-//	                                                                                 sched_balance_exec, ttwu_wake_
-//	                                                                                 affine/balance) [to verify]
+//	schedstat           version 17                    version 15                     version 9 (schedstat-2.6.8.1:
+//	                                                                                 pull_task, sched_balance_exec,
+//	                                                                                 ttwu_wake_affine/balance)
 //
 // What the map asked of the interface, and got:
 //
@@ -174,6 +180,20 @@ type era struct {
 	// nohzKickBusy is the era's reason, besides nr_running >= 2, for a busy
 	// CPU's tick to kick the idle load balancer.
 	nohzKickBusy func(s *Sim, rq *RQ) bool
+	// activeBalance is the stopper/migration thread's push on the busiest
+	// CPU toward target (active_load_balance_cpu_stop(), 2.6.8
+	// active_load_balance()).
+	activeBalance func(s *Sim, busiest *RQ, target int)
+
+	// classFor, when set, chooses the runqueue class from the policy once in
+	// New (2.6.8: policy.cpu_scheduler, O(1) or staircase).
+	classFor func(s *Sim) rqClass
+	// tickIdle: every CPU ticks from boot, idle or not (no NO_HZ: 2.6.8's
+	// rebalance_tick() runs on idle CPUs too).
+	tickIdle bool
+	// noPELT: the era has no per-entity load tracking (2.6.8); front ends
+	// must not draw PELT signals.
+	noPELT bool
 }
 
 // rqClass is the per-CPU runqueue policy of an era, in the shape of the
@@ -211,8 +231,11 @@ type rqClass struct {
 
 // eraFor returns the era of a base.
 func eraFor(b Base) *era {
-	if b == BaseV38 {
+	switch b {
+	case BaseV38:
 		return &eraV38
+	case BaseV268:
+		return &eraV268
 	}
 	return &eraV617
 }
@@ -256,6 +279,7 @@ func init() {
 		needActiveBalance: needActiveBalance617,
 		newidleBalance:    newidleBalance617,
 		nohzKickBusy:      nohzKickBusy617,
+		activeBalance:     (*Sim).activeBalance,
 	}
 	eraV38 = era{
 		base: BaseV38, name: "v3.8",
@@ -286,7 +310,9 @@ func init() {
 		needActiveBalance: needActiveBalance38,
 		newidleBalance:    newidleBalance38,
 		nohzKickBusy:      nohzKickBusy38,
+		activeBalance:     (*Sim).activeBalance,
 	}
+	initEraV268()
 }
 
 // cpuCapacity38 is 3.8 arch_scale_smt_power(): smt_gain (1178) shared by

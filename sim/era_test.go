@@ -8,18 +8,35 @@ import (
 // TestErasComplete: every era value fills every hook (a nil function field
 // would panic on the first event that needs it), names itself, and is the
 // one eraFor returns for its base.
+//
+// An era that chooses its runqueue class from the policy (classFor, 2.6.8:
+// O(1) or staircase) is checked as New fills it, once per class.
 func TestErasComplete(t *testing.T) {
-	for _, e := range []*era{&eraV617, &eraV38} {
+	for _, e := range []*era{&eraV617, &eraV38, &eraV268} {
 		if eraFor(e.base) != e || e.name == "" {
 			t.Errorf("era %q: eraFor(%d) is another value, or the era has no name", e.name, e.base)
 		}
-		checkFuncs(t, e.name, reflect.ValueOf(*e))
+		if e.classFor == nil {
+			checkFuncs(t, e.name, reflect.ValueOf(*e))
+			continue
+		}
+		for _, cs := range []CPUScheduler{CPUSchedO1, CPUSchedStaircase} {
+			cfg := &Config{Seed: 1, Duration: 1e6, Machine: machine(1, 1, 1, 2, 1, NumberX86), Policy: Policy{Base: e.base, CPUScheduler: cs}, Tasks: pairs(1, 30000)}
+			s, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkFuncs(t, e.name, reflect.ValueOf(s.era))
+		}
 	}
 }
 
 func checkFuncs(t *testing.T, path string, v reflect.Value) {
 	for i := 0; i < v.NumField(); i++ {
 		f, name := v.Field(i), path+"."+v.Type().Field(i).Name
+		if v.Type().Field(i).Name == "classFor" {
+			continue // optional: only an era with a choice of class has it
+		}
 		switch f.Kind() {
 		case reflect.Func, reflect.Pointer:
 			if f.IsNil() {

@@ -29,6 +29,8 @@ func (s *Sim) cpuLoad(rq *RQ) uint64 {
 		return rq.runnableLoadAvg
 	case LoadRunnablePlusBlocked:
 		return rq.runnableLoadAvg + rq.blockedLoadAvg
+	case LoadNrRunning:
+		return uint64(rq.nrRunning) * schedLoadScale26
 	}
 	return rq.cfsAvg.LoadAvg
 }
@@ -40,6 +42,8 @@ func (s *Sim) taskLoad(p *Task) uint64 {
 		return p.weight
 	case LoadRunnableAvg, LoadRunnablePlusBlocked:
 		return p.avg38.LoadAvgContrib
+	case LoadNrRunning:
+		return schedLoadScale26
 	}
 	return p.avg.LoadAvg
 }

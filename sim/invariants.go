@@ -46,6 +46,11 @@ func (s *Sim) CheckInvariants() error {
 			}
 			taskCPU += s.now - rq.execStart
 		}
+		if s.era.classFor != nil {
+			if err := rq.o1Invariants(); err != nil {
+				return fmt.Errorf("cpu%d: %v", c, err)
+			}
+		}
 		if nr != rq.nrRunning {
 			return fmt.Errorf("cpu%d: nr_running %d, tasks %d", c, rq.nrRunning, nr)
 		}

@@ -34,6 +34,58 @@ type Metrics struct {
 	LifetimeUS   Percentiles   `json:"lifetime_us"`
 	Tasks        []TaskMetrics `json:"tasks"`
 	TraceHash    string        `json:"trace_hash"`
+	// Schedstat9 is the v2.6.8 era's 2004 schedstats (absent in the
+	// other eras).
+	Schedstat9 *Schedstat9 `json:"schedstat_v9,omitempty"`
+}
+
+// Schedstat9 sums the 2004 schedstat counters (version 9) that the seed-004
+// thread's graphs used, over every CPU and domain.
+type Schedstat9 struct {
+	LoadBalance struct {
+		Idle    LB9 `json:"idle"`
+		Busy    LB9 `json:"busy"`
+		Newidle LB9 `json:"newidle"`
+	} `json:"load_balance"`
+	// PullTask counts pull_task() by the idle type of the pulling CPU.
+	PullTask struct {
+		Idle    int64 `json:"idle"`
+		Busy    int64 `json:"busy"`
+		Newidle int64 `json:"newidle"`
+	} `json:"pull_task"`
+	SchedBalanceExec struct {
+		Count    int64 `json:"count"`
+		Attempts int64 `json:"attempts"`
+		Pushed   int64 `json:"pushed"`
+	} `json:"sched_balance_exec"`
+	TTWU struct {
+		Count       int64 `json:"count"`
+		Attempts    int64 `json:"attempts"`
+		Moved       int64 `json:"moved"`
+		WakeAffine  int64 `json:"wake_affine"`
+		WakeBalance int64 `json:"wake_balance"`
+	} `json:"ttwu"`
+	ActiveBalance struct {
+		Count  int64 `json:"count"`
+		Pushed int64 `json:"pushed"`
+		Failed int64 `json:"failed"`
+	} `json:"active_balance"`
+	// ArraySwitches: schedule() swapped the active and expired arrays
+	// (sched_switch; always 0 under staircase).
+	ArraySwitches int64 `json:"array_switches"`
+	// RunDelayMS and Pcount are rq_sched_info's run_delay (runqueue wait)
+	// and the timeslices run.
+	RunDelayMS float64 `json:"run_delay_ms"`
+	Pcount     int64   `json:"pcount"`
+}
+
+// LB9 are one idle type's load_balance() counters of version 9.
+type LB9 struct {
+	Count     int64 `json:"count"`
+	Failed    int64 `json:"failed"`
+	Imbalance int64 `json:"imbalance"`
+	NoBusyQ   int64 `json:"nobusyq"`
+	NoBusyG   int64 `json:"nobusyg"`
 }
 
 // Percentiles of a latency distribution, in microseconds.
@@ -277,6 +329,9 @@ func (s *Sim) Metrics() Metrics {
 			out.Balance.ActivePushed += sd.Stats.ALBPushed
 		}
 	}
+	if s.era.noPELT {
+		out.Schedstat9 = s.schedstat9()
+	}
 	out.Tasks = make([]TaskMetrics, len(s.tasks))
 	for i, t := range s.tasks {
 		cpu := t.cpuTime
@@ -300,4 +355,45 @@ func (s *Sim) cpuOf(t *Task) *RQ {
 		return nil
 	}
 	return s.cpus[t.cpu]
+}
+
+// schedstat9 sums the version-9 counters.
+func (s *Sim) schedstat9() *Schedstat9 {
+	out := &Schedstat9{}
+	lbs := [3]*LB9{&out.LoadBalance.Idle, &out.LoadBalance.Busy, &out.LoadBalance.Newidle}
+	pts := [3]*int64{&out.PullTask.Idle, &out.PullTask.Busy, &out.PullTask.Newidle}
+	var runDelay int64
+	for _, rq := range s.cpus {
+		o := &rq.o1
+		for it := range lbs {
+			*pts[it] += o.ptGained[it]
+		}
+		out.SchedBalanceExec.Count += o.sbeCnt
+		out.TTWU.Count += o.ttwuCnt
+		out.TTWU.Attempts += o.ttwuAttempts
+		out.TTWU.Moved += o.ttwuMoved
+		out.ActiveBalance.Count += o.albCnt
+		out.ActiveBalance.Pushed += o.albLost
+		out.ActiveBalance.Failed += o.albFailed
+		out.ArraySwitches += o.schedSwitch
+		runDelay += rq.runDelay
+		out.Pcount += rq.pcount
+		for _, sd := range rq.domains {
+			st := &sd.Stats
+			for it, lb := range lbs {
+				x := &st.LB[it]
+				lb.Count += x.Count
+				lb.Failed += x.Failed
+				lb.Imbalance += x.Imbalance
+				lb.NoBusyQ += x.NoBusyQ
+				lb.NoBusyG += x.NoBusyG
+			}
+			out.SchedBalanceExec.Attempts += st.SBECount
+			out.SchedBalanceExec.Pushed += st.SBEPushed
+			out.TTWU.WakeAffine += st.TTWUMoveAffine
+			out.TTWU.WakeBalance += st.TTWUMoveBalance
+		}
+	}
+	out.RunDelayMS = round3(float64(runDelay) / 1e6)
+	return out
 }

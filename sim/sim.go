@@ -76,6 +76,9 @@ type Task struct {
 	migratedAt      int64 // time the balancer last moved it, until it runs (0: none)
 	queuedAt        int64 // when it last became runnable-but-not-running
 
+	// O(1) / staircase task state (2.6.8 era, o1.go).
+	o1 o1Task
+
 	// Metrics.
 	ops        int64
 	cpuTime    int64
@@ -151,6 +154,9 @@ type RQ struct {
 	sdLLC   *SchedDomain // per_cpu(sd_llc)
 	llc     *llcShared
 	domains []*SchedDomain
+
+	// The O(1) / staircase runqueue (2.6.8 era, o1.go).
+	o1 o1RQ
 
 	// Metrics.
 	busyTime    int64
@@ -245,6 +251,8 @@ type Sim struct {
 	sisVariant sisVariant
 	// The balancing pass's and the active balance's lb_env.
 	lbEnv, albEnv lbEnv
+	// The v2.6.8 era's constants (o1.go), zero in the other eras.
+	o1p o1Params
 }
 
 // DefaultMaxEvents is the event budget of a run: about a minute of work on
@@ -274,6 +282,9 @@ func New(cfg *Config) (*Sim, error) {
 	}
 	s.rng = rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15))
 	s.era = *eraFor(cfg.Policy.Base)
+	if s.era.classFor != nil {
+		s.era.class = s.era.classFor(s)
+	}
 	s.resolvePolicy()
 	s.tickNS = 1_000_000_000 / int64(m.HZ)
 	f := int64(1 + ilog2(min(topo.NCPU, 8)))
@@ -335,9 +346,15 @@ func New(cfg *Config) (*Sim, error) {
 			}
 		}
 	}
+	s.initO1()
 	// Tasks.
 	if err := s.buildTasks(); err != nil {
 		return nil, err
+	}
+	if s.era.tickIdle {
+		for _, rq := range s.cpus {
+			s.startTick(rq)
+		}
 	}
 	return s, nil
 }
@@ -683,7 +700,7 @@ func (s *Sim) step() {
 	case evNohzKick:
 		s.nohzIdleBalance(s.cpus[e.cpu])
 	case evActiveBalance:
-		s.activeBalance(s.cpus[e.cpu], int(e.task))
+		s.era.activeBalance(s, s.cpus[e.cpu], int(e.task))
 	}
 	s.flush()
 }

@@ -3,6 +3,7 @@ package sim
 // SnapshotInto refills snap with the machine's state, reusing its slices.
 func (s *Sim) SnapshotInto(snap *Snapshot) {
 	snap.Now = s.now
+	snap.NoPELT = s.era.noPELT
 	if cap(snap.CPUs) < len(s.cpus) {
 		snap.CPUs = make([]CPUSnap, len(s.cpus))
 	}

@@ -45,3 +45,39 @@ func (s *Sim) SIS() SIS { return s.sis }
 // Feature reports whether a feature is on (after the base's defaults and
 // the scenario's overrides).
 func (s *Sim) Feature(f Feature) bool { return s.feature(f) }
+
+// CPUStat9 are one CPU's counters of the 2004 schedstats (version 9, Rick
+// Lindsley's patch for 2.6.8.1), kept by the v2.6.8 era; zero elsewhere.
+// Times are in jiffies, as sched_info kept them. Counters the simulator
+// cannot have are 0: yld_* (no sched_yield()), wuft_* (no threads:
+// wake_up_forked_thread()), smt_cnt (sched_migrate_task(): no exec step
+// yet).
+type CPUStat9 struct {
+	SchedNoswitch, SchedSwitch, SchedCnt, SchedGoidle int64
+	ALBCnt, ALBGained, ALBLost, ALBFailed             int64
+	TTWUCnt, TTWUMoved, TTWUAttempts                  int64
+	SBECnt                                            int64
+	CPUTime, RunDelay, Pcnt                           int64
+	// PTGained and PTLost are pull_task() per idle type, indexed as
+	// DomainStats.LB (idle, busy, newly idle).
+	PTGained, PTLost [3]int64
+}
+
+// CPUStats9 returns cpu's version-9 schedstat counters at the current time.
+func (s *Sim) CPUStats9(cpu int) CPUStat9 {
+	rq := s.cpus[cpu]
+	st := s.CPUStats(cpu)
+	o := &rq.o1
+	return CPUStat9{SchedNoswitch: o.schedNoswitch, SchedSwitch: o.schedSwitch, SchedCnt: st.SchedCount, SchedGoidle: st.SchedGoidle,
+		ALBCnt: o.albCnt, ALBGained: o.albGained, ALBLost: o.albLost, ALBFailed: o.albFailed,
+		TTWUCnt: o.ttwuCnt, TTWUMoved: o.ttwuMoved, TTWUAttempts: o.ttwuAttempts, SBECnt: o.sbeCnt,
+		CPUTime: st.RunTime / s.tickNS, RunDelay: st.RunDelay / s.tickNS, Pcnt: st.Pcount,
+		PTGained: o.ptGained, PTLost: o.ptLost}
+}
+
+// HasPELT reports whether the era tracks per-entity load (PELT): false on
+// v2.6.8, whose load is nr_running. Front ends draw no PELT signal then.
+func (s *Sim) HasPELT() bool { return !s.era.noPELT }
+
+// EraName is the policy base's name: "v2.6.8", "v3.8" or "v6.17".
+func (s *Sim) EraName() string { return s.era.name }

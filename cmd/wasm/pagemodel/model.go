@@ -138,6 +138,16 @@ func Describe(sc *scenarios.Scenario) (*Model, error) {
 	}
 	m.Effective, m.Base = policy(eff), policy(base)
 	m.Values, m.BaseValues, m.Defaults = m.Effective.byPath(), m.Base.byPath(), m.CostDefaults.byPath()
+	if sc.Policy.Base == "v2.6.8" {
+		// That base lacks the later eras' switches: no value to show.
+		for _, vals := range []map[string]string{m.Values, m.BaseValues} {
+			for path, v := range vals {
+				if !applies(sc, path+"="+v) {
+					delete(vals, path)
+				}
+			}
+		}
+	}
 	m.Preset = scenarios.PresetOf(sc)
 	m.Suggestions = suggestions(m, sc)
 	m.LevelKeys = map[string]map[string]string{}
@@ -326,12 +336,26 @@ func suggestions(m *Model, sc *scenarios.Scenario) []string {
 		out = append(out, "policy.features."+k.Name+"="+strconv.FormatBool(!m.Effective.Features[k.Name]))
 	}
 	for _, b := range enum("policy.base") {
-		if b != sc.Policy.Base {
+		if b != sc.Policy.Base && applies(sc, "policy.base="+b) {
 			out = append(out, "policy.base="+b)
 			break
 		}
 	}
-	return out
+	// Only what applies to the scenario's base (a v2.6.8 scenario has no
+	// select_idle_sibling, load metric or PELT features).
+	kept := out[:0]
+	for _, kv := range out {
+		if applies(sc, kv) {
+			kept = append(kept, kv)
+		}
+	}
+	return kept
+}
+
+// applies reports whether the one-line change kv is valid on sc.
+func applies(sc *scenarios.Scenario, kv string) bool {
+	path, value, _ := strings.Cut(kv, "=")
+	return sc.Clone().Set(path, value) == nil
 }
 
 // byPath spells a resolved policy by scenario path.
