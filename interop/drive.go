@@ -19,7 +19,14 @@ type Options struct {
 	// means the scenario's duration. An export starts at the simulator's
 	// current time, whatever it is.
 	Until int64
+	// Stop, when set, is asked every stopEvery simulator events; true ends
+	// the run there (a wall-clock limit, an interrupt), as a simulator
+	// budget does: the export covers the time simulated so far.
+	Stop func() bool
 }
+
+// stopEvery is how many events run between two calls of Options.Stop.
+const stopEvery = 1 << 12
 
 func (o Options) interval() int64 {
 	if o.Interval <= 0 {
@@ -50,7 +57,8 @@ type recorder interface {
 //
 // Stepping one event at a time and then RunUntil(t) is the same run as any
 // other slicing (sim.RunUntil processes exactly the events due by t), so an
-// export never changes the trace it records.
+// export never changes the trace it records. A run that a budget stops
+// (s.Err) or Options.Stop ends gets its last sample at that time.
 func drive(s *sim.Sim, opt Options, r recorder) {
 	s.SetRecording(true)
 	evs := s.TakeEvents(nil)[:0]
@@ -61,23 +69,33 @@ func drive(s *sim.Sim, opt Options, r recorder) {
 	if s.Now() >= until {
 		return
 	}
+	n := 0
 	for next := (s.Now()/iv + 1) * iv; ; next += iv {
 		t := min(next, until)
+		stop := false
 		for {
 			nt := s.NextEventTime()
 			if nt < 0 || nt > t {
 				break
 			}
-			s.Step()
+			stop = !s.Step()
 			evs = s.TakeEvents(evs[:0])
 			for i := range evs {
 				r.event(&evs[i])
 			}
+			if n++; n%stopEvery == 0 && opt.Stop != nil && opt.Stop() {
+				stop = true
+			}
+			if stop {
+				break
+			}
 		}
-		s.RunUntil(t)
+		if !stop {
+			s.RunUntil(t)
+		}
 		s.SnapshotInto(&snap)
 		r.sample(&snap)
-		if t >= until {
+		if stop || t >= until {
 			return
 		}
 	}

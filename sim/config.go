@@ -19,6 +19,11 @@ type Config struct {
 	// reaches one stops, and Err says so.
 	MaxLiveTasks int
 	MaxForks     int64
+
+	// MaxWork bounds the work a run may do, in work units (0: the default,
+	// DefaultMaxWork); Sim.Work says what counts. A run that reaches it
+	// stops between two events, and Err returns a *LimitError.
+	MaxWork int64
 }
 
 // Numbering says how logical CPU ids map onto the topology.

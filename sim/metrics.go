@@ -34,6 +34,11 @@ type Metrics struct {
 	LifetimeUS   Percentiles   `json:"lifetime_us"`
 	Tasks        []TaskMetrics `json:"tasks"`
 	TraceHash    string        `json:"trace_hash"`
+	// Work is Sim.Work: the deterministic work units the run did.
+	Work int64 `json:"work"`
+	// Stopped is Sim.Err's text when a budget stopped the run before its
+	// duration (the metrics then cover what was simulated); empty otherwise.
+	Stopped string `json:"stopped,omitempty"`
 	// Schedstat9 is the v2.6.8 era's 2004 schedstats (absent in the
 	// other eras).
 	Schedstat9 *Schedstat9 `json:"schedstat_v9,omitempty"`
@@ -283,6 +288,10 @@ func (s *Sim) Metrics() Metrics {
 		CtxSwitches: m.ctxSwitches,
 		Wakeups:     m.wakeups,
 		TraceHash:   s.TraceHash(),
+		Work:        s.work,
+	}
+	if s.err != nil {
+		out.Stopped = s.err.Error()
 	}
 	if simNS > 0 {
 		out.OpsPerS = round3(float64(m.ops) / (float64(simNS) / 1e9))

@@ -211,7 +211,10 @@ type Sim struct {
 	idleMask  CPUMask // CPUs idle_cpu() is true of
 	processed int64   // internal events processed
 	maxEvents int64
-	err       error // why the run stopped early (event budget), nil if it did not
+	work      int64     // work units done (see Work)
+	maxWork   int64     // work budget
+	openDec   *Decision // the decision whose examined CPUs are not yet counted in work
+	err       error     // why the run stopped early (a *LimitError), nil if it did not
 
 	// Balancing state of the root domain and nohz.
 	rdOverloaded    bool
@@ -260,6 +263,19 @@ type Sim struct {
 // CLI run or a browser tab do.
 const DefaultMaxEvents = 300_000_000
 
+// DefaultMaxWork is the work budget of a run (see Work). Events bound the
+// loop, not the work inside an event: one wake step with fanout "all" wakes
+// up to 4096 tasks, one tick runs on 256 CPUs, one balancing pass examines
+// 256 CPUs, a pick scans the whole runqueue. Work units count that inner
+// work, so a budget of them bounds time for every scenario alike, and
+// deterministically: the CLI and the page stop at the same event. Measured
+// natively on one core of a loaded 2-core VM: 15 to 35 million units a
+// second for the cheapest events (a 1 ns loop on one CPU, tbench with 80
+// pairs: 72 million units per simulated second), up to 600 million for
+// long runqueue scans; so 5*10^8 units are at most about 30 s. The presets
+// need 50 thousand to 1.3 million.
+const DefaultMaxWork = 500_000_000
+
 // New builds a simulator for cfg. cfg is not modified; its validation with
 // paths is the scenarios package's job, so errors here are terse.
 func New(cfg *Config) (*Sim, error) {
@@ -276,9 +292,12 @@ func New(cfg *Config) (*Sim, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Sim{cfg: *cfg, topo: topo, costs: m.Costs, maxEvents: cfg.MaxEvents}
+	s := &Sim{cfg: *cfg, topo: topo, costs: m.Costs, maxEvents: cfg.MaxEvents, maxWork: cfg.MaxWork}
 	if s.maxEvents <= 0 {
 		s.maxEvents = DefaultMaxEvents
+	}
+	if s.maxWork <= 0 {
+		s.maxWork = DefaultMaxWork
 	}
 	s.rng = rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15))
 	s.era = *eraFor(cfg.Policy.Base)
@@ -584,18 +603,39 @@ func (s *Sim) RunUntil(t int64) {
 	}
 }
 
-// Step processes the next event; it reports false when none is left or the
-// event budget is spent.
+// Step processes the next event; it reports false when none is left or a
+// budget is spent (then Err says which).
 func (s *Sim) Step() bool {
 	if s.err != nil || s.q.len() == 0 {
 		return false
 	}
 	s.step()
-	return true
+	return s.err == nil
 }
 
-// Err reports why the run stopped early: nil, or the event budget.
+// Err reports why the run stopped early: nil, or a *LimitError naming the
+// budget (events or work) it reached.
 func (s *Sim) Err() error { return s.err }
+
+// Work is the number of work units done so far: one per internal event, per
+// trace event emitted, per task woken (a wake that only counts, as a
+// semaphore post, included), per CPU visited by a tick, per task queued on
+// the CPU of an event or of a reschedule (the runqueue is a slice that
+// picks scan), and per CPU, sched group and domain a placement or balancing
+// decision examined. It depends
+// only on the scenario, so it is the same natively and in wasm.
+func (s *Sim) Work() int64 { return s.work }
+
+// chargeDecision adds what the open decision examined to the work count.
+// Decisions do not nest (a wake-up never starts a balancing pass nor the
+// reverse), so the open one is complete when the next starts or the event
+// ends, whether it lives in the recording ring or in s.scratch.
+func (s *Sim) chargeDecision() {
+	if d := s.openDec; d != nil {
+		s.work += int64(d.NCPUs + d.NGroups + d.NDomains)
+		s.openDec = nil
+	}
+}
 
 // NextEventTime is the time of the next queued event (-1: none).
 func (s *Sim) NextEventTime() int64 {
@@ -671,11 +711,20 @@ func (s *Sim) Explain(e Event) string {
 func (s *Sim) step() {
 	s.processed++
 	if s.processed > s.maxEvents {
-		s.err = errorf("stopped at %.3f ms of simulated time: the run reached its budget of %d events (shorten the duration, or use fewer CPUs or tasks)", float64(s.now)/1e6, s.maxEvents)
+		s.err = &LimitError{Limit: "events", Budget: s.maxEvents, At: s.now}
 		return
 	}
+	if s.work >= s.maxWork {
+		s.err = &LimitError{Limit: "work", Budget: s.maxWork, At: s.now}
+		return
+	}
+	s.work++
 	e := s.q.pop()
 	s.advance(e.t)
+	if e.kind != evTick && e.cpu >= 0 && int(e.cpu) < len(s.cpus) {
+		// Its accounting (update_curr, min_vruntime) scans the CPU's queue.
+		s.work += int64(len(s.cpus[e.cpu].queue))
+	}
 	switch e.kind {
 	case evRunDone:
 		rq := s.cpus[e.cpu]
@@ -683,6 +732,9 @@ func (s *Sim) step() {
 			s.runDone(rq)
 		}
 	case evTick:
+		for _, rq := range s.cpus {
+			s.work += 1 + int64(len(rq.queue))
+		}
 		s.tickAll()
 	case evTimer:
 		p := s.tasks[e.task]
@@ -703,6 +755,7 @@ func (s *Sim) step() {
 		s.era.activeBalance(s, s.cpus[e.cpu], int(e.task))
 	}
 	s.flush()
+	s.chargeDecision()
 }
 
 // advance moves the clock to t, integrating the time-weighted metrics.
@@ -727,6 +780,7 @@ func (s *Sim) flush() {
 	for i := 0; i < len(s.dirty); i++ {
 		rq := s.cpus[s.dirty[i]]
 		if rq.needResched {
+			s.work += int64(len(rq.queue)) // the pick scans the queue
 			rq.needResched = false
 			s.schedule(rq)
 		}
@@ -741,6 +795,7 @@ func (s *Sim) flush() {
 func (s *Sim) emit(e Event) {
 	e.T = s.now
 	s.nEvents++
+	s.work++
 	h := s.hash
 	if h == 0 {
 		h = 14695981039346656037
@@ -763,6 +818,7 @@ func (s *Sim) Events() int64 { return s.nEvents }
 
 // newDecision starts a decision record (held in the ring while recording).
 func (s *Sim) newDecision(path string, p *Task, this int) *Decision {
+	s.chargeDecision()
 	var d *Decision
 	if s.recording {
 		s.decSeq++
@@ -779,6 +835,7 @@ func (s *Sim) newDecision(path string, p *Task, this int) *Decision {
 		d.Task = p.id
 	}
 	d.This, d.Prev, d.Target, d.Chosen, d.Level = int16(this), -1, -1, -1, -1
+	s.openDec = d
 	return d
 }
 

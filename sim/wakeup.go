@@ -41,6 +41,7 @@ const maxPendingWakers = 4096
 // a timer). A task not blocked in a wait only counts the wake (a semaphore
 // post). It returns the search cost charged to the waking CPU.
 func (s *Sim) tryToWakeUp(p *Task, waker *Task, cpu int, sync bool) int64 {
+	s.work++ // a work unit per task woken (see Sim.Work)
 	if waker != nil && !(p.state == TaskBlocked && p.waiting) {
 		if p.state == TaskExited {
 			return 0

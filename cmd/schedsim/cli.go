@@ -134,6 +134,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if errors.As(err, &ee) {
 		return ee.code
 	}
+	var le *limitError
+	if errors.As(err, &le) {
+		return exitLimit
+	}
 	return exitInternal
 }
 

@@ -3,11 +3,16 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"schedplay/interop"
@@ -22,11 +27,20 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 	format := fs.String("format", "", strings.Join(interop.FormatNames(), " | "))
 	out := fs.String("o", "", "the file to write; - for stdout")
 	interval := fs.Duration("interval", time.Millisecond, "sampling period in simulated time (counters, CSV rows, schedstat snapshots)")
+	maxSize := fs.Int64("max-size", DefaultMaxExportBytes, "largest output in bytes; a bigger export stops and writes nothing")
 	var sets setFlags
 	fs.Var(&sets, "set", "path=value override (repeatable)")
+	var lim limits
+	lim.register(fs)
 	pos, err := parse(fs, args, 1, "one FILE or PRESET")
 	if err != nil {
 		return err
+	}
+	if err := lim.check(); err != nil {
+		return err
+	}
+	if *maxSize <= 0 {
+		return badInputf("schedsim export: -max-size %d: want a positive number of bytes", *maxSize)
 	}
 	intervalSet := false
 	fs.Visit(func(f *flag.Flag) { intervalSet = intervalSet || f.Name == "interval" })
@@ -69,72 +83,168 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 			}
 			return nil
 		}
-		n, err := writeOutput(*out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err })
+		n, err := writeOutput(*out, nil, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err })
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "wrote %s: %s, %d bytes, %d tasks, %d problems\n", *out, *format, n, len(s.Tasks), len(probs))
 		return nil
 	}
+	lim.apply(cfg)
 	sm, err := newSim(cfg)
 	if err != nil {
 		return internal(fmt.Errorf("internal error: the simulator refused a valid scenario: %v", err))
 	}
 	src.Sim = sm
-	opt := interop.Options{Interval: int64(*interval)}
-	if *format == "schedstat" && !intervalSet {
-		opt.Interval = 0 // one snapshot at the end
-	}
+	// An interrupt (Ctrl-C, SIGTERM) or the wall-clock limit ends the run
+	// where it is; an interrupt then writes nothing.
+	ctx, stopSignals := exportContext()
+	defer stopSignals()
+	deadline := lim.deadline()
+	size := &sizeCap{max: *maxSize}
+	var stopErr error
+	opt := interop.Options{Interval: int64(*interval), Stop: func() bool {
+		switch {
+		case size.hit:
+			return true // the writer reports errTooBig
+		case ctx.Err() != nil:
+			stopErr = errInterrupted
+		case !deadline.IsZero() && time.Now().After(deadline):
+			stopErr = lim.wallError(sm)
+		}
+		return stopErr != nil
+	}}
 	write := func(w io.Writer) error {
-		probs, err := interop.Export(w, src, *format, opt)
-		for _, p := range probs {
-			fmt.Fprintln(stderr, p)
+		var err error
+		if *format == "schedstat" && !intervalSet {
+			// One snapshot at the end: the run first, within the limits.
+			if stopErr = lim.runTo(sm, 0, deadline); stopErr != nil {
+				var le *limitError
+				if !errors.As(stopErr, &le) {
+					return stopErr
+				}
+			}
+			err = interop.WriteSchedstat(w, sm)
+		} else {
+			var probs []interop.Problem
+			probs, err = interop.Export(w, src, *format, opt)
+			for _, p := range probs {
+				fmt.Fprintln(stderr, p)
+			}
+		}
+		if err == nil && stopErr == errInterrupted {
+			err = errInterrupted
 		}
 		return err
 	}
+	limited := func() error {
+		if stopErr != nil {
+			return stopErr
+		}
+		return lim.simError(sm)
+	}
 	if *out == "-" {
-		if err := write(stdout); err != nil {
+		cw := &countingWriter{w: stdout, cap: size}
+		if err := write(cw); err != nil {
+			if errors.Is(err, errTooBig) {
+				return &limitError{fmt.Sprintf("limit: the export reached -max-size %d bytes at %.3f ms of simulated time; what was written to stdout is cut there. %s", *maxSize, float64(sm.Now())/1e6, raiseSize(*maxSize))}
+			}
 			return internal(err)
 		}
-		return nil
+		return limited()
 	}
-	n, err := writeOutput(*out, write)
+	n, err := writeOutput(*out, size, write)
 	if err != nil {
+		if errors.Is(err, errTooBig) {
+			return &limitError{fmt.Sprintf("limit: the export reached -max-size %d bytes at %.3f ms of simulated time; nothing was written to %s. %s", *maxSize, float64(sm.Now())/1e6, *out, raiseSize(*maxSize))}
+		}
+		if errors.Is(err, errInterrupted) {
+			return &exitError{exitInterrupted, fmt.Errorf("schedsim export: interrupted at %.3f ms of simulated time; nothing was written to %s", float64(sm.Now())/1e6, *out)}
+		}
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s: %s, %d bytes, %.0f ms simulated\n", *out, *format, n, float64(sm.Now())/1e6)
-	return nil
+	return limited()
 }
 
-// writeOutput creates path and fills it with write; on failure the partial
-// file is removed. A path that cannot be created is bad input; a write that
-// fails half way is an internal error.
-func writeOutput(path string, write func(io.Writer) error) (int64, error) {
-	f, err := os.Create(path)
+// DefaultMaxExportBytes is the default -max-size of an export: 512 MiB, more
+// than Perfetto's UI or a spreadsheet opens comfortably (a 1 s tbench-pairs
+// run at 80 pairs is about 60 MB of Perfetto JSON); a bigger file is nearly
+// always a too-short -interval or too long a run.
+const DefaultMaxExportBytes = 512 << 20
+
+func raiseSize(max int64) string {
+	return fmt.Sprintf("Raise it with -max-size %d, or use a longer -interval, or shorten the duration (-set duration=...)", 4*max)
+}
+
+// exitInterrupted is the status of an export ended by an interrupt (128 +
+// SIGINT, as shells report it).
+const exitInterrupted = 130
+
+var (
+	errTooBig      = errors.New("output size limit reached")
+	errInterrupted = errors.New("interrupted")
+)
+
+// exportContext is cancelled by an interrupt or SIGTERM; a test replaces it.
+var exportContext = func() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+// writeOutput fills a temporary file next to path with write and renames it
+// to path only when write succeeded, so path is either untouched or
+// complete: a failed, oversized or interrupted export leaves no partial
+// file. A path whose directory cannot be written is bad input; a write that
+// fails half way is an internal error; errTooBig and errInterrupted are
+// returned as they are.
+func writeOutput(path string, size *sizeCap, write func(io.Writer) error) (int64, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return 0, badInput(err)
 	}
-	cw := &countingWriter{w: bufio.NewWriterSize(f, 256<<10)}
+	tmp := f.Name()
+	bw := bufio.NewWriterSize(f, 256<<10)
+	cw := &countingWriter{w: bw, cap: size}
 	err = write(cw)
 	if err == nil {
-		err = cw.w.(*bufio.Writer).Flush()
+		err = bw.Flush()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
 	if err != nil {
-		os.Remove(path)
+		os.Remove(tmp)
+		if errors.Is(err, errTooBig) || errors.Is(err, errInterrupted) {
+			return 0, err
+		}
 		return 0, internal(fmt.Errorf("writing %s: %v", path, err))
 	}
 	return cw.n, nil
 }
 
+// sizeCap is an output size limit shared by a writer and the run feeding
+// it: hit is set when the writer refused to go past max, so that the run
+// stops too instead of simulating for nothing.
+type sizeCap struct {
+	max int64 // 0: no limit
+	hit bool
+}
+
+// countingWriter counts bytes and refuses to go past its cap (nil: none).
 type countingWriter struct {
-	w io.Writer
-	n int64
+	w   io.Writer
+	n   int64
+	cap *sizeCap
 }
 
 func (c *countingWriter) Write(p []byte) (int, error) {
+	if c.cap != nil && c.cap.max > 0 && c.n+int64(len(p)) > c.cap.max {
+		c.cap.hit = true
+		return 0, errTooBig
+	}
 	n, err := c.w.Write(p)
 	c.n += int64(n)
 	return n, err

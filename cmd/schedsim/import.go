@@ -114,7 +114,7 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
-	if _, err := writeOutput(*out, func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err }); err != nil {
+	if _, err := writeOutput(*out, nil, func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err }); err != nil {
 		return err
 	}
 	m := s.Machine

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -16,28 +17,30 @@ import (
 // newSim is sim.New; a test replaces it to reach the internal-error path.
 var newSim = sim.New
 
-// simulate runs one scenario to its duration. Wall time (New plus Run) is
-// measured here: the CLI may read the clock, the simulator never does.
-func simulate(s *scenarios.Scenario) (sim.Metrics, error) {
+// simulate runs one scenario to its duration within the limits. Wall time
+// (New plus Run) is measured here: the CLI may read the clock, the
+// simulator never does. A run a limit stopped returns its metrics (of what
+// was simulated) and a *limitError.
+func simulate(s *scenarios.Scenario, lim *limits) (sim.Metrics, error) {
 	cfg, err := s.Config()
 	if err != nil {
 		return sim.Metrics{}, badInput(err)
 	}
+	lim.apply(cfg)
 	start := time.Now()
 	sm, err := newSim(cfg)
 	if err != nil {
 		// The scenario validated, so the simulator refusing it is our bug.
 		return sim.Metrics{}, internal(fmt.Errorf("internal error: the simulator refused a valid scenario: %v", err))
 	}
-	sm.Run()
-	if err := sm.Err(); err != nil {
-		// The scenario asks for more work than a run may do.
-		return sim.Metrics{}, badInput(err)
-	}
+	stopped := lim.runTo(sm, 0, lim.deadline())
 	m := sm.Metrics()
 	m.WallMS = float64(time.Since(start).Microseconds()) / 1000
 	m.Title = s.Title
-	return m, nil
+	if stopped != nil {
+		m.Stopped = stopped.Error()
+	}
+	return m, stopped
 }
 
 func cmdRun(args []string, stdout io.Writer) error {
@@ -45,23 +48,32 @@ func cmdRun(args []string, stdout io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the metrics as JSON")
 	var sets setFlags
 	fs.Var(&sets, "set", "path=value override (repeatable)")
+	var lim limits
+	lim.register(fs)
 	pos, err := parse(fs, args, 1, "one FILE or PRESET")
 	if err != nil {
+		return err
+	}
+	if err := lim.check(); err != nil {
 		return err
 	}
 	s, err := load(pos[0], sets)
 	if err != nil {
 		return err
 	}
-	m, err := simulate(s)
-	if err != nil {
+	m, err := simulate(s, &lim)
+	var le *limitError
+	if err != nil && !errors.As(err, &le) {
 		return err
 	}
 	if *asJSON {
-		return writeJSON(stdout, m)
+		if werr := writeJSON(stdout, m); werr != nil {
+			return werr
+		}
+		return err
 	}
 	writeTable(stdout, &m)
-	return nil
+	return err
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -88,7 +100,11 @@ func writeTable(w io.Writer, m *sim.Metrics) {
 	if m.WallMS > 0 {
 		rtf = fmt.Sprintf(", %.1fx real time", m.SimMS/m.WallMS)
 	}
-	fmt.Fprintf(w, "seed %d: %.0f ms simulated in %.0f ms%s, %d events, trace %s\n\n", m.Seed, m.SimMS, m.WallMS, rtf, m.Events, m.TraceHash)
+	fmt.Fprintf(w, "seed %d: %.0f ms simulated in %.0f ms%s, %d events, trace %s\n", m.Seed, m.SimMS, m.WallMS, rtf, m.Events, m.TraceHash)
+	if m.Stopped != "" {
+		fmt.Fprintf(w, "STOPPED EARLY (%d work units): %s\n", m.Work, m.Stopped)
+	}
+	fmt.Fprintln(w)
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	pct := func(p sim.Percentiles) string {

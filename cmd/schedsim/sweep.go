@@ -71,8 +71,13 @@ func cmdSweep(args []string, stdout io.Writer) error {
 	compare := fs.String("compare", "", "path=a,b,...: one column per value")
 	var sets setFlags
 	fs.Var(&sets, "set", "path=value override (repeatable)")
+	var lim limits
+	lim.register(fs)
 	pos, err := parse(fs, args, 1, "one FILE or PRESET")
 	if err != nil {
+		return err
+	}
+	if err := lim.check(); err != nil {
 		return err
 	}
 	if *vary == "" {
@@ -129,7 +134,7 @@ func cmdSweep(args []string, stdout io.Writer) error {
 		go func() {
 			defer wg.Done()
 			for cl := range work {
-				cl.Metrics, cl.err = simulate(cl.scen)
+				cl.Metrics, cl.err = simulate(cl.scen, &lim)
 			}
 		}()
 	}
@@ -138,11 +143,17 @@ func cmdSweep(args []string, stdout io.Writer) error {
 	}
 	close(work)
 	wg.Wait()
+	var stopped []string // cells a limit stopped: the table still shows them
 	for _, cl := range cells {
 		if cl.err != nil {
 			where := "vary " + cl.Vary
 			if cols != nil {
 				where += ", compare " + cl.Compare
+			}
+			var le *limitError
+			if errors.As(cl.err, &le) {
+				stopped = append(stopped, fmt.Sprintf("cell %s: %v", where, le))
+				continue
 			}
 			var ee *exitError
 			if errors.As(cl.err, &ee) {
@@ -152,11 +163,18 @@ func cmdSweep(args []string, stdout io.Writer) error {
 		}
 	}
 
+	var limitErr error
+	if len(stopped) > 0 {
+		limitErr = &limitError{fmt.Sprintf("%d of %d cells stopped early (their ops/s are over the time simulated):\n%s", len(stopped), len(cells), strings.Join(stopped, "\n"))}
+	}
 	if *asJSON {
-		return writeJSON(stdout, cells)
+		if err := writeJSON(stdout, cells); err != nil {
+			return err
+		}
+		return limitErr
 	}
 	writeSweepTable(stdout, base, rows, cols, cells)
-	return nil
+	return limitErr
 }
 
 // writeSweepTable prints ops/s like the tbench tables of the seeds: the
@@ -185,12 +203,21 @@ func writeSweepTable(w io.Writer, base *scenarios.Scenario, rows, cols *axis, ce
 	}
 	ncols := len(header) - 1
 	table := [][]string{header}
+	stopped := false
 	for r, rv := range rows.values {
 		line := []string{shown(rv)}
 		for c := 0; c < ncols; c++ {
-			line = append(line, fmt.Sprintf("%.2f", cells[r*ncols+c].Metrics.OpsPerS))
+			m := &cells[r*ncols+c].Metrics
+			mark := ""
+			if m.Stopped != "" {
+				mark, stopped = "*", true
+			}
+			line = append(line, fmt.Sprintf("%.2f%s", m.OpsPerS, mark))
 		}
 		table = append(table, line)
 	}
 	writeColumns(w, table)
+	if stopped {
+		fmt.Fprintln(w, "# * stopped early by a limit (stderr says which): ops/s over the time simulated")
+	}
 }
