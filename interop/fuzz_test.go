@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"schedplay/internal/bounded"
 	"schedplay/scenarios"
 )
 
@@ -60,7 +61,10 @@ func FuzzImportRTApp(f *testing.F) {
 	f.Add([]byte(`{"tasks": {"a": {"run": 10, "resume": "a", "suspend": "a", "sem_post": "s", "sem_wait": "s"}}}`))
 	f.Add([]byte(`{"tasks": {"t": {"phases": {"p": {"loop": 40, "run": 1, "timer": {"period": 3}}}}}, "global": {"duration": 0}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, probs, err := ImportRTApp(data)
+		var s *scenarios.Scenario
+		var probs []Problem
+		var err error
+		bounded.Check(t, "ImportRTApp", len(data), func() { s, probs, err = ImportRTApp(data) })
 		checkImported(t, s, probs, err)
 		sameAgain(t, s, probs, err, func() (*scenarios.Scenario, []Problem, error) { return ImportRTApp(data) })
 	})
@@ -70,7 +74,10 @@ func FuzzImportLscpu(f *testing.F) {
 	addTestdata(f, "lscpu-*.txt")
 	f.Add([]byte("# CPU,Core,Socket,Node,Online,MaxMHz\n0,0,0,0,Y,1\n1,-,-,-,N,\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, probs, err := ImportLscpu(data)
+		var m scenarios.Machine
+		var probs []Problem
+		var err error
+		bounded.Check(t, "ImportLscpu", len(data), func() { m, probs, err = ImportLscpu(data) })
 		if err == nil {
 			n := m.Nodes * m.SocketsPerNode * m.LLCsPerSocket * m.ClustersPerLLC * m.CoresPerCluster * m.ThreadsPerCore
 			if n < 1 || n > scenarios.MaxCPUs {

@@ -15,6 +15,13 @@ import (
 // MaxLscpuBytes bounds lscpu output (a 1024-CPU machine prints about 40 KiB).
 const MaxLscpuBytes = 1 << 20
 
+// MaxLscpuCPUID is the largest CPU number accepted: Linux's largest
+// CONFIG_NR_CPUS is 8192 (x86-64 with MAXSMP), so a real machine never
+// numbers a CPU above 8191. A bigger id is an error by line: nothing is
+// sized by ids, but a number that cannot come from a machine is a typo or
+// a hostile file.
+const MaxLscpuCPUID = 8191
+
 // lscpuDefaultColumns are the columns of `lscpu -p` when its output has no
 // header line (someone pasted only the rows).
 var lscpuDefaultColumns = []string{"CPU", "Core", "Socket", "Node", "", "L1d", "L1i", "L2", "L3"}
@@ -293,6 +300,9 @@ func parseLscpu(data []byte, probs *problems) ([]lcpu, error) {
 			probs.add(where, "no CPU number; line skipped")
 			continue
 		}
+		if c.id > MaxLscpuCPUID {
+			return nil, fmt.Errorf("%s: cpu%d: CPU numbers go up to %d (Linux's largest NR_CPUS is %d)", where, c.id, MaxLscpuCPUID, MaxLscpuCPUID+1)
+		}
 		if ids[c.id] {
 			probs.add(where, "cpu%d is listed twice; line skipped", c.id)
 			continue
@@ -321,19 +331,24 @@ func parseLscpu(data []byte, probs *problems) ([]lcpu, error) {
 	if len(online) == 0 {
 		return nil, errors.New("no online CPU in the input")
 	}
-	var missing []int64
-	hi := online[len(online)-1].id
-	listed := map[int]bool{}
+	// The ids missing below the highest online one, as ranges from the
+	// gaps between consecutive listed ids (out is sorted): linear in the
+	// input, whatever the ids.
+	var missing []string
+	hi, prev := online[len(online)-1].id, -1
 	for _, c := range out {
-		listed[c.id] = true
-	}
-	for id := 0; id <= hi; id++ {
-		if !listed[id] {
-			missing = append(missing, int64(id))
+		if c.id > hi {
+			break
 		}
+		if lo, top := prev+1, c.id-1; lo == top {
+			missing = append(missing, strconv.Itoa(lo))
+		} else if lo < top {
+			missing = append(missing, strconv.Itoa(lo)+"-"+strconv.Itoa(top))
+		}
+		prev = c.id
 	}
 	if len(missing) > 0 {
-		probs.add("machine", "CPUs %s are not listed (offline or absent; lscpu -a lists them)", cpuList(missing))
+		probs.add("machine", "CPUs %s are not listed (offline or absent; lscpu -a lists them)", strings.Join(missing, ","))
 	}
 	if len(offline) > 0 || len(missing) > 0 {
 		probs.add("machine", "the scenario numbers the %d online CPUs 0..%d in order: its cpuN is the input's %s", len(online), len(online)-1, renumbering(online))

@@ -28,7 +28,18 @@ func (p Problem) String() string {
 
 type problems []Problem
 
+// MaxProblems bounds the problems an import lists: a hostile file can have
+// one per few bytes; after this many a last one says the rest are left out.
+const MaxProblems = 1000
+
 func (ps *problems) add(path, format string, args ...any) {
+	switch {
+	case len(*ps) > MaxProblems:
+		return
+	case len(*ps) == MaxProblems:
+		*ps = append(*ps, Problem{Message: fmt.Sprintf("more than %d problems: the rest are not listed", MaxProblems)})
+		return
+	}
 	msg := format
 	if len(args) > 0 {
 		msg = fmt.Sprintf(format, args...)

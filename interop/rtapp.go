@@ -311,7 +311,8 @@ func (im *rtImporter) task(key string, v *jval, path string) *rtTask {
 	policy := im.defPolicy
 	policyPath := "global.default_policy"
 	var phases *jval
-	loop := int64(-1) // the thread's loop key; absent: forever
+	hasPhases := v.member("phases") != nil // looked up once: a key per member made this quadratic
+	loop := int64(-1)                      // the thread's loop key; absent: forever
 	for _, m := range v.obj {
 		p := pathJoin(path, m.key)
 		switch m.key {
@@ -375,7 +376,7 @@ func (im *rtImporter) task(key string, v *jval, path string) *rtTask {
 			switch {
 			case rtEventKind(m.key) == "":
 				im.probs.add(p, "unknown key; ignored")
-			case v.member("phases") != nil:
+			case hasPhases:
 				im.probs.add(p, "an event beside phases: rt-app only reads the events of the phases; ignored")
 			}
 			// Otherwise an event of the single implicit phase, read below.
@@ -506,6 +507,19 @@ func (im *rtImporter) phaseBlocks(t *rtTask, live []rtPhase) {
 		return false
 	}
 	block := func(p rtPhase) bool { return p.loop > 1 && timed(p.steps) }
+	// restTop[i], restTotal[i]: the room the phases after i need (once
+	// each), summed from the end in one pass: a rescan per phase made 60
+	// thousand phases quadratic.
+	restTops, restTotals := make([]int, len(live)+1), make([]int, len(live)+1)
+	for i := len(live) - 1; i >= 0; i-- {
+		q := live[i]
+		n := min(len(q.steps), scenarios.MaxSteps)
+		if block(q) {
+			restTops[i], restTotals[i] = restTops[i+1]+1, restTotals[i+1]+n+1
+		} else {
+			restTops[i], restTotals[i] = restTops[i+1]+n, restTotals[i+1]+n
+		}
+	}
 	top, total := 0, 0
 	for i, p := range live {
 		steps := p.steps
@@ -526,15 +540,7 @@ func (im *rtImporter) phaseBlocks(t *rtTask, live []rtPhase) {
 			continue
 		}
 		// Leave room for the phases after this one (once each).
-		restTop, restTotal := 0, 0
-		for _, q := range live[i+1:] {
-			n := min(len(q.steps), scenarios.MaxSteps)
-			if block(q) {
-				restTop, restTotal = restTop+1, restTotal+n+1
-			} else {
-				restTop, restTotal = restTop+n, restTotal+n
-			}
-		}
+		restTop, restTotal := restTops[i+1], restTotals[i+1]
 		fit := int64(min(scenarios.MaxSteps-top-restTop, scenarios.MaxProgramSteps-total-restTotal) / len(steps))
 		if fit < 1 {
 			im.probs.add(p.path, "%d steps do not fit in the program after the phases before it; dropped", len(steps))

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"reflect"
 	"testing"
+
+	"schedplay/internal/bounded"
 )
 
 func addPresetSeeds(f *testing.F, add func(data []byte)) {
@@ -30,7 +32,9 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"version":2,"duration":"1s","tasks":[{"name":"a","program":[{"repeat":1,"program":[{"repeat":1,"program":[{"repeat":1,"program":[{"repeat":1,"program":[{"repeat":1,"program":[{"run":"1ms"}]}]}]}]}]}]}]}`))
 	f.Add([]byte(`{"version":1,"duration":"1s","tasks":[{"name":"a","program":[{"run":"1ms"},{"exec":true}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := Decode(data)
+		var s *Scenario
+		var err error
+		bounded.Check(t, "Decode", len(data), func() { s, err = Decode(data) })
 		if err != nil {
 			if len(Problems(err)) == 0 {
 				t.Fatalf("error without problems: %v", err)
@@ -68,7 +72,9 @@ func FuzzDecodeLink(f *testing.F) {
 	f.Add("https://example.org/#s=AAAA&t=1")
 	f.Add("s=_____")
 	f.Fuzz(func(t *testing.T, link string) {
-		s, err := DecodeLink(link)
+		var s *Scenario
+		var err error
+		bounded.Check(t, "DecodeLink", len(link), func() { s, err = DecodeLink(link) })
 		if err != nil {
 			return
 		}
@@ -103,7 +109,9 @@ func FuzzSet(f *testing.F) {
 	f.Fuzz(func(t *testing.T, path, value string) {
 		s := base(t)
 		before := s.Canonical()
-		if err := s.Set(path, value); err != nil {
+		var err error
+		bounded.Check(t, "Set", len(path)+len(value), func() { err = s.Set(path, value) })
+		if err != nil {
 			if !bytes.Equal(before, s.Canonical()) {
 				t.Fatalf("failed Set(%q, %q) changed the scenario", path, value)
 			}

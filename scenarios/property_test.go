@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"schedplay/internal/bounded"
 	"schedplay/sim"
 )
 
@@ -236,5 +237,8 @@ func FuzzRandomScenario(f *testing.F) {
 	for _, s := range []uint64{1, 2, 3, 42, 1 << 40} {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, seed uint64) { _ = checkRandom(t, seed) })
+	f.Fuzz(func(t *testing.T, seed uint64) {
+		// A random scenario is a few kilobytes: the bound for 64 KiB.
+		bounded.Check(t, "random scenario", 64<<10, func() { _ = checkRandom(t, seed) })
+	})
 }

@@ -105,7 +105,7 @@ func TestWorkBudgetDeterministic(t *testing.T) {
 func TestWorkDefaultBudget(t *testing.T) {
 	cfg := &Config{Seed: 1, Duration: 1e9, Machine: machine(1, 1, 1, 4, 2, NumberLinear), Policy: Policy{Base: BaseV617}, Tasks: pairs(4, 20000)}
 	s := runChecked(t, cfg)
-	if s.maxWork != DefaultMaxWork || s.Err() != nil || s.Work() == 0 || s.Work() > DefaultMaxWork/100 {
+	if s.maxWork != DefaultMaxWork || s.Err() != nil || s.Work() == 0 || s.Work() > DefaultMaxWork/10 {
 		t.Fatalf("budget %d, err %v, work %d", s.maxWork, s.Err(), s.Work())
 	}
 }

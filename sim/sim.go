@@ -269,11 +269,12 @@ const DefaultMaxEvents = 300_000_000
 // 256 CPUs, a pick scans the whole runqueue. Work units count that inner
 // work, so a budget of them bounds time for every scenario alike, and
 // deterministically: the CLI and the page stop at the same event. Measured
-// natively on one core of a loaded 2-core VM: 15 to 35 million units a
-// second for the cheapest events (a 1 ns loop on one CPU, tbench with 80
-// pairs: 72 million units per simulated second), up to 600 million for
-// long runqueue scans; so 5*10^8 units are at most about 30 s. The presets
-// need 50 thousand to 1.3 million.
+// natively on one core of a loaded 2-core VM: 15 to 40 million units a
+// second for the slowest kinds of work (a 1 ns loop on one CPU, tbench with
+// 2048 pairs on 256 CPUs, 4096 tasks waking each other), up to 600 million
+// for long runqueue scans; so 5*10^8 units are at most about 30 s. The
+// presets need 0.1 to 3 million; tbench-pairs with 80 pairs, 130 million
+// per simulated second.
 const DefaultMaxWork = 500_000_000
 
 // New builds a simulator for cfg. cfg is not modified; its validation with
@@ -617,8 +618,15 @@ func (s *Sim) Step() bool {
 // budget (events or work) it reached.
 func (s *Sim) Err() error { return s.err }
 
-// Work is the number of work units done so far: one per internal event, per
-// trace event emitted, per task woken (a wake that only counts, as a
+// eventWork is what an internal event counts in work units: its fixed cost
+// (the queue, the clock, the metrics' integration, the reschedule loop) was
+// measured at about eight times that of a unit of inner work, such as
+// waking a task (a 1 ns loop on one CPU runs 166 million events in 49 s;
+// one event waking 4096 tasks costs about 140 us).
+const eventWork = 8
+
+// Work is the number of work units done so far: eventWork per internal
+// event, one per trace event emitted, per task woken (a wake that only counts, as a
 // semaphore post, included), per CPU visited by a tick, per task queued on
 // the CPU of an event or of a reschedule (the runqueue is a slice that
 // picks scan), and per CPU, sched group and domain a placement or balancing
@@ -718,7 +726,7 @@ func (s *Sim) step() {
 		s.err = &LimitError{Limit: "work", Budget: s.maxWork, At: s.now}
 		return
 	}
-	s.work++
+	s.work += eventWork
 	e := s.q.pop()
 	s.advance(e.t)
 	if e.kind != evTick && e.cpu >= 0 && int(e.cpu) < len(s.cpus) {

@@ -1,0 +1,51 @@
+// Package bounded checks that a decoder or importer stays within time and
+// memory bounds for one input, for fuzz targets and the hostile-input
+// tests: a slow or memory-hungry input is a failure (which the fuzzer saves
+// to testdata/fuzz), not just a slow test.
+//
+// The bounds are those of issue 18's acceptance, scaled by the input's
+// size: an input of n bytes may take 1 s + 1 us per byte of wall time (2 s
+// at 1 MiB) and allocate 64 MiB + 200 bytes per byte (about 270 MiB at
+// 1 MiB). Every decoder measured takes under 0.7 s and 160 MB at 1 MiB
+// and under a millisecond for the few-kilobyte inputs fuzzing makes, so a
+// loaded 2-core machine does not flake, while a quadratic loop over a 64 KB
+// input (seconds) is caught.
+package bounded
+
+import (
+	"runtime"
+	"testing"
+	"time"
+)
+
+// Limits for an input of n bytes.
+func Limits(n int) (wall time.Duration, alloc uint64) {
+	return time.Second + time.Duration(n)*time.Microsecond, 64<<20 + 200*uint64(n)
+}
+
+// Measure runs f and returns its wall time and the bytes it allocated
+// (runtime.MemStats.TotalAlloc: deterministic for a given input and
+// program, unlike the peak heap).
+func Measure(f func()) (time.Duration, uint64) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	f()
+	el := time.Since(start)
+	runtime.ReadMemStats(&after)
+	return el, after.TotalAlloc - before.TotalAlloc
+}
+
+// Check runs f on an input of n bytes and fails tb when it took longer or
+// allocated more than Limits(n).
+func Check(tb testing.TB, what string, n int, f func()) {
+	tb.Helper()
+	el, alloc := Measure(f)
+	wall, maxAlloc := Limits(n)
+	if el > wall {
+		tb.Fatalf("%s: %v for %d bytes of input; the bound is %v", what, el, n, wall)
+	}
+	if alloc > maxAlloc {
+		tb.Fatalf("%s: allocated %d bytes for %d bytes of input; the bound is %d", what, alloc, n, maxAlloc)
+	}
+}
