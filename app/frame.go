@@ -39,6 +39,6 @@ func (p *player) side(sd *frame.Side, o frameOut) {
 	sd.Topology, sd.Tasks, sd.IdleStates = p.topo, p.tasks, p.idle
 	sd.Era = eraOf(p.sim)
 	sd.Snap, sd.Moves, sd.Examined, sd.LastMove = o.snap, o.moves, o.examined, o.lastMove
-	sd.Log, sd.LogDropped, sd.Series = o.log, o.logDropped, o.series
+	sd.Log, sd.LogDropped, sd.LogTotal, sd.Series = o.log, o.logDropped, o.logTotal, o.series
 	sd.Now = p.now()
 }

@@ -20,14 +20,21 @@ type player struct {
 	moves    []sim.Event   // moves since the last frame (the newest maxMovesPerFrame)
 	examined []sim.CPUMask // parallel to moves
 	log      logBuf
+	logTotal int64 // log events handed to frames so far, kept or dropped (frame.Side.LogTotal)
 	series   sampler
 }
+
+// playerMaxWork is the work budget of the page's simulators (0:
+// sim.DefaultMaxWork, the CLI's default too, so both stop at the same
+// event); tests lower it.
+var playerMaxWork int64
 
 func newPlayer(sc *scenarios.Scenario, interval int64) (*player, error) {
 	cfg, err := sc.Config()
 	if err != nil {
 		return nil, err
 	}
+	cfg.MaxWork = playerMaxWork
 	sm, err := sim.New(cfg)
 	if err != nil {
 		return nil, err
@@ -60,6 +67,9 @@ func (p *player) advance(t int64, stopAtMigrate bool) bool {
 		} else if next >= p.sim.Now() {
 			p.sim.RunUntil(next)
 		}
+		if p.sim.Err() != nil {
+			return false // a budget stopped the run: no more samples at a stuck clock
+		}
 		if next == p.series.next && p.series.next <= t {
 			p.collect()
 			p.series.sample(p.sim, p.sim.Now())
@@ -79,12 +89,15 @@ func (p *player) stepUntil(t int64) bool {
 			break
 		}
 		n := len(p.evbuf)
-		p.sim.Step()
+		more := p.sim.Step()
 		p.evbuf = p.sim.TakeEvents(p.evbuf)
 		for i := n; i < len(p.evbuf); i++ {
 			if p.evbuf[i].Kind == sim.EvMigrate {
 				return true
 			}
+		}
+		if !more {
+			return false // a budget stopped the run (sim.Err); the clock stays
 		}
 	}
 	if t > p.sim.Now() {
@@ -148,6 +161,7 @@ type frameOut struct {
 	lastMove   string
 	log        []frame.LogEntry
 	logDropped int
+	logTotal   int64
 	series     *frame.Series
 }
 
@@ -167,6 +181,8 @@ func (p *player) take() frameOut {
 	}
 	var evs []sim.Event
 	evs, out.logDropped = p.log.take(nil)
+	p.logTotal += int64(len(evs) + out.logDropped)
+	out.logTotal = p.logTotal
 	if len(evs) > 0 {
 		out.log = make([]frame.LogEntry, len(evs))
 		for i := range evs {

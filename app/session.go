@@ -116,6 +116,12 @@ func (s *Session) Load(sc *scenarios.Scenario, userChange bool) error {
 }
 
 func (s *Session) load(sc *scenarios.Scenario, userChange bool, preset string) error {
+	return s.loadAt(sc, userChange, preset, -1)
+}
+
+// loadAt is load that installs sc only if the revision is still rev (-1:
+// any), and otherwise returns errStale.
+func (s *Session) loadAt(sc *scenarios.Scenario, userChange bool, preset string, rev int64) error {
 	s.mu.Lock()
 	iv := SampleInterval(s.speed)
 	compare := s.compare
@@ -133,8 +139,14 @@ func (s *Session) load(sc *scenarios.Scenario, userChange bool, preset string) e
 	if preset == "" {
 		preset = scenarios.PresetOf(sc)
 	}
+	if loadHook != nil {
+		loadHook()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if rev >= 0 && s.rev != rev {
+		return errStale
+	}
 	s.scen, s.a, s.b = sc, a, b
 	s.pace = 0
 	s.preset = preset
@@ -241,23 +253,45 @@ func (s *Session) NextPreset() error {
 
 // Set changes one field of the scenario by path ("policy.select_idle_sibling",
 // "tasks.client.count") and restarts it.
+//
+// The new simulator is built without the lock (it can take a while); when
+// another change landed meanwhile, the edit is applied again on top of it,
+// so two concurrent Sets never lose one another.
 func (s *Session) Set(path, value string) error {
-	s.mu.Lock()
-	if s.scen == nil {
+	for try := 0; ; try++ {
+		s.mu.Lock()
+		if s.scen == nil {
+			s.mu.Unlock()
+			return s.fail(errors.New("no scenario loaded"))
+		}
+		c, rev, preset := s.scen.Clone(), s.rev, s.preset
 		s.mu.Unlock()
-		return s.fail(errors.New("no scenario loaded"))
+		if err := c.Set(path, value); err != nil {
+			return s.fail(err)
+		}
+		if preset == "" {
+			preset = scenarios.PresetOf(c) // set back to a preset's values
+		}
+		err := s.loadAt(c, true, preset, rev)
+		if err != errStale {
+			return err
+		}
+		if try == maxSetRetries {
+			return s.fail(fmt.Errorf("set %s: the scenario kept changing meanwhile; try again", path))
+		}
 	}
-	c := s.scen.Clone()
-	preset := s.preset
-	s.mu.Unlock()
-	if err := c.Set(path, value); err != nil {
-		return s.fail(err)
-	}
-	if preset == "" {
-		preset = scenarios.PresetOf(c) // set back to a preset's values
-	}
-	return s.load(c, true, preset)
 }
+
+// maxSetRetries bounds how often Set re-applies an edit that raced with
+// another change.
+const maxSetRetries = 8
+
+// errStale: the scenario changed while a change to it was being built.
+var errStale = errors.New("the scenario changed meanwhile")
+
+// loadHook, when set (tests), runs after load built the new simulator and
+// before it takes the lock to install it.
+var loadHook func()
 
 func (s *Session) fail(err error) error {
 	s.SetError(err.Error())
@@ -309,6 +343,9 @@ func (s *Session) Info() (title, description string) {
 func (s *Session) Play() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.a != nil && s.limitLocked() {
+		return // keep what was simulated; the error says why it stopped
+	}
 	if s.a != nil && s.a.done() {
 		if err := s.restartLocked(); err != nil {
 			s.lastErr = err.Error()
@@ -425,12 +462,54 @@ func (s *Session) Step(d time.Duration) (int64, error) {
 		return 0, nil
 	}
 	start := time.Now()
-	s.a.advance(s.a.now()+int64(d), false)
-	if s.b != nil {
-		s.b.advance(s.a.now(), false)
+	target, w0 := s.a.now()+int64(d), s.a.sim.Work()
+	for s.a.now() < target && !s.a.done() {
+		if s.a.sim.Work()-w0 >= MaxCallWork {
+			s.lastErr = fmt.Sprintf("step stopped at %.3f ms, short of %.3f ms: one call does at most %d work units, so that the page stays responsive; step again to go on",
+				float64(s.a.now())/1e6, float64(target)/1e6, int64(MaxCallWork))
+			break
+		}
+		s.a.advance(min(s.a.now()+stepChunk, target), false)
+		if s.b != nil {
+			s.b.advance(s.a.now(), false)
+		}
 	}
 	s.wall += time.Since(start)
+	s.limitLocked()
 	return s.a.now(), nil
+}
+
+// MaxCallWork bounds the simulator work (sim.Work units) one Step call may
+// do: it runs on the page's event loop. Measured natively at 15 to 40
+// million units a second on this kind of machine, and wasm at about a third
+// of that, 2*10^7 units block the page for at most about 2 s (tbench-pairs
+// with one pair needs 0.9 million per simulated second, with 80 pairs 130
+// million).
+const MaxCallWork = 20_000_000
+
+// stepChunk is the simulated time Step advances between two looks at the
+// work done.
+const stepChunk = int64(time.Millisecond)
+
+// limitLocked reports whether a budget stopped side A or B (sim.Err), and
+// then makes the error text say so (the page shows it; the frames keep what
+// was simulated) and stops playing.
+func (s *Session) limitLocked() bool {
+	for _, p := range []*player{s.a, s.b} {
+		if p == nil {
+			continue
+		}
+		if err := p.sim.Err(); err != nil {
+			side := ""
+			if p == s.b {
+				side = "side B "
+			}
+			s.lastErr = fmt.Sprintf("%sstopped early: %v. What was simulated stays on screen; shorten the duration or use fewer CPUs or tasks to run to the end", side, err)
+			s.playing = false
+			return true
+		}
+	}
+	return false
 }
 
 // Tick is one frame: advance by the wall time dt since the previous frame
@@ -483,6 +562,7 @@ func (s *Session) Tick(now time.Time, dt time.Duration) *frame.Frame {
 		if s.a.done() {
 			s.playing = false
 		}
+		s.limitLocked()
 	}
 	s.meter.Frame(now, dt, s.a.now()-before, work)
 

@@ -87,6 +87,11 @@ type Side struct {
 	// (the least telling go first).
 	Log        []LogEntry
 	LogDropped int
+	// LogTotal counts the side's log events of this revision up to and
+	// including this frame, kept or dropped: a consumer that missed frames
+	// (a full listener: Hub.Publish never blocks) knows how many lines it
+	// lost.
+	LogTotal int64
 	// Series is the side's time series (ops/s, wake-up latency, migrations
 	// by cause, per-CPU nr_running), the newest SeriesLen samples.
 	Series *Series

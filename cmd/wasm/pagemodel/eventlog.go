@@ -12,11 +12,12 @@ import (
 // A revision change (another scenario, a restart, A/B switched) starts a
 // new log. It is safe for one writer (Add) and readers (Since) at once.
 type EventLog struct {
-	mu      sync.Mutex
-	rev     int64
-	next    int64 // seq of the next entry
-	ring    []LogLine
-	dropped int // entries the frames left out (LogDropped) in this revision
+	mu       sync.Mutex
+	rev      int64
+	next     int64 // seq of the next entry
+	ring     []LogLine
+	dropped  int   // entries of this revision the log never got: left out of frames, or in frames a full listener missed
+	received int64 // entries of this revision received
 }
 
 // LogKeep is how many lines the page keeps: enough to scroll back over a
@@ -51,10 +52,14 @@ func (l *EventLog) Add(f *frame.Frame) {
 	if f.Rev != l.rev {
 		l.rev = f.Rev
 		l.ring = l.ring[:0]
-		l.dropped = 0
+		l.dropped, l.received = 0, 0
 	}
 	a := f.A()
-	l.dropped += a.LogDropped
+	// The frames' running total counts what was left out of them and what
+	// was in frames this log never got (Hub.Publish drops for a full
+	// listener rather than block).
+	l.received += int64(len(a.Log))
+	l.dropped = int(max(a.LogTotal-l.received, 0))
 	for _, e := range a.Log {
 		name := ""
 		if e.Task >= 0 && e.Task < len(a.Tasks) {

@@ -8,11 +8,16 @@ import (
 	"schedplay/sim"
 )
 
+// logTotals is each revision's running LogTotal, as app's frames carry it.
+var logTotals = map[int64]int64{}
+
 func logFrame(rev int64, n, dropped int) *frame.Frame {
 	f := &frame.Frame{Rev: rev}
 	a := f.A()
 	a.Tasks = []sim.TaskInfo{{Name: "hog/0"}}
 	a.LogDropped = dropped
+	logTotals[rev] += int64(n + dropped)
+	a.LogTotal = logTotals[rev]
 	for i := range n {
 		a.Log = append(a.Log, frame.LogEntry{T: int64(i) * 1000, Kind: "wakeup", Task: 0, CPU: 1, From: -1, Text: "x"})
 	}
@@ -68,5 +73,18 @@ func TestMetricCells(t *testing.T) {
 	}
 	if s := Strip(a, nil); !strings.HasPrefix(s, "1\u2009000 ops/s") {
 		t.Errorf("strip %q", s)
+	}
+}
+
+// TestEventLogCountsMissedFrames: issue 18, item 7. A listener whose
+// channel was full missed whole frames, and their log lines went
+// uncounted (only LogDropped was); the frames' running total counts them.
+func TestEventLogCountsMissedFrames(t *testing.T) {
+	var l EventLog
+	l.Add(logFrame(7, 5, 1))  // received: 5 lines, 1 left out
+	logFrame(7, 40, 3)        // a frame the listener never got
+	l.Add(logFrame(7, 10, 0)) // received
+	if p := l.Since(-1); len(p.Entries) != 15 || p.Dropped != 1+43 {
+		t.Fatalf("%d entries, dropped %d; want 15 and 44", len(p.Entries), p.Dropped)
 	}
 }
