@@ -41,14 +41,16 @@ wasm:
 	@if cmp -s web/main.wasm.new web/main.wasm; then rm web/main.wasm.new; else mv web/main.wasm.new web/main.wasm; fi
 	cp "$(WASMDIR)/wasm_exec.js" web/wasm_exec.js
 	@# Precompress only when the wasm changed (brotli -q 10 takes ~40 s on 2 cores).
-	@if ! cmp -s web/main.wasm web/.main.wasm.compressed || [ ! -f web/main.wasm.gz ]; then \
+	@# main.wasm.sha256 records which main.wasm the copies were made from:
+	@# the server serves them only when it matches (by content, not mtime).
+	@if [ "$$(sha256sum < web/main.wasm | cut -c1-64)" != "$$(cut -c1-64 web/main.wasm.sha256 2>/dev/null)" ] || [ ! -f web/main.wasm.gz ]; then \
 		gzip -9 -n -c web/main.wasm > web/main.wasm.gz.tmp && mv web/main.wasm.gz.tmp web/main.wasm.gz; \
 		if command -v brotli >/dev/null; then \
 			brotli -q 10 -w 24 -f -o web/main.wasm.br.tmp web/main.wasm && mv web/main.wasm.br.tmp web/main.wasm.br; \
 		else \
 			rm -f web/main.wasm.br; echo "brotli not installed (apt-get install brotli): serving gzip only"; \
 		fi; \
-		cp web/main.wasm web/.main.wasm.compressed; \
+		sha256sum < web/main.wasm | cut -c1-64 > web/main.wasm.sha256; \
 	fi
 	@echo "web/main.wasm: $$(wc -c < web/main.wasm) bytes, gzip $$(wc -c < web/main.wasm.gz) bytes$$(test -f web/main.wasm.br && echo ", brotli $$(wc -c < web/main.wasm.br) bytes")"
 
@@ -134,4 +136,4 @@ need-chromium:
 	@test -x "$(CHROMIUM)" || { echo "$(CHROMIUM) is missing (needed by the browser tests): apt-get install chromium"; exit 1; }
 
 clean:
-	rm -f web/main.wasm web/main.wasm.gz web/main.wasm.br web/.main.wasm.compressed web/wasm_exec.js
+	rm -f web/main.wasm web/main.wasm.gz web/main.wasm.br web/main.wasm.sha256 web/.main.wasm.compressed web/wasm_exec.js

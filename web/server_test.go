@@ -1,13 +1,18 @@
 package web
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -32,6 +37,8 @@ func TestHandler(t *testing.T) {
 	write("index.html", []byte("<!doctype html><title>x</title>"), now)
 	write("main.wasm", wasm, now)
 	write("main.wasm.gz", gz.Bytes(), now)
+	sum := sha256.Sum256(wasm)
+	write("main.wasm.sha256", []byte(hex.EncodeToString(sum[:])+"  web/main.wasm\n"), now)
 	write("server.go", []byte("package web"), now)
 	srv := httptest.NewServer(Handler(dir))
 	defer srv.Close()
@@ -79,14 +86,27 @@ func TestHandler(t *testing.T) {
 	if r = get("/main.wasm", "gzip"); r.Header.Get("Content-Encoding") != "gzip" {
 		t.Errorf("gzip-only client got %q", r.Header.Get("Content-Encoding"))
 	}
-	write("main.wasm.br", br, now.Add(-time.Hour))
-	if r = get("/main.wasm", "br"); r.Header.Get("Content-Encoding") != "" {
-		t.Errorf("stale main.wasm.br served")
+	// Issue 18, item 6: brotli stamps its output with a whole-second time,
+	// older than main.wasm; the copies are chosen by content, so a .br
+	// that looks older is still served...
+	write("main.wasm.br", br, now.Add(-time.Second))
+	if r = get("/main.wasm", "br"); r.Header.Get("Content-Encoding") != "br" {
+		t.Errorf("main.wasm.br older by its mtime only was not served")
 	}
-	// A stale .gz (older than main.wasm) is not served.
-	write("main.wasm.gz", gz.Bytes(), now.Add(-time.Hour))
+	// ... and copies of another main.wasm are not, whatever their times.
+	wasm2 := append(bytes.Clone(wasm), 1)
+	write("main.wasm", wasm2, now.Add(-time.Hour))
+	for _, enc := range []string{"br", "gzip"} {
+		r = get("/main.wasm", enc)
+		body, _ = io.ReadAll(r.Body)
+		if r.Header.Get("Content-Encoding") != "" || !bytes.Equal(body, wasm2) {
+			t.Errorf("%s copy of another main.wasm served", enc)
+		}
+	}
+	os.Remove(filepath.Join(dir, "main.wasm.sha256"))
+	write("main.wasm", wasm, now)
 	if r = get("/main.wasm", "gzip"); r.Header.Get("Content-Encoding") != "" {
-		t.Errorf("stale main.wasm.gz served")
+		t.Errorf("without main.wasm.sha256 a copy was served")
 	}
 	for _, p := range []string{"/server.go", "/../etc/passwd", "/nope.js", "/sub/index.html"} {
 		if r = get(p, ""); r.StatusCode != 404 {
@@ -96,5 +116,75 @@ func TestHandler(t *testing.T) {
 	req, _ := http.NewRequest("POST", srv.URL+"/", nil)
 	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusMethodNotAllowed {
 		t.Errorf("POST: %v %v", resp.StatusCode, err)
+	}
+}
+
+// TestSecurityHeaders: issue 18, item 6. The CSP was only a <meta>, where
+// frame-ancestors does not apply: any site could frame the page.
+func TestSecurityHeaders(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "index.html"), []byte("<!doctype html>"), 0o644)
+	for _, tc := range []struct {
+		opt  Options
+		fa   string
+		xfo  string
+		path string
+	}{
+		{Options{}, "frame-ancestors 'self'", "SAMEORIGIN", "/"},
+		{Options{}, "frame-ancestors 'self'", "SAMEORIGIN", "/missing.js"},
+		{Options{FrameAncestors: "'self' https://slides.example.org"}, "frame-ancestors 'self' https://slides.example.org", "", "/"},
+	} {
+		srv := httptest.NewServer(HandlerWith(dir, tc.opt))
+		resp, err := http.Get(srv.URL + tc.path)
+		srv.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := resp.Header
+		csp := h.Get("Content-Security-Policy")
+		if !strings.HasSuffix(csp, "; "+tc.fa) || !strings.HasPrefix(csp, CSP) || h.Get("X-Frame-Options") != tc.xfo ||
+			h.Get("X-Content-Type-Options") != "nosniff" || h.Get("Referrer-Policy") != "no-referrer" {
+			t.Errorf("%+v %s: headers %v", tc.opt, tc.path, h)
+		}
+	}
+	// The page's <meta> CSP is the same policy (without frame-ancestors).
+	page, err := os.ReadFile("index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), `content="`+CSP+`"`) {
+		t.Errorf("index.html's CSP differs from web.CSP")
+	}
+}
+
+// TestIdleConnectionsClosed: issue 18, item 6. Without an IdleTimeout an
+// idle keep-alive connection stayed open for ever.
+func TestIdleConnectionsClosed(t *testing.T) {
+	srv := NewServer(HandlerWith(t.TempDir(), Options{}))
+	if srv.IdleTimeout <= 0 || srv.ReadHeaderTimeout <= 0 || srv.IdleTimeout > 10*time.Minute {
+		t.Fatalf("timeouts: idle %v, read header %v", srv.IdleTimeout, srv.ReadHeaderTimeout)
+	}
+	srv.IdleTimeout = 200 * time.Millisecond // the same mechanism, faster
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	defer srv.Close()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.Write([]byte("GET /nope.js HTTP/1.1\r\nHost: x\r\n\r\n"))
+	br := bufio.NewReader(c)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	c.SetReadDeadline(time.Now().Add(time.Minute)) // generous: a closed connection reads EOF at once
+	if _, err := br.ReadByte(); err != io.EOF {
+		t.Fatalf("idle connection: read %v, want EOF (closed by the server)", err)
 	}
 }
