@@ -125,6 +125,11 @@ func Load(nameOrPath string) (*Scenario, error) {
 	if _, ok := presets()[nameOrPath]; ok {
 		return Preset(nameOrPath)
 	}
+	// A named pipe with no writer would block the open for ever, a device
+	// never end: only regular files are read (a stat never blocks).
+	if st, err := os.Stat(nameOrPath); err == nil && !st.Mode().IsRegular() {
+		return nil, &FileError{File: nameOrPath, Err: &Error{Problem: notRegular(st.Mode())}}
+	}
 	f, err := os.Open(nameOrPath)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(nameOrPath, `/\`) && !strings.HasSuffix(nameOrPath, ".json") {
@@ -159,4 +164,20 @@ func unwrapPathError(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
+}
+
+// notRegular says what a file that is not a regular file is.
+func notRegular(m fs.FileMode) string {
+	what := "not a regular file"
+	switch {
+	case m.IsDir():
+		what = "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		what = "a named pipe"
+	case m&fs.ModeDevice != 0 || m&fs.ModeCharDevice != 0:
+		what = "a device"
+	case m&fs.ModeSocket != 0:
+		what = "a socket"
+	}
+	return "is " + what + ", not a regular file: save the scenario to a file and give its path"
 }

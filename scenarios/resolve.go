@@ -157,6 +157,14 @@ func intRange(p *problems, path string, v int, r intRangeT) bool {
 	return true
 }
 
+// isBidiControl reports the Unicode bidirectional embedding, override and
+// isolate controls (U+202A-U+202E, U+2066-U+2069: the "Trojan Source"
+// characters), which reorder the text after them. Marks (U+200E, U+200F,
+// U+061C) only affect neutral characters next to them and are allowed.
+func isBidiControl(r rune) bool {
+	return r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069
+}
+
 // text checks a free-text field's length in characters and its characters:
 // no control characters (multiLine allows newlines and tabs).
 func text(p *problems, path, v string, max int, multiLine bool) {
@@ -171,6 +179,10 @@ func text(p *problems, path, v string, max int, multiLine bool) {
 	for _, r := range v {
 		if unicode.IsControl(r) && !(multiLine && (r == '\n' || r == '\t' || r == '\r')) {
 			p.add(path, fmt.Sprintf("contains the control character %U", r))
+			return
+		}
+		if isBidiControl(r) {
+			p.add(path, fmt.Sprintf("contains the bidirectional control character %U, which can make the text display in another order than it is written", r))
 			return
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Set changes one field, addressed by a dotted path in the file's own
@@ -48,9 +49,18 @@ func (s *Scenario) Set(path, value string) error {
 	return nil
 }
 
+// shorten cuts a user's value for an error message, and quotes it (Go
+// syntax) when it holds anything but printable characters, so control and
+// bidirectional characters are shown as escapes instead of acting on the
+// terminal or the page.
 func shorten(v string) string {
 	if len(v) > 64 {
-		return strings.ToValidUTF8(v[:64], "") + "..."
+		v = strings.ToValidUTF8(v[:64], "") + "..."
+	}
+	for _, r := range v {
+		if !unicode.IsPrint(r) || isBidiControl(r) {
+			return strconv.QuoteToGraphic(v)
+		}
 	}
 	return v
 }

@@ -5,7 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"schedplay/scenarios"
 )
@@ -129,7 +132,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
-	fmt.Fprintln(stderr, err)
+	fmt.Fprintln(stderr, terminalSafe(err.Error()))
 	var ee *exitError
 	if errors.As(err, &ee) {
 		return ee.code
@@ -139,6 +142,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitLimit
 	}
 	return exitInternal
+}
+
+// terminalSafe escapes what a message should not send to a terminal raw:
+// control characters other than newline and tab (an escape sequence in a
+// -set value or a file name would act on the terminal) and bidirectional
+// controls (which reorder what is shown).
+func terminalSafe(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n' || r == '\t':
+			b.WriteRune(r)
+		case unicode.IsControl(r) || r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069 || r == utf8.RuneError:
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // setFlags collects repeated -set path=value flags.

@@ -90,7 +90,7 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 		s, probs, err = interop.LscpuScenario(data)
 	}
 	for _, p := range probs {
-		fmt.Fprintln(stderr, p)
+		fmt.Fprintln(stderr, terminalSafe(p.String()))
 	}
 	if err != nil {
 		if strings.HasPrefix(err.Error(), "internal error") {
@@ -131,6 +131,10 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 
 // readLimited reads a whole file of at most limit bytes.
 func readLimited(path string, limit int) ([]byte, error) {
+	// Only regular files: a named pipe with no writer blocks the open.
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file (%v): save it to a file and give its path", path, st.Mode().Type())
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

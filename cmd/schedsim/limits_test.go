@@ -124,3 +124,25 @@ func TestExportInterruptedLeavesNoFile(t *testing.T) {
 		t.Fatalf("after the interrupt: %v, %q", ents, b)
 	}
 }
+
+// TestControlBytesQuoted: issue 18, item 7. -set values with control
+// bytes (an escape sequence) were echoed raw to the terminal, and a U+202E
+// in a title was accepted.
+func TestControlBytesQuoted(t *testing.T) {
+	for _, tc := range []struct{ set, want string }{
+		{"title=a\x01b", `"a\x01b"`},
+		{"seed=1\x1b[31m", `\x1b[31m`},
+		{"title=evil\u202egnp.exe", `\u202e`},
+		{"tit\x1ble=x", `\x1b`},
+	} {
+		code, _, errs := schedsim(t, "link", "-set", tc.set, "tbench-pairs")
+		if code != exitBadInput || !strings.Contains(errs, tc.want) {
+			t.Errorf("-set %q: exit %d: %s", tc.set, code, errs)
+		}
+		for _, r := range errs {
+			if r != '\n' && (r < 0x20 || r == 0x7f || r >= 0x202a && r <= 0x202e) {
+				t.Errorf("-set %q: stderr has the raw character %U: %q", tc.set, r, errs)
+			}
+		}
+	}
+}
