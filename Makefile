@@ -9,7 +9,7 @@ UNIT_PKGS = $$($(GO) list ./... | grep -v '/e2e$$')
 # Packages that also run as wasm under node: those that do not import ebiten.
 WASM_PKGS = ./sim/... ./scenarios/... ./frame ./render ./render/canvas ./render/raster ./app
 
-.PHONY: help all wasm serve test test-unit test-wasm test-fuzz test-e2e screenshot screens bench bench-wasm pgo fmt vet check-fmt need-node need-chromium clean test-real real-kernel
+.PHONY: help all wasm serve test test-unit test-wasm test-fuzz test-hostile test-e2e screenshot screens bench bench-wasm pgo fmt vet check-fmt need-node need-chromium clean test-real real-kernel
 
 # Fuzz targets (package:target), each fuzzed for FUZZTIME by `make test-fuzz`
 # after its seed corpus ran as a plain test in test-unit.
@@ -20,10 +20,11 @@ FUZZTIME ?= 4s
 help:
 	@echo "make wasm       build web/main.wasm (+ .gz) and copy wasm_exec.js"
 	@echo "make serve      build, then serve web/ on http://$(ADDR)/"
-	@echo "make test       test-unit + test-wasm + test-fuzz + test-e2e (what CI runs)"
+	@echo "make test       test-unit + test-wasm + test-fuzz + test-hostile + test-e2e (what CI runs)"
 	@echo "make test-unit  vet (native and js/wasm), gofmt check, go test (native)"
 	@echo "make test-wasm  go test of the non-ebiten packages as wasm under node"
 	@echo "make test-fuzz  every fuzz target for FUZZTIME (default 4s) each"
+	@echo "make test-hostile  replay testdata/hostile through the CLI and the page's import path"
 	@echo "make test-e2e   build the wasm, then drive the page in headless Chromium"
 	@echo "make test-real  the simulator against this machine's kernel (root, tracefs; ~20 s, alone)"
 	@echo "make real-kernel regenerate docs/real-kernel.md (root, tracefs; ~4 min, alone)"
@@ -57,7 +58,7 @@ wasm:
 serve: wasm
 	$(GO) run ./cmd/serve -addr $(ADDR) -dir web
 
-test: test-unit test-wasm test-fuzz test-e2e
+test: test-unit test-wasm test-fuzz test-hostile test-e2e
 	@# Last and alone: the real-kernel check measures the machine's own kernel.
 	$(MAKE) test-real
 
@@ -80,6 +81,16 @@ test-fuzz:
 		echo "$$fn failed without saving an input (the fuzzing engine, not the code under test): once more"; \
 		$$fuzz || exit 1; \
 	done
+
+# The hostile-input corpus (testdata/hostile, made by its gen.py) through the
+# CLI (one subprocess per input: exit status, message, CPU time, peak memory)
+# and through the Go functions the page calls (natively, then as wasm when
+# node is there); serially (-p 1), so timings are not shared with other tests.
+test-hostile:
+	SCHEDPLAY_HOSTILE=1 $(GO) test -count=1 -p 1 -run 'Hostile' ./cmd/schedsim ./app
+	@if command -v node >/dev/null; then \
+		SCHEDPLAY_HOSTILE=1 PATH="$$PATH:$(WASMDIR)" GOOS=js GOARCH=wasm $(GO) test -count=1 -run 'HostilePage' ./app; \
+	else echo "node not installed: the page's import path ran natively only"; fi
 
 test-e2e: need-chromium wasm
 	SCHEDPLAY_CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -v -timeout 15m ./e2e

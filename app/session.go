@@ -463,15 +463,26 @@ func (s *Session) Step(d time.Duration) (int64, error) {
 	}
 	start := time.Now()
 	target, w0 := s.a.now()+int64(d), s.a.sim.Work()
+	chunk := int64(firstStepChunk)
 	for s.a.now() < target && !s.a.done() {
 		if s.a.sim.Work()-w0 >= MaxCallWork {
 			s.lastErr = fmt.Sprintf("step stopped at %.3f ms, short of %.3f ms: one call does at most %d work units, so that the page stays responsive; step again to go on",
 				float64(s.a.now())/1e6, float64(target)/1e6, int64(MaxCallWork))
 			break
 		}
-		s.a.advance(min(s.a.now()+stepChunk, target), false)
+		w := s.a.sim.Work()
+		s.a.advance(min(s.a.now()+chunk, target), false)
 		if s.b != nil {
 			s.b.advance(s.a.now(), false)
+		}
+		// Chunks grow while they are cheap and shrink when they are not,
+		// so the budget is checked often enough on heavy scenarios and
+		// seldom on light ones.
+		switch did := s.a.sim.Work() - w; {
+		case did < MaxCallWork/64:
+			chunk *= 2
+		case did > MaxCallWork/16:
+			chunk = max(chunk/4, 1000)
 		}
 	}
 	s.wall += time.Since(start)
@@ -487,9 +498,9 @@ func (s *Session) Step(d time.Duration) (int64, error) {
 // million).
 const MaxCallWork = 20_000_000
 
-// stepChunk is the simulated time Step advances between two looks at the
-// work done.
-const stepChunk = int64(time.Millisecond)
+// firstStepChunk is the simulated time (ns) Step first advances between two
+// looks at the work done; it adapts from there.
+const firstStepChunk = 10_000
 
 // limitLocked reports whether a budget stopped side A or B (sim.Err), and
 // then makes the error text say so (the page shows it; the frames keep what
