@@ -55,6 +55,13 @@
 // the order it was marked. Nothing iterates a map to decide anything; ties
 // between CPUs go to the lower id or to the kernel's iteration order.
 //
+// A run is bounded by two budgets, checked between events: events
+// (Config.MaxEvents) and work units (Config.MaxWork; Sim.Work says what
+// counts: the work inside an event too, such as a wake step that wakes
+// 4096 tasks or a pick that scans a long runqueue). Both are counters of
+// the run, never clocks, so a run stops at the same event everywhere; Err
+// then returns a *LimitError and Metrics describe what was simulated.
+//
 // # Eras
 //
 // The kernel era (Policy.Base) is chosen once, in New: an era value holds

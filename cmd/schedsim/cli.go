@@ -70,7 +70,16 @@ const usage = `usage:
 FILE|PRESET is a scenario file or a preset name. -set paths are dotted
 (machine.cores_per_cluster=10, tasks.client.count=40,
 policy.sd_flags.MC.SD_BALANCE_WAKE=true); see scenarios/FORMAT.md.
-Exit status: 0 ok, 2 bad input, 1 internal error.
+
+Limits (run, sweep, export): -max-work N is the deterministic work budget
+of a simulation (default 500000000 work units: events, tasks woken, CPUs
+scanned; the same stop natively and in the page), -timeout D its
+wall-clock limit (default 1m; 0: none). export also takes -max-size BYTES
+(default 512 MiB) and writes OUT only when complete.
+
+Exit status: 0 ok, 2 bad input, 1 internal error, 3 a limit stopped the
+run (the metrics of what was simulated are printed; stderr says which
+limit and how to raise it), 130 an interrupted export.
 `
 
 // exitError carries an exit status with its message.

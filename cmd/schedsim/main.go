@@ -14,7 +14,9 @@
 // FILE|PRESET is a scenario file (format: scenarios/FORMAT.md) or the name
 // of a preset (schedsim help lists them). Exit status: 0 ok, 2 bad input
 // (usage, files, -set, invalid scenarios; the message is on stderr as
-// "path: problem" lines), 1 internal error.
+// "path: problem" lines), 1 internal error, 3 a limit (-max-work,
+// -timeout, export's -max-size) stopped the run: the metrics of what was
+// simulated are still printed.
 package main
 
 import "os"
