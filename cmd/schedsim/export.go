@@ -75,7 +75,7 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 			return badInput(err)
 		}
 		for _, p := range probs {
-			fmt.Fprintln(stderr, p)
+			fmt.Fprintln(stderr, terminalSafe(p.String()))
 		}
 		if *out == "-" {
 			if _, err := stdout.Write(buf.Bytes()); err != nil {
