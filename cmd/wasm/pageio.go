@@ -39,10 +39,12 @@ type yieldingWriter struct {
 	sm       *sim.Sim
 	dur      int64
 	progress func(frac float64)
+	full     bool // the size limit was reached: the run stops too (Options.Stop)
 }
 
 func (w *yieldingWriter) Write(p []byte) (int, error) {
 	if w.buf.Len()+len(p) > maxExportBytes {
+		w.full = true
 		return 0, errExportTooLarge
 	}
 	w.buf.Write(p)
@@ -81,7 +83,9 @@ func exportRun(scenario []byte, format string, progress func(float64)) (data []b
 	// Samples and schedstat snapshots every millisecond, as
 	// `schedsim export -interval 1ms`. (What a format cannot express is
 	// for the CLI to list; the page offers the formats that run.)
-	_, err = interop.Export(w, src, format, interop.Options{Interval: interop.DefaultInterval})
+	// The run stops when the export reaches its cap (w.full), instead of
+	// simulating on for nothing.
+	_, err = interop.Export(w, src, format, interop.Options{Interval: interop.DefaultInterval, Stop: func() bool { return w.full }})
 	if errors.Is(err, errExportTooLarge) {
 		return nil, "", "", fmt.Errorf("the %s export of this run is larger than %d MiB; shorten the simulated time (duration) or use schedsim export", format, maxExportBytes>>20)
 	}
