@@ -13,7 +13,7 @@ WASM_PKGS = ./sim/... ./scenarios/... ./frame ./render ./render/canvas ./render/
 
 # Fuzz targets (package:target), each fuzzed for FUZZTIME by `make test-fuzz`
 # after its seed corpus ran as a plain test in test-unit.
-FUZZ_TARGETS = scenarios:FuzzDecode scenarios:FuzzDecodeLink scenarios:FuzzSet scenarios:FuzzRandomScenario \
+FUZZ_TARGETS = scenarios:FuzzDecode scenarios:FuzzDecodeLink scenarios:FuzzDecodeView scenarios:FuzzSet scenarios:FuzzRandomScenario \
 	interop:FuzzImportRTApp interop:FuzzImportLscpu interop:FuzzImportFtrace
 FUZZTIME ?= 4s
 

@@ -62,6 +62,9 @@ func TestHostilePage(t *testing.T) {
 				what, callErr = "loadScenario", s.LoadJSON(data)
 			case strings.HasPrefix(name, "link-"):
 				what, callErr = "share link", s.LoadLink(string(data))
+				if _, _, err := scenarios.LinkView(string(data)); err != nil && callErr == nil {
+					callErr = s.fail(err) // the view part: its own decoder
+				}
 			case strings.HasPrefix(name, "rtapp-"):
 				what, callErr = "importText rt-app", pageImportRTApp(s, data)
 			case strings.HasPrefix(name, "lscpu-"):

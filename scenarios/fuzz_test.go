@@ -134,3 +134,25 @@ func withoutView(s *Scenario) *Scenario {
 	c.Summary, c.View = "", View{}
 	return c
 }
+
+// FuzzDecodeView: a link's view part ("v=...") decodes within the time and
+// memory bounds of every decoder, never panics, and what it accepts
+// re-encodes to the same view.
+func FuzzDecodeView(f *testing.F) {
+	f.Add(EncodeView(View{Speed: 0.01, Talk: true}))
+	f.Add("")
+	f.Add("AAAA")
+	f.Add("_____")
+	f.Fuzz(func(t *testing.T, text string) {
+		var v View
+		var err error
+		bounded.Check(t, "DecodeView", len(text), func() { v, err = DecodeView(text) })
+		if err != nil {
+			return
+		}
+		v2, err := DecodeView(EncodeView(v))
+		if err != nil && !v.IsZero() || !reflect.DeepEqual(v, v2) && !v.IsZero() {
+			t.Fatalf("EncodeView/DecodeView round trip: %v %+v %+v", err, v, v2)
+		}
+	})
+}
