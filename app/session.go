@@ -491,11 +491,11 @@ func (s *Session) Step(d time.Duration) (int64, error) {
 }
 
 // MaxCallWork bounds the simulator work (sim.Work units) one Step call may
-// do: it runs on the page's event loop. Measured natively at 15 to 40
-// million units a second on this kind of machine, and wasm at about a third
-// of that, 2*10^7 units block the page for at most about 2 s (tbench-pairs
-// with one pair needs 0.9 million per simulated second, with 80 pairs 130
-// million).
+// do: it runs on the page's event loop. The slowest work measured runs at
+// 140 million units per CPU second natively and about a third of that in
+// wasm, so 2*10^7 units block the page for at most about half a second
+// (tbench-pairs with one pair needs 0.9 million per simulated second, with
+// 80 pairs 130 million: step(100) still runs whole).
 const MaxCallWork = 20_000_000
 
 // firstStepChunk is the simulated time (ns) Step first advances between two

@@ -269,13 +269,14 @@ const DefaultMaxEvents = 300_000_000
 // 256 CPUs, a pick scans the whole runqueue. Work units count that inner
 // work, so a budget of them bounds time for every scenario alike, and
 // deterministically: the CLI and the page stop at the same event. Measured
-// natively on one core of a loaded 2-core VM: 15 to 40 million units a
-// second for the slowest kinds of work (a 1 ns loop on one CPU, tbench with
-// 2048 pairs on 256 CPUs, 4096 tasks waking each other), up to 600 million
-// for long runqueue scans; so 5*10^8 units are at most about 30 s. The
-// presets need 0.1 to 3 million; tbench-pairs with 80 pairs, 130 million
-// per simulated second.
-const DefaultMaxWork = 500_000_000
+// in CPU time natively on this kind of machine (2-core VM, Go 1.26): 140
+// million units a second for the slowest kind (a 1 ns loop on one CPU),
+// 190 million for tbench with 2048 pairs on 256 CPUs, 260 million for 4096
+// tasks waking each other, 660 million for long runqueue scans; so 10^9
+// units are at most about 7 s of one core (wasm: about three times that).
+// The presets need 0.1 to 3 million; tbench-pairs with 80 pairs, 130
+// million per simulated second.
+const DefaultMaxWork = 1_000_000_000
 
 // New builds a simulator for cfg. cfg is not modified; its validation with
 // paths is the scenarios package's job, so errors here are terse.
@@ -621,8 +622,8 @@ func (s *Sim) Err() error { return s.err }
 // eventWork is what an internal event counts in work units: its fixed cost
 // (the queue, the clock, the metrics' integration, the reschedule loop) was
 // measured at about eight times that of a unit of inner work, such as
-// waking a task (a 1 ns loop on one CPU runs 166 million events in 49 s;
-// one event waking 4096 tasks costs about 140 us).
+// waking a task (a 1 ns loop on one CPU: about 70 ns of CPU per event; a
+// wake-up that only counts: a few ns).
 const eventWork = 8
 
 // Work is the number of work units done so far: eventWork per internal

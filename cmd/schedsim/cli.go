@@ -72,7 +72,7 @@ FILE|PRESET is a scenario file or a preset name. -set paths are dotted
 policy.sd_flags.MC.SD_BALANCE_WAKE=true); see scenarios/FORMAT.md.
 
 Limits (run, sweep, export): -max-work N is the deterministic work budget
-of a simulation (default 500000000 work units: events, tasks woken, CPUs
+of a simulation (default 1000000000 work units: events, tasks woken, CPUs
 scanned; the same stop natively and in the page), -timeout D its
 wall-clock limit (default 1m; 0: none). export also takes -max-size BYTES
 (default 512 MiB) and writes OUT only when complete.

@@ -16,11 +16,11 @@ const exitLimit = 3
 
 // DefaultTimeout is the wall-clock limit of one simulation (-timeout). The
 // deterministic work budget (-max-work, sim.DefaultMaxWork) stops every
-// scenario within 5 to 30 s on one core of this kind of machine, so on a
-// normal machine it is the work budget that stops a run, the same way every
-// time; a minute is what a person waiting at a terminal accepts before
-// wanting to be told why, and it only fires on a machine two or more times
-// slower (or loaded). -timeout 0 turns it off.
+// scenario within about 7 s of CPU on this kind of machine, so normally it
+// is the work budget that stops a run, at the same event every time; a
+// minute is what a person waiting at a terminal accepts before wanting to
+// be told why, and it fires only on a machine (or a load) about ten times
+// slower. -timeout 0 turns it off.
 const DefaultTimeout = time.Minute
 
 // limits are the -max-work and -timeout flags of run, sweep and export.
