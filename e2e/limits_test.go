@@ -1,0 +1,68 @@
+//go:build !js
+
+package e2e
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestPageLimits: issue 18 in the browser. step(10 s) on a heavy scenario
+// returns short with a message instead of freezing the tab; steps on until
+// the work budget shows "stopped early" in the page's error line, keeps
+// what was simulated (Play does not restart it), and metrics() says so.
+// The server sends its security headers and the page works under them.
+func TestPageLimits(t *testing.T) {
+	tb := newTab(t, false)
+	resp, err := http.Get(serverURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'self'") ||
+		resp.Header.Get("X-Content-Type-Options") != "nosniff" || resp.Header.Get("Referrer-Policy") == "" {
+		t.Errorf("headers: %v", resp.Header)
+	}
+	tb.open(serverURL)
+	tb.click("#pause")
+	data, err := os.ReadFile("../testdata/hostile/run-fanout-4096.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok := eval[bool](tb, fmt.Sprintf(`window.schedplay.loadScenario(%s).ok`, jsString(string(data)))); !ok {
+		t.Fatalf("loadScenario: %s", eval[string](tb, `window.schedplay.error()`))
+	}
+	start := time.Now()
+	now := eval[float64](tb, `window.schedplay.step(10000)`)
+	t.Logf("step(10000) returned %.3f ms after %v", now, time.Since(start))
+	if now >= 10000 || !strings.Contains(eval[string](tb, `window.schedplay.error()`), "step again") {
+		t.Fatalf("step(10000) reached %v ms; error %q", now, eval[string](tb, `window.schedplay.error()`))
+	}
+	for i := 0; i < 200 && !strings.Contains(eval[string](tb, `window.schedplay.error()`), "stopped early"); i++ {
+		now = eval[float64](tb, `window.schedplay.step(10000)`)
+	}
+	msg := eval[string](tb, `window.schedplay.error()`)
+	if !strings.Contains(msg, "stopped early") || !strings.Contains(msg, "work units") {
+		t.Fatalf("after the budget: error %q", msg)
+	}
+	tb.poll(`document.getElementById("error").textContent.includes("stopped early")`, 10*time.Second)
+	if s := eval[string](tb, `window.schedplay.metrics().stopped`); !strings.Contains(s, "budget") {
+		t.Errorf("metrics().stopped = %q", s)
+	}
+	eval[any](tb, `window.schedplay.play()`)
+	time.Sleep(500 * time.Millisecond)
+	if again := eval[float64](tb, `window.schedplay.state().now_ms`); again != now {
+		t.Errorf("after play(): %v ms, was %v (restarted?)", again, now)
+	}
+	if out := os.Getenv("SCHEDPLAY_LIMITS_SHOT"); out != "" {
+		if shot, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot()); err == nil {
+			os.WriteFile(out, shot, 0o644)
+		}
+	}
+}
