@@ -109,3 +109,20 @@ func TestWorkDefaultBudget(t *testing.T) {
 		t.Fatalf("budget %d, err %v, work %d", s.maxWork, s.Err(), s.Work())
 	}
 }
+
+// TestCPUMaskStringLastCPU: a mask holding cpu255 printed a panic instead of
+// its list (Has(256) was evaluated before the bound), seen in the page's
+// explanation of a fork on a 256-CPU machine.
+func TestCPUMaskStringLastCPU(t *testing.T) {
+	var m CPUMask
+	m.Set(250)
+	m.Set(251)
+	m.Set(255)
+	if got := m.String(); got != "250-251,255" {
+		t.Fatalf("String() = %q", got)
+	}
+	m = MaskRange(0, 256)
+	if got := m.String(); got != "0-255" {
+		t.Fatalf("String() = %q", got)
+	}
+}

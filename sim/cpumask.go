@@ -115,7 +115,7 @@ func (m CPUMask) String() string {
 	var b strings.Builder
 	for c := m.First(); c >= 0; {
 		end := c
-		for m.Has(end+1) && end+1 < MaxCPUs {
+		for end+1 < MaxCPUs && m.Has(end+1) { // bound first: Has(MaxCPUs) is out of range
 			end++
 		}
 		if b.Len() > 0 {
