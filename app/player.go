@@ -21,7 +21,11 @@ type player struct {
 	examined []sim.CPUMask // parallel to moves
 	log      logBuf
 	logTotal int64 // log events handed to frames so far, kept or dropped (frame.Side.LogTotal)
-	series   sampler
+	// workLimit, when > 0, makes advance go one event at a time and stop
+	// (reporting true) once the simulator's Work reaches it: Session.Step's
+	// bound on one call, exact even when one instant holds much work.
+	workLimit int64
+	series    sampler
 }
 
 // playerMaxWork is the work budget of the page's simulators (0:
@@ -59,8 +63,8 @@ func (p *player) advance(t int64, stopAtMigrate bool) bool {
 	}
 	for {
 		next := min(t, p.series.next)
-		if stopAtMigrate {
-			if p.stepUntil(next) {
+		if stopAtMigrate || p.workLimit > 0 {
+			if p.stepUntil(next, stopAtMigrate) {
 				p.collect()
 				return true
 			}
@@ -80,18 +84,23 @@ func (p *player) advance(t int64, stopAtMigrate bool) bool {
 	}
 }
 
-// stepUntil processes events up to t one at a time; it stops after the
-// first that emitted a migration (reporting true) or advances the clock to t.
-func (p *player) stepUntil(t int64) bool {
+// stepUntil processes events up to t one at a time; it stops (reporting
+// true) after the first that emitted a migration when migrate is set, or
+// when the work reaches workLimit (> 0); otherwise it advances the clock to
+// t.
+func (p *player) stepUntil(t int64, migrate bool) bool {
 	for {
 		nt := p.sim.NextEventTime()
 		if nt < 0 || nt > t {
 			break
 		}
+		if p.workLimit > 0 && p.sim.Work() >= p.workLimit {
+			return true
+		}
 		n := len(p.evbuf)
 		more := p.sim.Step()
 		p.evbuf = p.sim.TakeEvents(p.evbuf)
-		for i := n; i < len(p.evbuf); i++ {
+		for i := n; migrate && i < len(p.evbuf); i++ {
 			if p.evbuf[i].Kind == sim.EvMigrate {
 				return true
 			}

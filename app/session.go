@@ -462,28 +462,16 @@ func (s *Session) Step(d time.Duration) (int64, error) {
 		return 0, nil
 	}
 	start := time.Now()
-	target, w0 := s.a.now()+int64(d), s.a.sim.Work()
-	chunk := int64(firstStepChunk)
-	for s.a.now() < target && !s.a.done() {
-		if s.a.sim.Work()-w0 >= MaxCallWork {
-			s.lastErr = fmt.Sprintf("step stopped at %.3f ms, short of %.3f ms: one call does at most %d work units, so that the page stays responsive; step again to go on",
-				float64(s.a.now())/1e6, float64(target)/1e6, int64(MaxCallWork))
-			break
-		}
-		w := s.a.sim.Work()
-		s.a.advance(min(s.a.now()+chunk, target), false)
-		if s.b != nil {
-			s.b.advance(s.a.now(), false)
-		}
-		// Chunks grow while they are cheap and shrink when they are not,
-		// so the budget is checked often enough on heavy scenarios and
-		// seldom on light ones.
-		switch did := s.a.sim.Work() - w; {
-		case did < MaxCallWork/64:
-			chunk *= 2
-		case did > MaxCallWork/16:
-			chunk = max(chunk/4, 1000)
-		}
+	target := s.a.now() + int64(d)
+	s.a.workLimit = s.a.sim.Work() + MaxCallWork
+	short := s.a.advance(target, false)
+	s.a.workLimit = 0
+	if s.b != nil {
+		s.b.advance(s.a.now(), false)
+	}
+	if short && s.a.now() < target {
+		s.lastErr = fmt.Sprintf("step stopped at %.3f ms, short of %.3f ms: one call does at most %d work units, so that the page stays responsive; step again to go on",
+			float64(s.a.now())/1e6, float64(target)/1e6, int64(MaxCallWork))
 	}
 	s.wall += time.Since(start)
 	s.limitLocked()
@@ -492,15 +480,12 @@ func (s *Session) Step(d time.Duration) (int64, error) {
 
 // MaxCallWork bounds the simulator work (sim.Work units) one Step call may
 // do: it runs on the page's event loop. The slowest work measured runs at
-// 140 million units per CPU second natively and about a third of that in
-// wasm, so 2*10^7 units block the page for at most about half a second
+// 140 million units per CPU second natively and, in wasm on a loaded
+// 2-core machine, at 7 million a second (a 1 ns loop: 2*10^7 units took
+// 2.9 s), so 5*10^6 units block the page for well under a second
 // (tbench-pairs with one pair needs 0.9 million per simulated second, with
-// 80 pairs 130 million: step(100) still runs whole).
-const MaxCallWork = 20_000_000
-
-// firstStepChunk is the simulated time (ns) Step first advances between two
-// looks at the work done; it adapts from there.
-const firstStepChunk = 10_000
+// 80 pairs 130 million: step(30) still runs whole).
+const MaxCallWork = 5_000_000
 
 // limitLocked reports whether a budget stopped side A or B (sim.Err), and
 // then makes the error text say so (the page shows it; the frames keep what
