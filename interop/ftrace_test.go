@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"schedplay/internal/bounded"
 	"schedplay/scenarios"
 	"schedplay/sim"
 )
@@ -164,7 +165,10 @@ func FuzzImportFtrace(f *testing.F) {
 		"b-2 [000] d..2. 1.000009: sched_switch: prev_comm=b prev_pid=2 prev_prio=120 prev_state=S ==> next_comm=a next_pid=1 next_prio=120\n"))
 	f.Add([]byte("bash-9 [001] 1.0: sched_switch: bash:9 [120] S ==> c/0:6 [120]\nbash-9 [001] 1.1: sched_wakeup: s/0:7 [115] CPU:001\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, probs, err := ImportFtrace(data)
+		var s *scenarios.Scenario
+		var probs []Problem
+		var err error
+		bounded.Check(t, "ImportFtrace", len(data), func() { s, probs, err = ImportFtrace(data) })
 		checkImported(t, s, probs, err)
 		sameAgain(t, s, probs, err, func() (*scenarios.Scenario, []Problem, error) { return ImportFtrace(data) })
 	})

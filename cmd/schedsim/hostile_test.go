@@ -100,6 +100,15 @@ var hostileCases = []hostileCase{
 	{[]string{"import", "-from", "rtapp", "H:rtapp-many-problems.json"}, 0, "more than 1000 problems"},
 	{[]string{"import", "-from", "rtapp", "H:rtapp-trailing-commas.json"}, 2, ""},
 	{[]string{"import", "-from", "rtapp", "H:rtapp-long-keys.json"}, 0, "..."},
+	// ftrace text: schedsim import -from ftrace (the CLI only).
+	{[]string{"import", "-from", "ftrace", "H:ftrace-100-tasks.txt"}, 2, "no task in the trace ran"},
+	{[]string{"import", "-from", "ftrace", "H:ftrace-backwards-time.txt"}, 2, "line 2: timestamp goes backwards"},
+	{[]string{"import", "-from", "ftrace", "H:ftrace-garbage.txt"}, 2, "not a tracefs or trace-cmd event line"},
+	{[]string{"import", "-from", "ftrace", "H:ftrace-huge-numbers.txt"}, 2, "line 1: cpu 1000000000 is out of range"},
+	{[]string{"import", "-from", "ftrace", "H:ftrace-long-line.txt"}, 2, "the trace spans no time"},
+	{[]string{"import", "-from", "ftrace", "H:ftrace-many-pids.txt"}, 2, "no task in the trace ran"},
+	{[]string{"import", "-from", "ftrace", "H:ftrace-same-line.txt"}, 2, "the trace spans no time"},
+	{[]string{"import", "-from", "ftrace", "@fifo"}, 2, "not a regular file"},
 }
 
 // Acceptance bounds for a decoder's input (issue 18).

@@ -62,12 +62,12 @@ func cmdReal(args []string, stdout, stderr io.Writer) error {
 		return internal(err)
 	}
 	if *ftraceOut != "" {
-		if _, err := writeOutput(*ftraceOut, func(w io.Writer) error { _, err := w.Write(rec.Trace); return err }); err != nil {
+		if _, err := writeOutput(*ftraceOut, nil, func(w io.Writer) error { _, err := w.Write(rec.Trace); return err }); err != nil {
 			return err
 		}
 	}
 	if *traceOut != "" {
-		if _, err := writeOutput(*traceOut, func(w io.Writer) error {
+		if _, err := writeOutput(*traceOut, nil, func(w io.Writer) error {
 			return realkernel.WritePerfetto(w, rec.Trace, rec.Threads, rec.Window, s.Title)
 		}); err != nil {
 			return err
@@ -89,7 +89,7 @@ func cmdReal(args []string, stdout, stderr io.Writer) error {
 		return badInput(err)
 	}
 	notes = append(notes, more...)
-	m, err := simulate(ss)
+	m, err := simulate(ss, &limits{maxWork: sim.DefaultMaxWork, timeout: DefaultTimeout})
 	if err != nil {
 		return err
 	}
@@ -197,7 +197,7 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) error {
 		_, err := stdout.Write(b)
 		return err
 	}
-	_, err = writeOutput(*out, func(w io.Writer) error { _, err := w.Write(b); return err })
+	_, err = writeOutput(*out, nil, func(w io.Writer) error { _, err := w.Write(b); return err })
 	if err == nil {
 		fmt.Fprintf(stdout, "wrote %s (machine.costs for schedsim real -compare -costs %s)\n", *out, *out)
 	}

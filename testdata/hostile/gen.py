@@ -92,3 +92,12 @@ small = deflate(json.dumps({"version": 1, "duration": "1s", "tasks": [{"name": "
 view = lambda raw: base64.urlsafe_b64encode(raw).decode().rstrip('=')
 w('link-view-bomb.txt', link(small) + '&v=' + view(deflate(b'{"speed":' + b' ' * (30 << 20) + b'1}')))
 w('link-view-garbage.txt', link(small) + '&v=' + '%00' * 10000 + '&v=' + 'A' * 30000)
+# ---- ftrace text (schedsim import -from ftrace) ----
+sw = lambda t, a, b, cpu: '  t%d-%d [%03d] d..2. %d.%06d: sched_switch: prev_comm=t%d prev_pid=%d prev_prio=120 prev_state=S ==> next_comm=t%d next_pid=%d next_prio=120\n' % (a, a, cpu, t // 1000000, t % 1000000, a, a, b, b)
+w('ftrace-many-pids.txt', ''.join(sw(i, i % 20000 + 1, (i + 7) % 20000 + 1, i % 256) for i in range(5000)))
+w('ftrace-same-line.txt', sw(1, 1, 2, 0) * 5000)
+w('ftrace-long-line.txt', '  a-1 [000] d..2. 1.000001: sched_switch: prev_comm=' + 'x' * 900000 + ' prev_pid=1 prev_prio=120 prev_state=S ==> next_comm=b next_pid=2 next_prio=120\n')
+w('ftrace-huge-numbers.txt', ''.join('  a-%d [%d] d..2. %d.%d: sched_wakeup: comm=b pid=%d prio=%d target_cpu=%d\n' % (10**18, 10**9, 10**15, 10**12, 2**63, 10**9, 2**40) for _ in range(2000)))
+w('ftrace-backwards-time.txt', ''.join(sw(10**9 - i * 1000, 1 + i % 2, 2 - i % 2, 0) for i in range(5000)))
+w('ftrace-garbage.txt', ''.join('%s\n' % ('#' * (i % 50) + ' ] [ : : sched_switch ==> ' * (i % 7)) for i in range(9000)))
+w('ftrace-100-tasks.txt', ''.join(sw(1000000 + i * 200, i % 100 + 1, (i + 1) % 100 + 1, i % 64) for i in range(6000)))
