@@ -101,6 +101,7 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 	ctx, stopSignals := exportContext()
 	defer stopSignals()
 	deadline := lim.deadline()
+	lim.stop = func() bool { return ctx.Err() != nil }
 	size := &sizeCap{max: *maxSize}
 	var stopErr error
 	opt := interop.Options{Interval: int64(*interval), Stop: func() bool {
@@ -168,9 +169,10 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 }
 
 // DefaultMaxExportBytes is the default -max-size of an export: 512 MiB, more
-// than Perfetto's UI or a spreadsheet opens comfortably (a 1 s tbench-pairs
-// run at 80 pairs is about 60 MB of Perfetto JSON); a bigger file is nearly
-// always a too-short -interval or too long a run.
+// than Perfetto's UI or a spreadsheet opens comfortably (docs/interop.md:
+// one second of tbench-pairs with one pair is 3.4 MB of Perfetto JSON, with
+// 40 pairs 48 MB per 100 ms, so a second of 40 pairs still fits); a bigger
+// file is nearly always a too-short -interval or too long a run.
 const DefaultMaxExportBytes = 512 << 20
 
 func raiseSize(max int64) string {

@@ -27,6 +27,7 @@ const DefaultTimeout = time.Minute
 type limits struct {
 	maxWork int64
 	timeout time.Duration
+	stop    func() bool // when set and true (an interrupt), runTo returns errInterrupted
 }
 
 func (l *limits) register(fs *flag.FlagSet) {
@@ -83,6 +84,9 @@ func (l *limits) runTo(sm *sim.Sim, until int64, deadline time.Time) error {
 		}
 		if n%wallEvery == 0 && !deadline.IsZero() && time.Now().After(deadline) {
 			return l.wallError(sm)
+		}
+		if n%wallEvery == 0 && l.stop != nil && l.stop() {
+			return errInterrupted
 		}
 	}
 	sm.RunUntil(until)

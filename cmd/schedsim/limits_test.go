@@ -114,9 +114,11 @@ func TestExportInterruptedLeavesNoFile(t *testing.T) {
 		cancel() // as if Ctrl-C came at once
 		return ctx, func() {}
 	}
-	code, _, errs := schedsim(t, "export", "-format", "perfetto", "-o", out, "-set", "duration=10s", "-set", "tasks.client.count=40", "tbench-pairs")
-	if code != exitInterrupted || !strings.Contains(errs, "interrupted") {
-		t.Fatalf("exit %d: %s", code, errs)
+	for _, format := range []string{"perfetto", "schedstat"} { // schedstat: one snapshot at the end
+		code, _, errs := schedsim(t, "export", "-format", format, "-o", out, "-set", "duration=10s", "-set", "tasks.client.count=40", "tbench-pairs")
+		if code != exitInterrupted || !strings.Contains(errs, "interrupted") {
+			t.Fatalf("%s: exit %d: %s", format, code, errs)
+		}
 	}
 	ents, _ := os.ReadDir(dir)
 	b, _ := os.ReadFile(out)
