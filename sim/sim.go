@@ -269,11 +269,12 @@ const DefaultMaxEvents = 300_000_000
 // 256 CPUs, a pick scans the whole runqueue. Work units count that inner
 // work, so a budget of them bounds time for every scenario alike, and
 // deterministically: the CLI and the page stop at the same event. Measured
-// in CPU time natively on this kind of machine (2-core VM, Go 1.26): 140
-// million units a second for the slowest kind (a 1 ns loop on one CPU),
-// 190 million for tbench with 2048 pairs on 256 CPUs, 260 million for 4096
-// tasks waking each other, 660 million for long runqueue scans; so 10^9
-// units are at most about 7 s of one core (wasm: about three times that).
+// in CPU time natively on this kind of machine (2-core VM, Go 1.26, two
+// runs): 135 to 190 million units a second for the slowest kinds (a 1 ns
+// loop on one CPU: 143 million; tbench with 2048 pairs on 256 CPUs), about
+// 250 million for 4096 tasks waking each other, 680 million for long
+// runqueue scans; so 10^9 units are at most about 7.5 s of one core (wasm:
+// about three times that).
 // The presets need 0.1 to 3 million; tbench-pairs with 80 pairs, 130
 // million per simulated second.
 const DefaultMaxWork = 1_000_000_000

@@ -16,7 +16,7 @@ const exitLimit = 3
 
 // DefaultTimeout is the wall-clock limit of one simulation (-timeout). The
 // deterministic work budget (-max-work, sim.DefaultMaxWork) stops every
-// scenario within about 7 s of CPU on this kind of machine, so normally it
+// scenario within about 7.5 s of CPU on this kind of machine, so normally it
 // is the work budget that stops a run, at the same event every time; a
 // minute is what a person waiting at a terminal accepts before wanting to
 // be told why, and it fires only on a machine (or a load) about ten times
