@@ -29,11 +29,11 @@ func (s *Sim) forkStep(rq *RQ, p *Task, st *Step) int64 {
 	var cost int64
 	for i := 0; i < st.Count && s.err == nil; i++ {
 		if s.m.forks >= s.maxForks {
-			s.err = errorf("stopped at %.3f ms of simulated time: fork steps started %d tasks, the limit of a run", float64(s.now)/1e6, s.maxForks)
+			s.err = &LimitError{Limit: "forks", Budget: int64(s.maxForks), At: s.now}
 			break
 		}
 		if s.live >= s.maxLive {
-			s.err = errorf("stopped at %.3f ms of simulated time: %d tasks alive at once, the limit", float64(s.now)/1e6, s.maxLive)
+			s.err = &LimitError{Limit: "live tasks", Budget: int64(s.maxLive), At: s.now}
 			break
 		}
 		c := s.allocSlot(st.Target)

@@ -130,7 +130,7 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 			var probs []interop.Problem
 			probs, err = interop.Export(w, src, *format, opt)
 			for _, p := range probs {
-				fmt.Fprintln(stderr, p)
+				fmt.Fprintln(stderr, terminalSafe(p.String()))
 			}
 		}
 		if err == nil && stopErr == errInterrupted {
