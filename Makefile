@@ -30,7 +30,8 @@ help:
 	@echo "make real-kernel regenerate docs/real-kernel.md (root, tracefs; ~4 min, alone)"
 	@echo "make screenshot test-e2e that also writes docs/screenshot.png"
 	@echo "make screens    the canvas at 2, 80 and 256 CPUs, normal, talk, A/B: docs/screenshot-*.png"
-	@echo "make bench      benchmarks (native); make bench-wasm: the sim's under node"
+	@echo "make bench      benchmarks (native); BASE=<commit>: against that commit, side by side"
+	@echo "make bench-wasm the sim's benchmarks as wasm under node against native, side by side"
 	@echo "make pgo        regenerate the PGO profile (cmd/schedsim/default.pgo) from the sim benchmarks"
 	@echo "make fmt; make vet"
 
@@ -119,11 +120,25 @@ screens: need-chromium wasm
 # so they measure what ships. `make pgo` regenerates it from the sim benchmarks.
 PGO_PROFILE = $(CURDIR)/cmd/schedsim/default.pgo
 
+# `make bench BASE=<commit>`: this tree against the baseline commit (a
+# temporary git worktree), the same benchmarks run alternately in both,
+# BENCH_COUNT times each, one ratio per benchmark (cmd/benchcmp).
+# `make bench-wasm`: the same way, the sim's benchmarks as wasm under node
+# against native. BENCH selects benchmarks (a -bench regexp).
+BASE        ?=
+BENCH       ?= .
+BENCH_COUNT ?= 5
+BENCH_PKGS   = ./sim ./render ./render/canvas ./app
+
 bench:
-	$(GO) test -pgo=$(PGO_PROFILE) -run '^$$' -bench . -benchmem ./sim/... ./render ./render/canvas ./app
+ifeq ($(strip $(BASE)),)
+	$(GO) test -pgo=$(PGO_PROFILE) -run '^$$' -bench '$(BENCH)' -benchmem $(BENCH_PKGS)
+else
+	$(GO) run ./cmd/benchcmp -base '$(BASE)' -count $(BENCH_COUNT) -bench '$(BENCH)' -pgo $(PGO_PROFILE) $(BENCH_PKGS)
+endif
 
 bench-wasm: need-node
-	PATH="$$PATH:$(WASMDIR)" GOOS=js GOARCH=wasm $(GO) test -pgo=$(PGO_PROFILE) -run '^$$' -bench . -benchmem ./sim
+	$(GO) run ./cmd/benchcmp -wasm -count $(BENCH_COUNT) -bench '$(BENCH)' -pgo $(PGO_PROFILE) ./sim
 
 pgo:
 	$(GO) test -pgo=off -run '^$$' -bench . -count 2 -cpuprofile $(CURDIR)/pgo.cpu.out -o /dev/null ./sim
