@@ -12,7 +12,8 @@
 // Each package's test binary is built once per side (go test -c, with the
 // PGO profile the shipped binaries use: -pgo for this tree, the baseline's own
 // cmd/schedsim/default.pgo if it has one), then run -count times per side,
-// the sides alternating, one benchmark run (-test.count 1) each time.
+// the sides alternating (ABBA: odd rounds start with the new side), one
+// benchmark run (-test.count 1) each time.
 // Packages the baseline does not have are skipped with a note.
 //
 // The table gives each side's median and the speed-up of the new side over the
@@ -118,18 +119,24 @@ func main() {
 		var ro, rn results = results{}, results{}
 		for i, pkg := range used {
 			fmt.Fprintf(os.Stderr, "round %d/%d %s\n", r+1, *count, pkg)
-			out, err := oldSide.run(olds[i], dirs[0][i], args)
-			if err != nil {
-				fail(fmt.Errorf("%s (%s): %v\n%s", pkg, oldSide.name, err, out))
+			// Odd rounds run the new side first, so a drift of the
+			// machine's load within a round favours neither side.
+			order := []int{0, 1}
+			if r%2 == 1 {
+				order = []int{1, 0}
 			}
-			rawOld.Write(out)
-			ro.parse(pkg, out)
-			out, err = newSide.run(news[i], dirs[1][i], args)
-			if err != nil {
-				fail(fmt.Errorf("%s (%s): %v\n%s", pkg, newSide.name, err, out))
+			for _, o := range order {
+				sd, bin, buf, res := oldSide, olds[i], &rawOld, ro
+				if o == 1 {
+					sd, bin, buf, res = newSide, news[i], &rawNew, rn
+				}
+				out, err := sd.run(bin, dirs[o][i], args)
+				if err != nil {
+					fail(fmt.Errorf("%s (%s): %v\n%s", pkg, sd.name, err, out))
+				}
+				buf.Write(out)
+				res.parse(pkg, out)
 			}
-			rawNew.Write(out)
-			rn.parse(pkg, out)
 		}
 		rounds[0] = append(rounds[0], ro)
 		rounds[1] = append(rounds[1], rn)
