@@ -60,7 +60,8 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	defer os.RemoveAll(tmp)
+	cleanups = append(cleanups, func() { os.RemoveAll(tmp) })
+	defer cleanup()
 	root, err := gitTop(".")
 	if err != nil {
 		fail(err)
@@ -76,7 +77,7 @@ func main() {
 		if out, err := exec.Command("git", "-C", root, "worktree", "add", "--detach", wt, *base).CombinedOutput(); err != nil {
 			fail(fmt.Errorf("git worktree add %s: %v\n%s", *base, err, out))
 		}
-		defer exec.Command("git", "-C", root, "worktree", "remove", "--force", wt).Run()
+		cleanups = append(cleanups, func() { exec.Command("git", "-C", root, "worktree", "remove", "--force", wt).Run() })
 		rev, _ := exec.Command("git", "-C", wt, "rev-parse", "--short", "HEAD").Output()
 		oldSide = side{name: "base " + strings.TrimSpace(string(rev)), root: wt}
 		if *pgo != "" {
@@ -344,7 +345,18 @@ func firstLine(s string) string {
 	return s
 }
 
+// cleanups run last first, on the way out, also when fail exits.
+var cleanups []func()
+
+func cleanup() {
+	for i := len(cleanups) - 1; i >= 0; i-- {
+		cleanups[i]()
+	}
+	cleanups = nil
+}
+
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "benchcmp:", err)
+	cleanup()
 	os.Exit(1)
 }
