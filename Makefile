@@ -39,7 +39,7 @@ all: test
 
 wasm:
 	@# Replace main.wasm only when it changed, so its precompressed copies stay fresh.
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -o web/main.wasm.new ./cmd/wasm
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o web/main.wasm.new ./cmd/wasm
 	@if cmp -s web/main.wasm.new web/main.wasm; then rm web/main.wasm.new; else mv web/main.wasm.new web/main.wasm; fi
 	cp "$(WASMDIR)/wasm_exec.js" web/wasm_exec.js
 	@# Precompress only when the wasm changed (brotli -q 10 takes ~40 s on 2 cores).

@@ -1,7 +1,9 @@
 //go:build js
 
 // Package ebitendraw hands render's display lists to Ebiten: quads in
-// batched DrawTriangles calls, labels with text/v2 in Go Medium, pixel
+// batched DrawTriangles calls, labels in Go Medium rasterised with
+// golang.org/x/image/font (not Ebiten's text/v2, whose HarfBuzz shaper is
+// 0.4 MB of the gzipped download; labels are short Latin strings), pixel
 // images (heatmaps) uploaded only when they change, and the static layer
 // (boxes, chart frames, legend) cached in an offscreen image that is
 // redrawn only when the layout changes.
@@ -12,14 +14,15 @@
 package ebitendraw
 
 import (
-	"bytes"
 	"image"
 	"image/color"
 	"math"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gomedium"
+	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/math/fixed"
 
 	"schedplay/render"
 )
@@ -30,9 +33,9 @@ const quadsPerCall = 16000
 // Renderer draws scenes. It is not safe for concurrent use (Ebiten calls
 // Draw on one goroutine).
 type Renderer struct {
-	font  *text.GoTextFaceSource
-	faces map[int]*text.GoTextFace // by size in half pixels
-	white *ebiten.Image            // 1x1 white sub-image, the source of every quad
+	font  *opentype.Font
+	faces map[int]font.Face // by size in half pixels
+	white *ebiten.Image     // 1x1 white sub-image, the source of every quad
 
 	scale       float64       // device pixels per layout pixel
 	static      *ebiten.Image // the static layer, drawn once per layout
@@ -46,7 +49,7 @@ type Renderer struct {
 
 // New loads the font.
 func New() (*Renderer, error) {
-	src, err := text.NewGoTextFaceSource(bytes.NewReader(gomedium.TTF))
+	src, err := opentype.Parse(gomedium.TTF)
 	if err != nil {
 		return nil, err
 	}
@@ -54,21 +57,35 @@ func New() (*Renderer, error) {
 	img.Fill(color.White)
 	return &Renderer{
 		font:  src,
-		faces: map[int]*text.GoTextFace{},
+		faces: map[int]font.Face{},
 		white: img.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image),
 		scale: 1,
 	}, nil
 }
 
-func (r *Renderer) face(size float64) *text.GoTextFace {
+func (r *Renderer) face(size float64) font.Face {
 	k := int(math.Round(size * 2))
 	f, ok := r.faces[k]
 	if !ok {
-		f = &text.GoTextFace{Source: r.font, Size: float64(k) / 2}
+		var err error
+		f, err = opentype.NewFace(r.font, &opentype.FaceOptions{Size: float64(k) / 2, DPI: 72, Hinting: font.HintingNone})
+		if err != nil {
+			// Only a size the font cannot be scaled to; sizes come from the layout.
+			panic("ebitendraw: " + err.Error())
+		}
 		r.faces[k] = f
 	}
 	return f
 }
+
+// measure is the advance of s and the line height (ascent + descent) in
+// face's pixels.
+func measure(s string, face font.Face) (w, h float64) {
+	m := face.Metrics()
+	return fix(font.MeasureString(face, s)), fix(m.Ascent + m.Descent)
+}
+
+func fix(v fixed.Int26_6) float64 { return float64(v) / 64 }
 
 // SetScale sets how many device pixels one layout pixel is (the page's
 // devicePixelRatio): scenes are laid out in CSS pixels and drawn sharp.
@@ -80,7 +97,8 @@ func (r *Renderer) SetScale(s float64) {
 
 // Measure is render.Measure with the real font, in layout pixels.
 func (r *Renderer) Measure(s string, size float64) float64 {
-	return text.Advance(s, r.face(size))
+	w, _ := measure(s, r.face(size))
+	return w
 }
 
 // SetStatic redraws the cached static layer from s on a w x h screen.
@@ -230,14 +248,17 @@ func (r *Renderer) label(s string, size float64) *labelImage {
 		r.labels = map[labelKey]*labelImage{}
 	}
 	face := r.face(size)
-	w, h := text.Measure(s, face, 0)
+	w, h := measure(s, face)
 	if w <= 0 || h <= 0 {
 		return nil
 	}
-	img := ebiten.NewImage(int(math.Ceil(w))+2*labelPad, int(math.Ceil(h))+2*labelPad)
-	var op text.DrawOptions
-	op.GeoM.Translate(labelPad, labelPad)
-	text.Draw(img, s, face, &op)
+	// White glyphs on transparent (premultiplied, as Ebiten takes pixels),
+	// the top of the line labelPad below the image's top.
+	rgba := image.NewRGBA(image.Rect(0, 0, int(math.Ceil(w))+2*labelPad, int(math.Ceil(h))+2*labelPad))
+	d := font.Drawer{Dst: rgba, Src: image.White, Face: face,
+		Dot: fixed.Point26_6{X: fixed.I(labelPad), Y: fixed.I(labelPad) + face.Metrics().Ascent}}
+	d.DrawString(s)
+	img := ebiten.NewImageFromImage(rgba)
 	e := &labelImage{img: img, w: w, h: h, used: r.frame}
 	r.labels[k] = e
 	return e
