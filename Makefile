@@ -45,8 +45,15 @@ wasm:
 	@# Precompress only when the wasm changed (brotli -q 10 takes ~40 s on 2 cores).
 	@# main.wasm.sha256 records which main.wasm the copies were made from:
 	@# the server serves them only when it matches (by content, not mtime).
+	@# The gzip copy (what Chromium gets over plain HTTP) by zopfli: still gzip,
+	@# 4 % smaller than gzip -9, ~20 s with one iteration.
 	@if [ "$$(sha256sum < web/main.wasm | cut -c1-64)" != "$$(cut -c1-64 web/main.wasm.sha256 2>/dev/null)" ] || [ ! -f web/main.wasm.gz ]; then \
-		gzip -9 -n -c web/main.wasm > web/main.wasm.gz.tmp && mv web/main.wasm.gz.tmp web/main.wasm.gz; \
+		if command -v zopfli >/dev/null; then \
+			zopfli --i1 -c web/main.wasm > web/main.wasm.gz.tmp && mv web/main.wasm.gz.tmp web/main.wasm.gz; \
+		else \
+			gzip -9 -n -c web/main.wasm > web/main.wasm.gz.tmp && mv web/main.wasm.gz.tmp web/main.wasm.gz; \
+			echo "zopfli not installed (apt-get install zopfli): main.wasm.gz by gzip -9, ~4 % larger"; \
+		fi; \
 		if command -v brotli >/dev/null; then \
 			brotli -q 10 -w 24 -f -o web/main.wasm.br.tmp web/main.wasm && mv web/main.wasm.br.tmp web/main.wasm.br; \
 		else \
