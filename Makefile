@@ -9,7 +9,7 @@ UNIT_PKGS = $$($(GO) list ./... | grep -v '/e2e$$')
 # Packages that also run as wasm under node: those that do not import ebiten.
 WASM_PKGS = ./sim/... ./scenarios/... ./frame ./render ./render/canvas ./render/raster ./app
 
-.PHONY: help all wasm serve test test-unit test-wasm test-fuzz test-hostile test-e2e screenshot screens bench bench-wasm pgo fmt vet check-fmt need-node need-chromium clean test-real real-kernel
+.PHONY: help all wasm serve test test-unit test-wasm test-fuzz test-hostile test-e2e screenshot screens bench bench-wasm pgo validate fmt vet check-fmt need-node need-chromium clean test-real real-kernel
 
 # Fuzz targets (package:target), each fuzzed for FUZZTIME by `make test-fuzz`
 # after its seed corpus ran as a plain test in test-unit.
@@ -33,6 +33,7 @@ help:
 	@echo "make bench      benchmarks (native); BASE=<commit>: against that commit, side by side"
 	@echo "make bench-wasm the sim's benchmarks as wasm under node against native, side by side"
 	@echo "make pgo        regenerate the PGO profile (cmd/schedsim/default.pgo) from the sim benchmarks"
+	@echo "make validate   run the seed tables and regenerate docs/validation.md (a few minutes)"
 	@echo "make fmt; make vet"
 
 all: test
@@ -151,6 +152,11 @@ pgo:
 	$(GO) test -pgo=off -run '^$$' -bench . -count 2 -cpuprofile $(CURDIR)/pgo.cpu.out -o /dev/null ./sim
 	$(GO) tool pprof -proto $(CURDIR)/pgo.cpu.out > $(PGO_PROFILE)
 	rm -f $(CURDIR)/pgo.cpu.out
+
+# The seeds' tables beside the simulator's (package validation): every point
+# run over three seeds plus the cost-sensitivity runs, in parallel.
+validate:
+	$(GO) run ./cmd/validate -o docs/validation.md
 
 fmt:
 	gofmt -w .
