@@ -1,31 +1,44 @@
 package sim
 
 // DefaultCosts returns the documented cost-model defaults. They describe a
-// server of the Westmere/Skylake class, the kind of machine the seeds' threads
-// measured on; each value is a round figure of the right order, not a fit to
-// any benchmark:
+// Nehalem/Westmere-class server, the machines the 2012-2013 seeds measured
+// on; docs/costs.md gives each value's source and derivation, and the
+// per-machine values for the machines the seeds name:
 //
-//   - ContextSwitch 2us: a direct switch (save/restore, TLB and cache
-//     pollution) measured by lmbench lat_ctx on such machines is 1-3us.
-//   - WakeupIPI 2us: an IPI and remote enqueue (TTWU_QUEUE) is ~1-2us.
-//   - IdleStates: intel_idle's Nehalem/Westmere table (POLL, C1 3us/6us,
-//     C1E 10us/20us, C3 20us/80us, C6 200us/800us as exit latency/target
-//     residency). A CPU enters a state once it has been idle for the state's
-//     target residency: the longer it idles, the deeper it sleeps and the
-//     longer it takes to wake (a simplification of the menu governor, which
-//     predicts the idle length instead).
-//   - CacheCold: refilling a small working set (~256 KiB) after moving: free
-//     between SMT siblings (shared L1/L2), 1us within an L2 cluster, 5us from
-//     the shared L3, 20us across LLCs of a node, 40us from a remote node.
+//   - ContextSwitch 2us: the direct cost of a switch with warm caches, the
+//     order lmbench lat_ctx and futex ping-pong measurements give on
+//     Nehalem/Westmere Xeons (1-3us); the cache refill after a migration is
+//     charged separately (CacheCold).
+//   - WakeupIPI 2us: an IPI through the local APIC (~1us) plus the remote
+//     enqueue's rq lock and cache misses (TTWU_QUEUE), excluding the C-state
+//     exit, which IdleStates charges.
+//   - IdleStates: exactly intel_idle's nehalem_cstates (idle_cpu_nehalem in
+//     3.6 for Westmere-EX 0x2F and Nehalem-EP 0x1A, idle_cpu_nhx today):
+//     POLL, C1 3us/6us, C1E 10us/20us, C3 20us/80us, C6 200us/800us as exit
+//     latency/target residency. A CPU enters a state once it has been idle
+//     for the state's target residency: the longer it idles, the deeper it
+//     sleeps and the longer it takes to wake (a simplification of the menu
+//     governor, which predicts the idle length instead).
+//   - CacheCold: refilling a working set of 128-256 KiB after moving, as
+//     lines x latency / 10 outstanding misses with the latencies of Intel's
+//     Core i7/Xeon 5500 Performance Analysis Guide (L2 ~10 cycles, L3 ~40-75
+//     cycles, local DRAM ~60ns, remote ~100ns): free between SMT siblings
+//     (shared L1/L2), 1us within an L2 cluster (derived 0.85-1.7), 5us from
+//     the shared L3 (3.4-13), 20us across LLCs of a node (12-25), 40us from a
+//     remote node (20-41).
 //   - Comm: the wakee pulls its waker's message (a few cache lines to a few
-//     KiB): 0.2us across SMT siblings, 0.5us in a cluster, 1us in the LLC, 3us
-//     across LLCs, 5us across nodes.
-//   - Search costs: reading a remote runqueue's state is a cache miss, ~40ns
-//     (SearchCPU); iterating a sched group ~20ns (SearchGroup); visiting a
-//     sched domain ~15ns (SearchDomain); the balancer's per-CPU statistics
-//     ~50ns (BalanceCPU).
+//     KiB), the same latencies times a handful of lines: 0.2us across SMT
+//     siblings, 0.5us in a cluster, 1us in the LLC, 3us across LLCs, 5us
+//     across nodes.
+//   - Search costs: reading a remote runqueue's state is one miss to a line
+//     another core wrote (~75 cycles), ~40ns (SearchCPU); iterating a sched
+//     group ~20ns (SearchGroup); visiting a sched domain ~15ns
+//     (SearchDomain); the balancer's per-CPU statistics ~50ns (BalanceCPU).
 //   - JitterPct 2: runs vary by ±2%, so symmetric tasks do not stay in
 //     lock-step forever, as real ones do not.
+//
+// The validation report (docs/validation.md) reruns every seed table with all
+// of these x0.5 and x2 and names the commit that last set them.
 func DefaultCosts() Costs {
 	return Costs{
 		ContextSwitch: 2000,
