@@ -230,6 +230,11 @@ var i7Sets = []string{
 	"machine.nodes=1", "machine.sockets_per_node=1", "machine.llcs_per_socket=1",
 	"machine.clusters_per_llc=1", "machine.cores_per_cluster=12", "machine.threads_per_core=2",
 	"machine.llc_size=30MB",
+	// intel_idle has no table of its own for Raptor Lake-S (model 0xB7): it
+	// takes the board's ACPI _CST. The nearest published table is Alder
+	// Lake's adl_cstates (same cores): C1E 2/4, C6 220/600, C8 280/800 us
+	// (exit latency / target residency). See docs/costs.md.
+	`machine.costs.idle_states=[{"name":"POLL","after":"0s","exit_latency":"0s"},{"name":"C1E","after":"4us","exit_latency":"2us"},{"name":"C6","after":"600us","exit_latency":"220us"},{"name":"C8","after":"800us","exit_latency":"280us"}]`,
 }
 
 func eligibleTables() []*Table {
@@ -237,7 +242,7 @@ func eligibleTables() []*Table {
 		"23 December 2024, merged as 873199d27bb2), lines 52-96: \"13th Gen Intel(R) Core(TM) i7-13700, 12 Core/24 HT\", mmtests, " +
 		"based on b86545e02e8c."
 	machine := "i7-13700 as the seed describes it: one node, 12 cores × 2 threads (the real part is 8 P-cores with HT and 8 " +
-		"E-cores; the model has one core type), v6.17."
+		"E-cores; the model has one core type), v6.17, with Alder Lake's intel_idle C-states (docs/costs.md)."
 	hbGroups := []string{"1", "4", "7", "12", "21", "30", "48", "79", "96"}
 	hb := &Table{
 		ID:    "eligible-hackbench",
@@ -251,7 +256,7 @@ func eligibleTables() []*Table {
 			"a loop is microseconds: the preset's longer bursts keep the event count manageable, at the price of fewer wake-ups " +
 			"per second.",
 		Preset:     "eligible-migration",
-		Sets:       []string{"duration=500ms"},
+		Sets:       []string{"duration=500ms", i7Sets[len(i7Sets)-1]},
 		VaryPath:   "tasks.sender.count",
 		BeforeName: "vanilla (ELIGIBLE_FIRST off)",
 		AfterName:  "patched (ELIGIBLE_FIRST on)",
