@@ -81,12 +81,23 @@ func TestPresetPgbench(t *testing.T) {
 	if perWake(busy) < 2*perWake(one) {
 		t.Errorf("search cost per wake-up: %.0f ns at 24 clients vs %.0f at 1; it should grow at least 2x", perWake(busy), perWake(one))
 	}
-	sbm := runPreset(t, "pgbench-1toN", "tasks.client.count", "24", "duration", "300ms", "policy.features.SCHED_BALANCE_MAP", "true")
-	if perWake(sbm) > 0.97*perWake(busy) {
-		t.Errorf("SCHED_BALANCE_MAP: %.0f ns per wake-up vs %.0f without; it should save at least 3%%", perWake(sbm), perWake(busy))
+	// The schedule balance map's patch 3/3 leaves a client on its previous
+	// CPU unless an idle one is found, instead of letting wake_affine() pull
+	// it onto the server's CPU: at 32 clients the server gets its CPU back
+	// and throughput rises (seed 003: +24 % to +33 %).
+	stock := runPreset(t, "pgbench-1toN", "tasks.client.count", "32", "duration", "300ms")
+	sbm := runPreset(t, "pgbench-1toN", "tasks.client.count", "32", "duration", "300ms", "policy.features.SCHED_BALANCE_MAP", "true")
+	server := func(m sim.Metrics) float64 {
+		for _, tm := range m.Tasks {
+			if tm.Name == "server/0" {
+				return tm.CPUMS
+			}
+		}
+		return 0
 	}
-	if d := sbm.OpsPerS/busy.OpsPerS - 1; d < -0.02 || d > 0.05 {
-		t.Errorf("SCHED_BALANCE_MAP changed throughput by %.1f%%; the model says a little", 100*d)
+	if d := sbm.OpsPerS/stock.OpsPerS - 1; d < 0.15 || server(stock) <= 0 || server(sbm) < 1.2*server(stock) {
+		t.Errorf("SCHED_BALANCE_MAP at 32 clients: throughput %+.1f%% (want > +15%%), server CPU %.0f -> %.0f ms (want more)",
+			100*d, server(stock), server(sbm))
 	}
 }
 

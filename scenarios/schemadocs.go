@@ -79,7 +79,7 @@ var featureDocs = [][3]string{
 	{"Wake-up placement", "WAKE_AFFINE", "wake_affine(): consider the waker's CPU for the woken task"},
 	{"Wake-up placement", "WAKE_WIDE", "wake_wide(): no affine wake-up for a 1:N waker flipping between wakees"},
 	{"Wake-up placement", "SIS_UTIL", "bound select_idle_sibling()'s scan by the LLC's utilisation"},
-	{"Wake-up placement", "SCHED_BALANCE_MAP", "look the wake-up domain up directly instead of walking every level (seed 003)"},
+	{"Wake-up placement", "SCHED_BALANCE_MAP", "seed 003's patch: an idle CPU near prev first, wake_affine() last, else stay on prev; domains looked up, not walked"},
 	{"Wake-up placement", "TTWU_QUEUE", "a remote wake-up goes through the target's wake list and an IPI"},
 	{"Load balancing", "NEWIDLE_BALANCE", "a CPU about to go idle balances first (newidle balancing)"},
 	{"Load balancing", "NOHZ_IDLE_BALANCE", "an idle CPU balances for CPUs sleeping without a tick (nohz)"},

@@ -193,7 +193,7 @@ const (
 	FeatNewidleBalance                  // newidle balancing
 	FeatNohzIdleBalance                 // nohz idle balancing
 	FeatEligibleFirst                   // commit 873199d27bb2: prefer migrating eligible tasks
-	FeatSchedBalanceMap                 // seed 003: schedule balance map (cheaper domain lookup)
+	FeatSchedBalanceMap                 // seed 003: schedule balance map (v3.8: patch 3/3's wake-up order, domain lookups; sbm.go)
 	FeatPlaceLag                        // EEVDF PLACE_LAG
 	FeatRunToParity                     // EEVDF RUN_TO_PARITY
 	FeatWakeupPreemption                // WAKEUP_PREEMPTION

@@ -189,6 +189,9 @@ func selectTaskRQ38(s *Sim, p *Task, cpu, prev int, sync bool, waker *Task, sdFl
 		d.Chosen = int16(prev)
 		return prev
 	}
+	if !fork && s.feature(FeatSchedBalanceMap) {
+		return s.selectTaskRQSBM(p, cpu, prev, sync, waker, d) // seed 003's order (sbm.go)
+	}
 	flag := sdFlag
 	newCPU := cpu
 	wantAffine := false

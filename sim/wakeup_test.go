@@ -35,26 +35,54 @@ func busy(s *Sim, cpus ...int) {
 	}
 }
 
-// TestScheduleBalanceMapCost: the same decision, one domain visit charged
-// instead of one per level walked.
-func TestScheduleBalanceMapCost(t *testing.T) {
-	cost := func(sbm bool) (int, *Decision) {
-		s := smallSim(t, BaseV38, SISV36)
-		if sbm {
+// TestScheduleBalanceMap works patch 3/3's wake-up order (seed 003) by hand
+// on the small machine (cores {0,4} {1,5} {2,6} {3,7}, one LLC), v3.8 with
+// the v3.8 select_idle_sibling(). The waker runs on cpu0, the wakee last
+// ran on cpu3; busy() leaves every load at 0, so wake_affine() agrees
+// unless a test loads cpu0.
+func TestScheduleBalanceMap(t *testing.T) {
+	cases := []struct {
+		name      string
+		busy      []int
+		heavyThis bool // cpu0 carries ten tasks' load: wake_affine() refuses
+		sbm       bool
+		want      int
+		path      string
+	}{
+		// prev idle: select_idle_sibling(p, 3) returns 3 before wake_affine().
+		{"prev idle", []int{0}, false, true, 3, "select_task_rq_fair(sbm): select_idle_sibling(prev)"},
+		// Everything but cpu4 busy. Near prev: 3 busy, core {3,7} holds the
+		// target (skipped), no other all-idle core, SMT {7} busy -> 3, not
+		// idle. Near the waker: core {0,4} holds cpu0 (skipped); SMT level
+		// of cpu0: {4} all idle -> 4, and wake_affine agrees.
+		{"idle near the waker", []int{0, 1, 2, 3, 5, 6, 7}, false, true, 4, "select_task_rq_fair(sbm): select_idle_sibling(waker), wake_affine agrees"},
+		// The same, but wake_affine refuses: balance path, no SD_BALANCE_WAKE
+		// level -> prev.
+		{"wake_affine refuses", []int{0, 1, 2, 3, 5, 6, 7}, true, true, 3, "select_task_rq_fair(sbm): balance path"},
+		// All busy: no idle CPU anywhere -> prev 3 ...
+		{"all busy", []int{0, 1, 2, 3, 4, 5, 6, 7}, false, true, 3, "select_task_rq_fair(sbm): balance path"},
+		// ... where stock 3.8 lets wake_affine() pull the wakee onto the
+		// waker's CPU: target 0, nothing idle -> 0 (the 1:N stacking).
+		{"all busy, stock 3.8", []int{0, 1, 2, 3, 4, 5, 6, 7}, false, false, 0, "select_idle_sibling(v3.8)"},
+	}
+	for _, c := range cases {
+		s := smallSim(t, BaseV38, SISV38)
+		if c.sbm {
 			s.feat |= 1 << FeatSchedBalanceMap
 		}
-		busy(s, 0)
+		busy(s, c.busy...)
+		if c.heavyThis {
+			s.cpus[0].loadWeight = 10 * 1024
+			for i := range s.cpus[0].cpuLoad {
+				s.cpus[0].cpuLoad[i] = 10 * 1024
+			}
+		}
 		p := s.tasks[0]
 		p.cpu = 3
-		return s.selectTaskRQ(p, 0, 3, true, s.tasks[1], SDBalanceWake)
-	}
-	a, da := cost(false)
-	b, db := cost(true)
-	if a != b || da.NDomains != db.NDomains || da.NDomains < 2 {
-		t.Fatalf("decisions differ or too few domains: cpu%d/%d, %d/%d domains", a, b, da.NDomains, db.NDomains)
-	}
-	if want := da.Cost - int64(da.NDomains-1)*DefaultCosts().SearchDomain; db.Cost != want {
-		t.Fatalf("cost with the map %d ns, want %d (without: %d, %d domains)", db.Cost, want, da.Cost, da.NDomains)
+		got, d := s.selectTaskRQ(p, 0, 3, false, s.tasks[1], SDBalanceWake)
+		if got != c.want || d.Path != c.path {
+			t.Errorf("%s: cpu%d via %q, want cpu%d via %q", c.name, got, d.Path, c.want, c.path)
+		}
 	}
 }
 
