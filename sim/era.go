@@ -253,7 +253,10 @@ func init() {
 		base: BaseV617, name: "v6.17",
 		defFeatures: 1<<FeatWakeAffine | 1<<FeatNewidleBalance | 1<<FeatNohzIdleBalance |
 			1<<FeatWakeupPreemption | 1<<FeatTTWUQueue |
-			1<<FeatWakeWide | 1<<FeatPlaceLag | 1<<FeatRunToParity | 1<<FeatSISUtil,
+			1<<FeatWakeWide | 1<<FeatPlaceLag | 1<<FeatRunToParity | 1<<FeatSISUtil |
+			// 873199d27bb2 (6.14) is unconditional in mainline: on by default,
+			// a switch here only for A/B.
+			1<<FeatEligibleFirst,
 		defLoadMetric: LoadAvg, defSIS: SISUtil, defNewTaskLoad: NewTaskLoadFull,
 		cpuCapacity:      func(int) int64 { return capacityScale },
 		sdInit:           sdInit617,
