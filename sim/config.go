@@ -273,7 +273,7 @@ type Policy struct {
 	FeatSet, FeatClear uint32 // bit i = Feature(i)
 	SDFlags            [NumLevels]FlagOverride
 	Tunables           [NumLevels]Tunables
-	MigrationCost      int64 // sysctl_sched_migration_cost, ns (0 = 500us, -1 = 0: never cache-hot)
+	MigrationCost      int64 // sysctl_sched_migration_cost, ns (0 = 500us, -1 = 0: never cache-hot, MigrationCostAlwaysHot = the sysctl's -1)
 	BaseSlice          int64 // EEVDF base slice before scaling, ns (0 = era default)
 	// The v2.6.8 era's switches (ignored by the other eras; the scenarios
 	// package refuses them there).
@@ -284,6 +284,10 @@ type Policy struct {
 	// Andrew Theurer recalls it).
 	ExecBalanceThreshold int
 }
+
+// MigrationCostAlwaysHot as Policy.MigrationCost is the kernel's
+// sysctl_sched_migration_cost = -1: every task is cache-hot (3.8 task_hot()).
+const MigrationCostAlwaysHot int64 = -2
 
 // Op is the kind of a program step.
 type Op uint8

@@ -114,7 +114,7 @@
 //   - No EAS, asymmetric capacity, misfit tasks, asym packing, NUMA
 //     balancing (fbq), core scheduling, bandwidth control, uclamp.
 //   - EEVDF: no DELAY_DEQUEUE (sleepers leave the tree at once), no
-//     custom slices, no NEXT_BUDDY; v3.8 CFS: no LAST/NEXT/SKIP buddies.
+//     custom slices, no NEXT_BUDDY; v3.8 CFS: no LAST/NEXT/SKIP buddies (so 3.8's CACHE_HOT_BUDDY has no buddy to mark hot).
 //   - Ticks are aligned on all CPUs (skew_tick=0); an idle CPU stops its
 //     tick (NOHZ) — with NOHZ_IDLE_BALANCE off it keeps ticking and balances
 //     itself, as a kernel without CONFIG_NO_HZ_COMMON would.

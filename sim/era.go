@@ -143,6 +143,9 @@ type era struct {
 	defLoadMetric  LoadMetric  // what LoadDefault means
 	defSIS         SIS         // what SISDefault means
 	defNewTaskLoad NewTaskLoad // what NewTaskLoadDefault means
+	// hotSMTExempt: task_hot() says no in a domain of SMT siblings (4.x on;
+	// 3.8's task_hot() has no such rule).
+	hotSMTExempt bool
 	// cpuCapacity is a CPU's capacity_of() (power_of() in 3.8) on a core of
 	// threads SMT threads.
 	cpuCapacity func(threads int) int64
@@ -258,6 +261,7 @@ func init() {
 			// a switch here only for A/B.
 			1<<FeatEligibleFirst,
 		defLoadMetric: LoadAvg, defSIS: SISUtil, defNewTaskLoad: NewTaskLoadFull,
+		hotSMTExempt:     true,
 		cpuCapacity:      func(int) int64 { return capacityScale },
 		sdInit:           sdInit617,
 		schedstatVersion: 17,

@@ -106,6 +106,9 @@ func (s *Sim) accountCurr(rq *RQ) (*Task, int64) {
 		return nil, 0
 	}
 	rq.execStart = s.now
+	// update_curr(): curr->exec_start = now, at every tick, put and pick;
+	// task_hot() reads it, so "hot" means ran recently (3.8 fair.c:704).
+	p.execStart = s.now
 	p.sumExec += delta
 	p.cpuTime += delta
 	p.remaining -= delta

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 )
 
@@ -203,7 +204,9 @@ type Sim struct {
 	minGran       int64
 	wakeupGran    int64
 	migrationCost int64
-	spawnCPU      int
+	// migrationAlwaysHot: sysctl_sched_migration_cost == -1 (task_hot()).
+	migrationAlwaysHot bool
+	spawnCPU           int
 
 	dirty []int // CPUs needing a reschedule after the current event
 
@@ -316,9 +319,15 @@ func New(cfg *Config) (*Sim, error) {
 	}
 	s.latency, s.minGran, s.wakeupGran = 6_000_000*f, 750_000*f, 1_000_000*f
 	s.migrationCost = 500_000
-	if cfg.Policy.MigrationCost > 0 {
+	switch {
+	case cfg.Policy.MigrationCost == MigrationCostAlwaysHot:
+		// sysctl_sched_migration_cost = -1: an unsigned int, so UINT_MAX ns
+		// wherever it is compared (the 3.8 newidle gate), and task_hot()'s
+		// "always hot".
+		s.migrationCost, s.migrationAlwaysHot = math.MaxUint32, true
+	case cfg.Policy.MigrationCost > 0:
 		s.migrationCost = cfg.Policy.MigrationCost
-	} else if cfg.Policy.MigrationCost < 0 {
+	case cfg.Policy.MigrationCost < 0:
 		s.migrationCost = 0
 	}
 	for _, st := range s.costs.IdleStates {
