@@ -5,15 +5,26 @@ package sim
 // of every idle CPU whose balance is due (_nohz_idle_balance()).
 
 // nohzBalancerKick mirrors nohz_balancer_kick() (3.8 nohz_kick_needed()):
-// a busy CPU's tick asks an idle CPU to balance on behalf of all idle CPUs.
+// a busy CPU's tick asks an idle CPU to balance on behalf of all idle CPUs
+// (NOHZ_BALANCE_KICK) when one is due and this CPU has work to spare. In
+// v6.17 it also kicks, at most every LOAD_AVG_PERIOD ms while some idle CPU
+// may still carry blocked load, only to decay that load (NOHZ_STATS_KICK:
+// `if (READ_ONCE(nohz.has_blocked) && time_after(now,
+// READ_ONCE(nohz.next_blocked))) flags = NOHZ_STATS_KICK;`), even when no
+// balancing is due.
 func (s *Sim) nohzBalancerKick(rq *RQ) {
-	if s.m.nIdle == 0 || s.jiffies() < s.nohzNextBalance || s.nohzKickPending {
+	if s.m.nIdle == 0 || s.nohzKickPending {
 		return
 	}
-	if rq.nrRunning < 2 && !s.era.nohzKickBusy(s, rq) {
+	j := s.jiffies()
+	stats := s.era.nohzStatsKick && s.nohzHasBlocked && j > s.nohzNextBlocked
+	balance := j >= s.nohzNextBalance && (rq.nrRunning >= 2 || s.era.nohzKickBusy(s, rq))
+	if !stats && !balance {
 		return
 	}
-	s.nohzNextBalance = s.jiffies() + 1
+	if balance {
+		s.nohzNextBalance = j + 1
+	}
 	// find_new_ilb(): the first idle CPU.
 	ilb := -1
 	for c := 0; c < s.topo.NCPU; c++ {
@@ -26,6 +37,7 @@ func (s *Sim) nohzBalancerKick(rq *RQ) {
 		return
 	}
 	s.nohzKickPending = true
+	s.nohzKickBalance = balance
 	irq := s.cpus[ilb]
 	lat := s.costs.WakeupIPI + s.costs.exitLatency(s.now-irq.idleSince)
 	s.q.push(qev{t: s.now + lat, kind: evNohzKick, cpu: int32(ilb)})
@@ -49,10 +61,13 @@ func nohzKickBusy38(s *Sim, rq *RQ) bool {
 }
 
 // nohzIdleBalance mirrors _nohz_idle_balance(): the kicked idle CPU decays
-// the blocked load of every idle CPU and balances those whose next_balance
-// is due, starting after itself and ending with itself.
+// the blocked load of every idle CPU and, for a balance kick, balances
+// those whose next_balance is due, starting after itself and ending with
+// itself. A 3.8 idle CPU's cpu_load[] is brought up to date first
+// (update_idle_cpu_load(), 3.8 fair.c:5576).
 func (s *Sim) nohzIdleBalance(ilb *RQ) {
 	s.nohzKickPending = false
+	balance := s.nohzKickBalance
 	if ilb.idle {
 		ilb.idleSince = s.now // it woke up to do this
 	}
@@ -60,6 +75,7 @@ func (s *Sim) nohzIdleBalance(ilb *RQ) {
 	j := s.jiffies()
 	next := j + 60*int64(s.cfg.Machine.HZ)
 	update := false
+	hasBlocked := false
 	s.nohzBalancing = true
 	for i := 1; i <= n; i++ {
 		c := (ilb.cpu + i) % n
@@ -67,11 +83,18 @@ func (s *Sim) nohzIdleBalance(ilb *RQ) {
 			continue
 		}
 		if !s.idleCPU(ilb.cpu) && ilb.needResched {
+			hasBlocked = true // the pass was cut short: keep trying
 			break
 		}
 		rq := s.cpus[c]
 		s.era.track.decayBlocked(s, rq)
-		if j >= rq.nextBalance {
+		if rq.cfsAvg.LoadAvg > 0 || rq.cfsAvg.UtilAvg > 0 {
+			hasBlocked = true // update_nohz_stats(): still blocked load
+		}
+		if balance && j >= rq.nextBalance {
+			if f := s.era.nohzIdleUpdate; f != nil {
+				f(s, rq)
+			}
 			s.era.rebalanceDomains(s, rq, cpuIdle)
 		}
 		if next > rq.nextBalance {
@@ -80,7 +103,20 @@ func (s *Sim) nohzIdleBalance(ilb *RQ) {
 		}
 	}
 	s.nohzBalancing = false
+	// nohz.next_blocked = now + LOAD_AVG_PERIOD ms; has_blocked stays set
+	// while some idle CPU still has blocked load.
+	s.nohzNextBlocked = j + (32*int64(s.cfg.Machine.HZ)+999)/1000
+	s.nohzHasBlocked = hasBlocked
 	if update {
 		s.nohzNextBalance = next
 	}
+}
+
+// updateIdleCPULoad38 mirrors 3.8 update_idle_cpu_load() (core.c:2638): an
+// idle CPU with no load catches its cpu_load[] up for the ticks it missed.
+func (s *Sim) updateIdleCPULoad38(rq *RQ) {
+	if rq.loadWeight != 0 {
+		return
+	}
+	s.cpuLoadTick38(rq, 0, s.jiffies())
 }

@@ -373,6 +373,7 @@ func (s *Sim) tick(rq *RQ, j int64) {
 	idle := rq.curr == nil
 	if idle && s.feature(FeatNohzIdleBalance) {
 		rq.tickOn = false
+		s.nohzHasBlocked = true // nohz_balance_enter_idle(): WRITE_ONCE(nohz.has_blocked, 1)
 		return
 	}
 	if !idle {

@@ -197,6 +197,13 @@ type era struct {
 	// noPELT: the era has no per-entity load tracking (2.6.8); front ends
 	// must not draw PELT signals.
 	noPELT bool
+	// nohzStatsKick: a busy tick also kicks an idle CPU only to decay the
+	// idle CPUs' blocked load, every LOAD_AVG_PERIOD ms (v6.17
+	// NOHZ_STATS_KICK; 3.8 has no such kick).
+	nohzStatsKick bool
+	// nohzIdleUpdate brings an idle CPU's load history up to date before
+	// the idle load balancer balances it (3.8 update_idle_cpu_load()).
+	nohzIdleUpdate func(s *Sim, rq *RQ)
 }
 
 // rqClass is the per-CPU runqueue policy of an era, in the shape of the
@@ -287,6 +294,8 @@ func init() {
 		newidleBalance:    newidleBalance617,
 		nohzKickBusy:      nohzKickBusy617,
 		activeBalance:     (*Sim).activeBalance,
+		nohzStatsKick:     true,
+		nohzIdleUpdate:    func(*Sim, *RQ) {},
 	}
 	eraV38 = era{
 		base: BaseV38, name: "v3.8",
@@ -318,6 +327,7 @@ func init() {
 		newidleBalance:    newidleBalance38,
 		nohzKickBusy:      nohzKickBusy38,
 		activeBalance:     (*Sim).activeBalance,
+		nohzIdleUpdate:    (*Sim).updateIdleCPULoad38,
 	}
 	initEraV268()
 }

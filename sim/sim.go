@@ -223,6 +223,12 @@ type Sim struct {
 	rdOverloaded    bool
 	nohzNextBalance int64 // jiffies
 	nohzKickPending bool
+	// nohzKickBalance: the pending kick asks for balancing (NOHZ_BALANCE_KICK),
+	// not only for blocked-load decay (NOHZ_STATS_KICK, v6.17).
+	nohzKickBalance bool
+	// nohz.has_blocked and nohz.next_blocked (jiffies), v6.17.
+	nohzHasBlocked  bool
+	nohzNextBlocked int64
 	nohzBalancing   bool
 	lruBuf          []*Task
 	// Task slots of fork steps: per group, the slots whose task exited

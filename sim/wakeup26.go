@@ -248,6 +248,7 @@ func initEraV268() {
 		needActiveBalance: func(*lbEnv) bool { return false },
 		newidleBalance:    newidleBalance268,
 		nohzKickBusy:      func(*Sim, *RQ) bool { return false },
+		nohzIdleUpdate:    func(*Sim, *RQ) {}, // no NO_HZ in 2.6.8
 		activeBalance:     (*Sim).activeBalance268,
 		tickIdle:          true,
 		noPELT:            true,
