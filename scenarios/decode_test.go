@@ -416,7 +416,9 @@ func TestConfig(t *testing.T) {
 	check("NUMA tunables", pol.Tunables[sim.LevelNUMA], sim.Tunables{BusyFactor: 32})
 	check("migration cost", pol.MigrationCost, int64(250e3))
 	check("base slice", pol.BaseSlice, int64(3e6))
-	check("features set", pol.FeatSet, uint32(1)<<sim.FeatSchedBalanceMap)
+	// A version-1 file with SD_BALANCE_WAKE on MC on v3.8: Preeti's merge
+	// patch, as version 1 meant it (upgrade.go).
+	check("features set", pol.FeatSet, uint32(1)<<sim.FeatSchedBalanceMap|uint32(1)<<sim.FeatBalanceWakeMerge)
 	check("features clear", pol.FeatClear, uint32(1)<<sim.FeatWakeAffine)
 
 	check("tasks", len(cfg.Tasks), 3)

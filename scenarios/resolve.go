@@ -207,6 +207,9 @@ func (s *Scenario) resolve(p *problems) *sim.Config {
 	}
 	ncpu := s.Machine.resolve(p, "machine", &cfg.Machine)
 	s.Policy.resolve(p, "policy", &cfg.Policy)
+	if s.v1BalanceWakeMerge() {
+		cfg.Policy.FeatSet |= 1 << sim.FeatBalanceWakeMerge // version 1's meaning (upgrade.go)
+	}
 	cfg.Tasks = resolveTasks(p, "tasks", s.Tasks, ncpu, s.Version)
 	if p.ok() {
 		// The canonical form can be longer than the input (it writes

@@ -63,7 +63,9 @@ const Version = 1
 
 // MaxVersion is the newest format version this package reads. Version 2
 // adds the structured program steps (exec, fork, wait_children, exit,
-// repeat) and groups of count 0; a version-1 file means what it meant.
+// repeat) and groups of count 0, and gives SD_BALANCE_WAKE its stock meaning
+// (Preeti's merge patch is BALANCE_WAKE_MERGE); a version-1 file means what
+// it meant (upgrade.go).
 const MaxVersion = 2
 
 // Scenario is a scenario file, version 1, as written: durations are strings

@@ -414,7 +414,7 @@ func stepDur(key string, min time.Duration, doc, example string, dst func(st *St
 // `schedsim fields` and of the editor.
 func fieldRows() []Field {
 	rows := []Field{
-		{Path: "version", Kind: KindInt, Default: "1", Min: Version, Max: MaxVersion, Doc: "the format version of the file (2: structured program steps)", Example: "2", required: "missing; this reader understands versions 1 and 2",
+		{Path: "version", Kind: KindInt, Default: "1", Min: Version, Max: MaxVersion, Doc: "the format version of the file (2: structured program steps, and SD_BALANCE_WAKE with its stock meaning; in 1, SD_BALANCE_WAKE at or below the LLC on v3.8 also means BALANCE_WAKE_MERGE)", Example: "2", required: "missing; this reader understands versions 1 and 2",
 			at: intAt(func(s *Scenario, _ keys) *int { return &s.Version })},
 		{Path: "title", Kind: KindString, Max: MaxTitle, Doc: "one line, no control characters", Example: "a title",
 			at: strAt(func(s *Scenario, _ keys) *string { return &s.Title })},

@@ -66,7 +66,7 @@ type KeyInfo struct {
 // flagDocs are the SD_* flags the editor offers, in its order; the others
 // describe the topology and stay as the machine makes them.
 var flagDocs = [][2]string{
-	{"SD_BALANCE_WAKE", "wake-ups take the slow path: find_idlest_group() over this domain"},
+	{"SD_BALANCE_WAKE", "non-affine wake-ups take the slow path (find_idlest_group()); affine ones never look at it unless BALANCE_WAKE_MERGE"},
 	{"SD_WAKE_AFFINE", "wake_affine() may pull the wakee to the waker's CPU across this domain"},
 	{"SD_BALANCE_NEWIDLE", "a CPU about to go idle pulls work from this domain"},
 	{"SD_BALANCE_FORK", "a new task is placed on the idlest group of this domain"},
@@ -79,6 +79,7 @@ var featureDocs = [][3]string{
 	{"Wake-up placement", "WAKE_AFFINE", "wake_affine(): consider the waker's CPU for the woken task"},
 	{"Wake-up placement", "WAKE_WIDE", "wake_wide(): no affine wake-up for a 1:N waker flipping between wakees"},
 	{"Wake-up placement", "SIS_UTIL", "bound select_idle_sibling()'s scan by the LLC's utilisation"},
+	{"Wake-up placement", "BALANCE_WAKE_MERGE", "Preeti's patch (seed 000): affine wake-ups use find_idlest_group() where SD_BALANCE_WAKE is set in the LLC (v3.8)"},
 	{"Wake-up placement", "SCHED_BALANCE_MAP", "seed 003's patch: an idle CPU near prev first, wake_affine() last, else stay on prev; domains looked up, not walked"},
 	{"Wake-up placement", "TTWU_QUEUE", "a remote wake-up goes through the target's wake list and an IPI"},
 	{"Load balancing", "NEWIDLE_BALANCE", "a CPU about to go idle balances first (newidle balancing)"},

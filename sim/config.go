@@ -200,13 +200,21 @@ const (
 	FeatLBBias                          // 3.8 LB_BIAS (source_load/target_load use cpu_load[])
 	FeatTTWUQueue                       // TTWU_QUEUE: remote wake-ups go through the wake list + IPI
 	FeatSISUtil                         // modern SIS_UTIL scan limit
+	// FeatBalanceWakeMerge is Preeti U Murthy's "sched: Merge
+	// select_idle_sibling with the behaviour of SD_BALANCE_WAKE" (seed 000,
+	// v3.8 only): an affine wake-up whose target's LLC has SD_BALANCE_WAKE at
+	// some level takes an idle target, else descends with
+	// find_idlest_group() instead of calling select_idle_sibling(). Without
+	// it SD_BALANCE_WAKE means what it means in stock kernels: an affine
+	// wake-up never consults it.
+	FeatBalanceWakeMerge
 	NumFeatures
 )
 
 var featureNames = [NumFeatures]string{
 	"WAKE_AFFINE", "WAKE_WIDE", "NEWIDLE_BALANCE", "NOHZ_IDLE_BALANCE", "ELIGIBLE_FIRST",
 	"SCHED_BALANCE_MAP", "PLACE_LAG", "RUN_TO_PARITY", "WAKEUP_PREEMPTION", "LB_BIAS",
-	"TTWU_QUEUE", "SIS_UTIL",
+	"TTWU_QUEUE", "SIS_UTIL", "BALANCE_WAKE_MERGE",
 }
 
 func (f Feature) String() string {

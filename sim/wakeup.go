@@ -169,14 +169,18 @@ func (s *Sim) selectTaskRQ(p *Task, cpu, prev int, sync bool, waker *Task, sdFla
 	return s.era.selectTaskRQ(s, p, cpu, prev, sync, waker, sdFlag, d), d
 }
 
-// selectTaskRQ38 mirrors v3.8 select_task_rq_fair().
+// selectTaskRQ38 mirrors v3.8 select_task_rq_fair() (fair.c:3309-3396).
+// The domain walk stops at the first SD_WAKE_AFFINE domain spanning prev, so
+// an affine wake-up never consults SD_BALANCE_WAKE (the flag matters only
+// for wake-ups that are not affine).
 //
-// With SD_BALANCE_WAKE set on a level at or below sd_llc, the affine path
-// follows Preeti U Murthy's patch "sched: Merge select_idle_sibling with the
-// behaviour of SD_BALANCE_WAKE" (seed 000): after wake_affine() picks the
-// target, an idle target (the waking or the previous CPU) is taken at once;
-// otherwise find_idlest_group()/find_idlest_cpu() descend from
-// sd_llc(target) over the SD_BALANCE_WAKE levels.
+// With BALANCE_WAKE_MERGE and SD_BALANCE_WAKE set on a level at or below
+// sd_llc, the affine path follows Preeti U Murthy's patch "sched: Merge
+// select_idle_sibling with the behaviour of SD_BALANCE_WAKE" (seed 000
+// lines 320-455): after wake_affine() picks the target, an idle target (the
+// waking or the previous CPU) is taken at once; otherwise
+// find_idlest_group()/find_idlest_cpu() descend from sd_llc(target) over the
+// SD_BALANCE_WAKE levels.
 //
 // For fork and exec (3.8 sched_exec() calls select_task_rq(p,
 // SD_BALANCE_EXEC, 0)) there is no affine path: the descent starts at the
@@ -219,7 +223,7 @@ func selectTaskRQ38(s *Sim, p *Task, cpu, prev int, sync bool, waker *Task, sdFl
 			target = cpu
 		}
 		d.Target = int16(target)
-		if llc := s.cpus[target].sdLLC; llc != nil && s.balanceWakeBelow(llc) {
+		if llc := s.cpus[target].sdLLC; llc != nil && s.feature(FeatBalanceWakeMerge) && s.balanceWakeBelow(llc) {
 			// Preeti's patch.
 			if (target == prev || target == cpu) && s.idleCPU(target) {
 				s.examine(d, target)

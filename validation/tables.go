@@ -96,10 +96,12 @@ func mikeTable(before, after [][3]float64) []Point {
 
 // preetiSets is Preeti U Murthy's patch: SD_BALANCE_WAKE on the SMT and MC
 // levels (SD_SIBLING_INIT, SD_MC_INIT) with find_idlest_group() inside the
-// LLC replacing select_idle_sibling().
+// LLC replacing select_idle_sibling() (BALANCE_WAKE_MERGE; the version-1
+// preset would imply it, the set says it).
 var preetiSets = []string{
 	"policy.sd_flags.SMT.SD_BALANCE_WAKE=true",
 	"policy.sd_flags.MC.SD_BALANCE_WAKE=true",
+	"policy.features.BALANCE_WAKE_MERGE=true",
 }
 
 func preetiTable() *Table {
