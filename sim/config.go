@@ -253,7 +253,7 @@ type NewTaskLoad uint8
 
 const (
 	NewTaskLoadDefault NewTaskLoad = iota // v3.8: none; v6.17: full weight
-	NewTaskLoadZero                       // 3.8: runnable_avg_sum = period = 0, contrib 0
+	NewTaskLoadZero                       // 3.8: runnable_avg_sum = period = 0, load_avg_contrib inherited from the parent
 	NewTaskLoadFull                       // init_entity_runnable_average(): load_avg = weight
 )
 

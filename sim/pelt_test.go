@@ -150,3 +150,34 @@ func TestCalcDeltaFair(t *testing.T) {
 		}
 	}
 }
+
+// TestForkState38 works 3.8's fork state by hand: __sched_fork() zeroes
+// runnable_avg_sum and runnable_avg_period only, the child inherits the
+// parent's load_avg_contrib (the spawner: a running nice-0 parent, 1024)
+// and decay_count 0, so enqueue_entity_load_avg() adds 1024 to
+// runnable_load_avg at once. The child waits in its first step after the
+// CPU's C6 exit (200 us): __update_entity_runnable_avg() accrues 197 units
+// of 1024 ns to sum and period but crosses no 1024-unit period, so it
+// returns 0 and update_entity_load_avg() leaves the inherited 1024, which
+// moves to blocked_load_avg.
+func TestForkState38(t *testing.T) {
+	cfg := &Config{Seed: 1, Duration: 10e6, Machine: machine(1, 1, 1, 1, 1, NumberLinear), Policy: Policy{Base: BaseV38},
+		Tasks: []TaskGroup{{Name: "w", Count: 1, Program: []Step{{Op: OpWait}, {Op: OpRun, Dur: 1e6}}}}}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.RunUntil(500)
+	p, rq := s.tasks[0], s.cpus[0]
+	if p.avg38.LoadAvgContrib != 1024 || p.avg38.RunnableAvgSum != 0 || p.avg38.RunnableAvgPeriod != 0 || rq.runnableLoadAvg != 1024 {
+		t.Fatalf("just forked: contrib %d, sum %d, period %d, runnable_load_avg %d; want 1024, 0, 0, 1024",
+			p.avg38.LoadAvgContrib, p.avg38.RunnableAvgSum, p.avg38.RunnableAvgPeriod, rq.runnableLoadAvg)
+	}
+	s.RunUntil(1e6)
+	a := p.avg38
+	if p.state != TaskBlocked || a.RunnableAvgSum != 197 || a.RunnableAvgPeriod != 197 || a.LoadAvgContrib != 1024 ||
+		rq.runnableLoadAvg != 0 || rq.blockedLoadAvg != 1024 {
+		t.Fatalf("blocked: state %v, sum %d period %d contrib %d, runnable %d, blocked %d; want blocked, 197, 197, 1024, 0, 1024",
+			p.state, a.RunnableAvgSum, a.RunnableAvgPeriod, a.LoadAvgContrib, rq.runnableLoadAvg, rq.blockedLoadAvg)
+	}
+}

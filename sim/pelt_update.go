@@ -97,10 +97,23 @@ func peltWakeMigrate(s *Sim, prq *RQ, p *Task) {
 
 // peltForkInit mirrors init_entity_runnable_average() and 3.8
 // __sched_fork(): with policy.new_task_load "full" a new task starts at its
-// full weight (3.9+ init_task_runnable_average(): a full slice of history);
-// with "zero" it starts empty.
+// full weight (init_task_runnable_average(), Alex Shi's series, merged as
+// a75cdaa915e4 in v3.11: a full slice of history). With "zero" (3.8's own)
+// __sched_fork() (core.c:1647-1650) zeroes only runnable_avg_sum and
+// runnable_avg_period; dup_task_struct() copied the rest of se.avg from the
+// parent, so load_avg_contrib and decay_count are the parent's: a fork
+// step's parent task, or the spawner, which stands for a parent running as
+// it forks (decay_count 0, a full contribution at the child's weight). The
+// child enters
+// runnable_load_avg with that contribution, and its first
+// update_entity_load_avg() recomputes it from the zeroed sums.
 func peltForkInit(s *Sim, parent *RQ, p *Task) {
 	if s.ntl != NewTaskLoadFull {
+		p.avg38 = SchedAvg38{LoadAvgContrib: p.weight}
+		if p.parent >= 0 {
+			par := &s.tasks[p.parent].avg38
+			p.avg38 = SchedAvg38{LoadAvgContrib: par.LoadAvgContrib, DecayCount: par.DecayCount}
+		}
 		return
 	}
 	p.avg.LoadAvg = p.weight
