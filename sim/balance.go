@@ -415,6 +415,7 @@ func loadBalance617(s *Sim, env *lbEnv) int {
 				busiest.activeBalance = true
 				activeBalance = true
 				env.d.Reason = "active balance: push the running task"
+				s.m.cost.ipi += s.costs.WakeupIPI
 				s.q.push(qev{t: s.now + s.costs.WakeupIPI, kind: evActiveBalance, cpu: int32(busiest.cpu), task: int32(dst.cpu)})
 			}
 		}

@@ -40,6 +40,8 @@ func (s *Sim) nohzBalancerKick(rq *RQ) {
 	s.nohzKickBalance = balance
 	irq := s.cpus[ilb]
 	lat := s.costs.WakeupIPI + s.costs.exitLatency(s.now-irq.idleSince)
+	s.m.cost.ipi += s.costs.WakeupIPI
+	s.m.cost.idleExit += lat - s.costs.WakeupIPI
 	s.q.push(qev{t: s.now + lat, kind: evNohzKick, cpu: int32(ilb)})
 }
 

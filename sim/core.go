@@ -57,11 +57,16 @@ func (s *Sim) switchTo(rq *RQ, prev, next *Task) {
 	rq.nrSwitches++
 	s.m.ctxSwitches++
 	next.remaining += c.ContextSwitch
+	s.m.cost.ctxSwitch += c.ContextSwitch
 	if next.lastRanCPU >= 0 && next.lastRanCPU != rq.cpu {
-		next.remaining += c.CacheCold[s.topo.Distance(next.lastRanCPU, rq.cpu)]
+		refill := c.CacheCold[s.topo.Distance(next.lastRanCPU, rq.cpu)]
+		next.remaining += refill
+		s.m.cost.cacheRefill += refill
 	}
 	if next.commFrom >= 0 {
-		next.remaining += c.Comm[s.topo.Distance(next.commFrom, rq.cpu)]
+		comm := c.Comm[s.topo.Distance(next.commFrom, rq.cpu)]
+		next.remaining += comm
+		s.m.cost.comm += comm
 		next.commFrom = -1
 	}
 	next.lastRanCPU = rq.cpu
@@ -288,7 +293,9 @@ func (s *Sim) wakeIdle(rq *RQ) {
 		rq.idleStamp = 0
 	}
 	rq.exitState = s.costs.idleState(idleFor)
-	s.q.push(qev{t: s.now + s.costs.exitLatency(idleFor), kind: evIdleReady, cpu: int32(rq.cpu)})
+	exit := s.costs.exitLatency(idleFor)
+	s.m.cost.idleExit += exit
+	s.q.push(qev{t: s.now + exit, kind: evIdleReady, cpu: int32(rq.cpu)})
 }
 
 // leaveIdleAccounting starts busy-time accounting when rq leaves idle.

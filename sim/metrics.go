@@ -27,13 +27,15 @@ type Metrics struct {
 	// alive and their exits count): children forked by fork steps, exec
 	// steps run, tasks exited, the most tasks alive at once, and the
 	// lifetimes of exited tasks (fork to exit).
-	Forks        int64         `json:"forks"`
-	Execs        int64         `json:"execs"`
-	Exits        int64         `json:"exits"`
-	LiveTasksMax int           `json:"live_tasks_max"`
-	LifetimeUS   Percentiles   `json:"lifetime_us"`
-	Tasks        []TaskMetrics `json:"tasks"`
-	TraceHash    string        `json:"trace_hash"`
+	Forks        int64       `json:"forks"`
+	Execs        int64       `json:"execs"`
+	Exits        int64       `json:"exits"`
+	LiveTasksMax int         `json:"live_tasks_max"`
+	LifetimeUS   Percentiles `json:"lifetime_us"`
+	// Costs is where the cost model's time went (cost_breakdown).
+	Costs     CostBreakdown `json:"cost_breakdown"`
+	Tasks     []TaskMetrics `json:"tasks"`
+	TraceHash string        `json:"trace_hash"`
 	// Work is Sim.Work: the deterministic work units the run did.
 	Work int64 `json:"work"`
 	// Stopped is Sim.Err's text when a budget stopped the run before its
@@ -91,6 +93,27 @@ type LB9 struct {
 	Imbalance int64 `json:"imbalance"`
 	NoBusyQ   int64 `json:"nobusyq"`
 	NoBusyG   int64 `json:"nobusyg"`
+}
+
+// CostBreakdown is the time the cost model charged, by kind, summed over the
+// run (ms). CPU time charged to tasks: context switches, cache refills after
+// a migration, fetching a waker's message (comm), the wake-up placement's
+// search (charged to the waker) and the balancer's statistics. Latency added
+// before a task could run (no CPU is busy meanwhile): wake-up and kick IPIs,
+// and C-state exits.
+type CostBreakdown struct {
+	ContextSwitchMS float64 `json:"context_switch_ms"`
+	CacheRefillMS   float64 `json:"cache_refill_ms"`
+	CommMS          float64 `json:"comm_ms"`
+	SearchMS        float64 `json:"search_ms"`
+	BalanceMS       float64 `json:"balance_ms"`
+	IPIMS           float64 `json:"ipi_ms"`
+	IdleExitMS      float64 `json:"idle_exit_ms"`
+}
+
+// costAcc accumulates CostBreakdown in ns.
+type costAcc struct {
+	ctxSwitch, cacheRefill, comm, ipi, idleExit int64
 }
 
 // Percentiles of a latency distribution, in microseconds.
@@ -161,6 +184,7 @@ type metricsAcc struct {
 	wakeups            int64
 	searchCost         int64
 	balanceCost        int64
+	cost               costAcc
 	cpusExamined       int64
 	migIneligible      int64
 	migIneligibleFirst int64
@@ -309,6 +333,11 @@ func (s *Sim) Metrics() Metrics {
 	out.RunqWaitUS = m.runqWait.percentiles()
 	out.MigrationWaitUS = m.migWait.percentiles()
 	out.SearchCostMS = round3(float64(m.searchCost) / 1e6)
+	ms := func(ns int64) float64 { return round3(float64(ns) / 1e6) }
+	out.Costs = CostBreakdown{
+		ContextSwitchMS: ms(m.cost.ctxSwitch), CacheRefillMS: ms(m.cost.cacheRefill), CommMS: ms(m.cost.comm),
+		SearchMS: ms(m.searchCost), BalanceMS: ms(m.balanceCost), IPIMS: ms(m.cost.ipi), IdleExitMS: ms(m.cost.idleExit),
+	}
 	if m.wakeups > 0 {
 		out.CPUsExaminedPerWakeup = round3(float64(m.cpusExamined) / float64(m.wakeups))
 	}

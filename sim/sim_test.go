@@ -207,3 +207,25 @@ func TestEventBudget(t *testing.T) {
 		t.Fatal("a stopped run kept stepping")
 	}
 }
+
+// TestCostBreakdown works the cost breakdown by hand on one CPU: a task
+// runs 1 ms and sleeps 9 ms. Every switch-in comes from an idle CPU that
+// slept at least 800 us (C6: 200 us exit), is local (no IPI), and is on the
+// CPU it last ran on (no refill, no message): each context switch charges
+// 2 us and each wake-up one C6 exit.
+func TestCostBreakdown(t *testing.T) {
+	cfg := &Config{Seed: 1, Duration: 100e6, Machine: machine(1, 1, 1, 1, 1, NumberLinear), Policy: Policy{Base: BaseV617},
+		Tasks: []TaskGroup{{Name: "t", Count: 1, Program: []Step{{Op: OpRun, Dur: 1e6}, {Op: OpSleep, Dur: 9e6}}}}}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Run()
+	m := s.Metrics()
+	c := m.Costs
+	n := float64(m.CtxSwitches) / 2 // each period switches the task in, then to idle (no cost)
+	if n < 9 || c.ContextSwitchMS != round3(n*0.002) || c.IdleExitMS != round3(n*0.2) ||
+		c.IPIMS != 0 || c.CacheRefillMS != 0 || c.CommMS != 0 {
+		t.Fatalf("%v switches: breakdown %+v; want %.3f ms of switches, %.3f ms of C6 exits, nothing else", n, c, n*0.002, n*0.2)
+	}
+}

@@ -106,6 +106,7 @@ func (s *Sim) tryToWakeUp(p *Task, waker *Task, cpu int, sync bool) int64 {
 	} else {
 		trq.ttwuPending++
 		s.updIdleMask(trq)
+		s.m.cost.ipi += s.costs.WakeupIPI
 		s.q.push(qev{t: s.now + s.costs.WakeupIPI, kind: evArrive, cpu: int32(target), task: p.id})
 	}
 	s.m.searchCost += d.Cost

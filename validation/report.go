@@ -202,8 +202,9 @@ func WriteReport(w io.Writer, rs []TableResult, stories []StoryResult, opt Optio
 // why is a short account of where the time went, after against before.
 func why(pr *PointResult) string {
 	b, a := &pr.Before, &pr.After
-	return fmt.Sprintf("migr/s %s→%s (wake-up %s→%s); search %.2f→%.2f %% CPU; wake p50 %s→%s us; idle-while-overloaded %.1f→%.1f %%",
+	return fmt.Sprintf("migr/s %s→%s (wake-up %s→%s); search %.2f→%.2f %%, refills %.2f→%.2f %%, C-state exits %.1f→%.1f %% of CPU time; wake p50 %s→%s us; idle-while-overloaded %.1f→%.1f %%",
 		num(b.Migrations), num(a.Migrations), num(b.WakeupMig), num(a.WakeupMig), b.SearchPct, a.SearchPct,
+		b.RefillPct, a.RefillPct, b.IdleExitPct, a.IdleExitPct,
 		num(b.WakeupP50US), num(a.WakeupP50US), b.IdleOverPct, a.IdleOverPct)
 }
 

@@ -105,7 +105,10 @@ type Run struct {
 	CtxPerOp    float64
 	IdleOverPct float64 // idle while overloaded, % of simulated CPU time
 	WakeupP50US float64
-	SimMS       float64
+	// Cost breakdown, % of simulated CPU time: cache refills after a
+	// migration, and C-state exit latency.
+	RefillPct, IdleExitPct float64
+	SimMS                  float64
 	// PerSeedMig is Migrations for each seed, in Options.Seeds order.
 	PerSeedMig    []float64
 	ncpu          int
@@ -263,6 +266,8 @@ func summarize(js []*job) (Run, error) {
 			r.CtxPerOp += float64(m.CtxSwitches) / float64(m.Ops)
 		}
 		r.IdleOverPct += 100 * m.IdleWhileOverloadedMS / cpuMS
+		r.RefillPct += 100 * m.Costs.CacheRefillMS / cpuMS
+		r.IdleExitPct += 100 * m.Costs.IdleExitMS / cpuMS
 		r.WakeupP50US += m.WakeupLatencyUS.P50
 		r.SimMS = m.SimMS
 		r.ncpu = j.ncpu
@@ -275,6 +280,8 @@ func summarize(js []*job) (Run, error) {
 	r.SearchPct /= n
 	r.CtxPerOp /= n
 	r.IdleOverPct /= n
+	r.RefillPct /= n
+	r.IdleExitPct /= n
 	r.WakeupP50US /= n
 	r.seedsAveraged = len(js)
 	return r, nil
