@@ -85,7 +85,13 @@
 // select_idle_sibling() variants (v3.6, v3.8, CPU buddies, bottom-up,
 // SIS_UTIL), find_idlest_group()/cpu() of both eras; sched_balance_rq() with
 // group classification, calculate_imbalance(), detach_tasks() and
-// can_migrate_task(); newidle and nohz idle balancing; schedstat counters.
+// can_migrate_task(); newidle and nohz idle balancing (3.8
+// update_idle_cpu_load(), v6.17 NOHZ_STATS_KICK); schedstat counters. Two
+// patches from the seeds are v3.8 switches: Preeti U Murthy's SD_BALANCE_WAKE
+// merge (BALANCE_WAKE_MERGE; without it SD_BALANCE_WAKE has its stock
+// meaning) and Michael Wang's schedule balance map (SCHED_BALANCE_MAP: its
+// wake-up order, sbm.go). docs/model-defects.md reads the fixes of issue 14
+// against the kernel lines.
 //
 // # The cost model (what makes policies differ in outcome)
 //
