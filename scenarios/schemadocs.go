@@ -29,7 +29,7 @@ var enumDocs = map[string]map[string]string{
 	"policy.select_idle_sibling": {
 		"v3.6":        "first fully idle group in the LLC",
 		"v3.8":        "as v3.6, prev CPU first if idle",
-		"cpu_buddies": "one partner per CPU (3.5)",
+		"cpu_buddies": "one partner per CPU (3.6-rc, reverted)",
 		"bottom_up":   "any idle CPU near the target",
 		"sis_util":    "idle core, scan bounded by load",
 		"off":         "the CPU wake_affine() chose",
@@ -45,7 +45,7 @@ var enumDocs = map[string]map[string]string{
 	},
 	"policy.new_task_load": {
 		"zero": "no load history (3.8)",
-		"full": "starts at its weight (3.9+)",
+		"full": "starts at its weight (v3.11+, a75cdaa915e4)",
 	},
 	"tasks[i].program[j].fanout": {
 		"index": "same index",

@@ -156,7 +156,7 @@ type SIS uint8
 const (
 	SISDefault  SIS = iota // the base's own: v3.8 for v3.8, sis_util for v6.17
 	SISV36                 // top-down search for a fully idle group within sd_llc
-	SISBuddies             // CPU buddies (v3.5, commit 970e178985ca)
+	SISBuddies             // CPU buddies (commit 970e178985ca: 3.6-rc, reverted before 3.6 final)
 	SISBottomUp            // Preeti's / Alex Shi's bottom-up any-idle-CPU search
 	SISUtil                // modern: prev, recent_used_cpu, idle core, SIS_UTIL scan
 	SISOff                 // the target wake_affine chose

@@ -134,7 +134,7 @@ type SchedDomain struct {
 	MaxNewidleLBCost   int64 // ns
 	LastDecayMaxLBCost int64 // ns (sim time)
 
-	// IdleBuddy is the CPU-buddies hint (v3.5 update_top_cache_domain()),
+	// IdleBuddy is the CPU-buddies hint (3.6-rc update_top_cache_domain()),
 	// -1 above sd_llc.
 	IdleBuddy int
 
@@ -425,7 +425,7 @@ func highestFlagDomain(chain []*SchedDomain, f SDFlag) *SchedDomain {
 }
 
 // setIdleBuddies mirrors the CPU-buddies code of update_top_cache_domain()
-// (commit 970e178985ca, v3.5): for every level at and below sd_llc, walk the
+// (commit 970e178985ca, merged for 3.6-rc, reverted before 3.6): for every level at and below sd_llc, walk the
 // level's groups from the one starting at the domain's first CPU, counting hops
 // to this CPU's group and switching direction on every hop, never pointing the
 // last group rightward (back to the start). The buddy is the first CPU of the

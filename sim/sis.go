@@ -121,7 +121,7 @@ func (s *Sim) sisIdleGroup(p *Task, target int, d *Decision, skipTarget bool) in
 	return target
 }
 
-// sisBuddies mirrors v3.5 select_idle_sibling() with CPU buddies (commit
+// sisBuddies mirrors 3.6-rc select_idle_sibling() with CPU buddies (commit
 // 970e178985ca): after the target/prev checks, each level at or below
 // sd_llc offers exactly one candidate, its idle_buddy.
 func sisBuddies(s *Sim, p *Task, prev, target int, d *Decision) int {
