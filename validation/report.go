@@ -193,6 +193,9 @@ func WriteReport(w io.Writer, rs []TableResult, stories []StoryResult, opt Optio
 			p("| %s | %s | `%s` | %s | %s |\n", c.Text, c.Source, strings.Join(c.Sets, " "), sr.Measured[i], yes(sr.Holds[i]))
 		}
 		p("\n")
+		if st.Note != "" {
+			p("%s\n\n", st.Note)
+		}
 	}
 
 	p("## Change log\n\n")

@@ -258,7 +258,6 @@ func summarize(js []*job) (Run, error) {
 		r.OpsPerS += m.OpsPerS
 		r.Migrations += float64(m.Migrations.Total) / sec
 		r.PerSeedMig = append(r.PerSeedMig, float64(m.Migrations.Total)/sec)
-		r.PerSeedMig = append(r.PerSeedMig, float64(m.Migrations.Total)/sec)
 		r.WakeupMig += float64(m.Migrations.Wakeup) / sec
 		r.BalanceMig += float64(m.Migrations.Balance+m.Migrations.Newidle+m.Migrations.Nohz+m.Migrations.Active) / sec
 		r.SearchPct += 100 * m.SearchCostMS / cpuMS
