@@ -112,7 +112,10 @@ func peltForkInit(s *Sim, parent *RQ, p *Task) {
 		p.avg38 = SchedAvg38{LoadAvgContrib: p.weight}
 		if p.parent >= 0 {
 			par := &s.tasks[p.parent].avg38
-			p.avg38 = SchedAvg38{LoadAvgContrib: par.LoadAvgContrib, DecayCount: par.DecayCount}
+			// The child inherits the parent's contribution; here it has its
+			// group's nice, not the parent's, so the contribution is capped
+			// at the child's weight (a contribution never exceeds it).
+			p.avg38 = SchedAvg38{LoadAvgContrib: min(par.LoadAvgContrib, p.weight), DecayCount: par.DecayCount}
 		}
 		return
 	}
