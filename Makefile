@@ -67,9 +67,10 @@ wasm:
 serve: wasm
 	$(GO) run ./cmd/serve -addr $(ADDR) -dir web
 
+# test-real (the simulator against this machine's kernel) is not part of
+# test until the real runner's missing trace events on a quiet machine are
+# understood: docs/real-kernel.md, "Known problem".
 test: test-unit test-wasm test-fuzz test-hostile test-e2e
-	@# Last and alone: the real-kernel check measures the machine's own kernel.
-	$(MAKE) test-real
 
 test-unit: vet check-fmt
 	$(GO) test $(UNIT_PKGS)
