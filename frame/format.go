@@ -163,6 +163,7 @@ var Metrics = []Metric{
 	{"nohz", "nohz migrations", "", 0, func(m *sim.Metrics) float64 { return float64(m.Migrations.Nohz) }, FormatCount},
 	{"active", "active migrations", "", 0, func(m *sim.Metrics) float64 { return float64(m.Migrations.Active) }, FormatCount},
 	{"fork", "fork placements", "", 0, func(m *sim.Metrics) float64 { return float64(m.Migrations.Fork) }, FormatCount},
+	{"exec", "exec migrations", "", 0, func(m *sim.Metrics) float64 { return float64(m.Migrations.Exec) }, FormatCount},
 }
 
 // CanvasMetrics are the IDs of the rows the canvas' A/B table shows, in

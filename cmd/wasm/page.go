@@ -76,6 +76,7 @@ func newPage() *page {
 	causes := map[string]sim.Cause{
 		"wakeup": sim.CauseWakeup, "balance": sim.CauseBalance, "newidle": sim.CauseNewidle,
 		"nohz": sim.CauseNohz, "active": sim.CauseActive, "fork": sim.CauseFork,
+		"exec": sim.CauseExec,
 	}
 	sw := doc.Call("querySelectorAll", ".swatch[data-cause]")
 	for i := 0; i < sw.Length(); i++ {
