@@ -33,7 +33,7 @@ func buddiesTables() []*Table {
 		Title: "CPU buddies: tbench, after ÷ before (commit 970e178985ca)",
 		Source: "Commit 970e178985ca \"sched: Improve scalability via 'CPU buddies', which withstand random perturbations\" " +
 			"(Mike Galbraith, 12 June 2012, merged for 3.6-rc, reverted before 3.6 as 37407ea7): its tbench table, " +
-			"4 socket 40 core + SMT Westmere box, 30 s runs, as quoted in /work/shared/reference/kernel-sched-facts.md §3.",
+			"4 socket 40 core + SMT Westmere box, 30 s runs, as quoted in shared/reference/kernel-sched-facts.md §3.",
 		Machine:    westmereEX,
 		Workload:   tbenchWorkload,
 		Preset:     "tbench-pairs",

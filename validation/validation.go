@@ -1,5 +1,5 @@
 // Package validation puts the simulator's numbers beside the ones in the
-// seed threads (/work/shared/seeds, quoted with file and line in each
+// seed threads (shared/seeds, quoted with file and line in each
 // Table's Source) and judges every point by the rule in rule.go. The seed
 // numbers are typed here once, as the oracle's values; everything in the
 // sim columns is computed by running the scenarios. `make validate` runs

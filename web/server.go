@@ -74,8 +74,9 @@ func Handler(dir string) http.Handler { return HandlerWith(dir, Options{}) }
 // wasm with them) holds the SHA-256 of the main.wasm being served: the
 // copies are chosen by content, not by modification times (brotli stamps
 // its output with a whole-second time, older than main.wasm). Browsers
-// advertise br only in secure contexts; http://127.0.0.1 gets gzip from
-// Chromium.
+// advertise br only in secure contexts: Chromium counts http://127.0.0.1
+// as one and gets brotli; a page served over plain HTTP from another host
+// gets gzip.
 func HandlerWith(dir string, opt Options) http.Handler {
 	var digests digestCache
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
