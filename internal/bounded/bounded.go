@@ -40,8 +40,15 @@ func Measure(f func()) (time.Duration, uint64) {
 // allocated more than Limits(n).
 func Check(tb testing.TB, what string, n int, f func()) {
 	tb.Helper()
-	el, alloc := Measure(f)
 	wall, maxAlloc := Limits(n)
+	CheckWithin(tb, what, n, wall, maxAlloc, f)
+}
+
+// CheckWithin is Check with bounds of the caller's own, for work that is not
+// a decoder's (a simulation run from a fuzzed seed).
+func CheckWithin(tb testing.TB, what string, n int, wall time.Duration, maxAlloc uint64, f func()) {
+	tb.Helper()
+	el, alloc := Measure(f)
 	if el > wall {
 		tb.Fatalf("%s: %v for %d bytes of input; the bound is %v", what, el, n, wall)
 	}
