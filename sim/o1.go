@@ -431,12 +431,23 @@ func (s *Sim) setNextO1(rq *RQ, p *Task) {
 // wakeupPreemptO1 mirrors TASK_PREEMPTS_CURR(p, rq): a better dynamic
 // priority; a sync wake-up onto the waker's CPU and a fork do not preempt.
 func (s *Sim) wakeupPreemptO1(rq *RQ, curr, p *Task) bool {
-	s.updateCurrO1(rq)
-	if p.o1.noPreempt {
-		p.o1.noPreempt = false
+	if s.noWakeupPreemptO1(rq, p) {
 		return false
 	}
 	return p.o1.prio < curr.o1.prio
+}
+
+// noWakeupPreemptO1 is what both 2.6.8 classes do before comparing
+// priorities: curr's run so far is accounted, and a task woken with
+// noPreempt set (a sync wake-up onto the waker's CPU, a fork) does not
+// preempt, once.
+func (s *Sim) noWakeupPreemptO1(rq *RQ, p *Task) bool {
+	s.updateCurrO1(rq)
+	if p.o1.noPreempt {
+		p.o1.noPreempt = false
+		return true
+	}
+	return false
 }
 
 // expiredStarving mirrors EXPIRED_STARVING(rq).

@@ -114,9 +114,7 @@ func (s *Sim) setNextStair(rq *RQ, p *Task) {
 // RR_INTERVAL left than curr; in compute mode a normal task's preemption
 // waits cache_delay ticks (rq->preempted, honoured at the tick).
 func (s *Sim) wakeupPreemptStair(rq *RQ, curr, p *Task) bool {
-	s.updateCurrO1(rq)
-	if p.o1.noPreempt {
-		p.o1.noPreempt = false
+	if s.noWakeupPreemptO1(rq, p) {
 		return false
 	}
 	if p.o1.prio > curr.o1.prio {
