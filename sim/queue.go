@@ -22,19 +22,19 @@ const (
 
 const numCPUEvKinds = int(evActiveBalance) + 1
 
-// qev is a queued event. Order: time, then the sequence number given when it
-// was (last) scheduled, so that events at the same instant run in the order
-// they were created (determinism).
+// qev is a queued event. Order: time, then the order in which events were
+// (last) scheduled, so that events at the same instant run in the order they
+// were created (determinism).
 type qev struct {
 	t    int64
-	seq  uint64
 	kind evKind
 	cpu  int32
 	task int32
 	gen  uint32
 }
 
-// eventQueue orders pending events by (time, sequence).
+// eventQueue orders pending events by (time, sequence), the sequence being
+// the order in which they were scheduled.
 //
 // Every event has a slot — one per (CPU, per-CPU kind) and per (task,
 // per-task kind) — and a slot is pending at most once: scheduling an event
@@ -44,31 +44,56 @@ type qev struct {
 // Events are nearly all due within a millisecond (a run step's end, an IPI,
 // an idle exit), so the queue is a timing wheel of wheelSize buckets of
 // bucketNS each, covering the next ~1 ms, with a binary heap for what lies
-// beyond. Within a bucket (about a microsecond) a few events are compared by
-// (time, sequence); a bitmap finds the next non-empty bucket. Overflow events
-// move into the wheel once, when it reaches them. The order is exactly the
-// heap's: the trace does not depend on the structure.
+// beyond. A bucket (about a microsecond) holds its events in order, each
+// entry carrying its time: an event scheduled later has a later sequence
+// number than every event already queued, so it goes after those of the
+// same time, and the earliest event is the front of the first non-empty
+// bucket, which a bitmap finds and which is cached. Overflow events move into
+// the wheel once, when it reaches them: the buckets the wheel newly covers
+// are empty then and the heap hands its events over in order. The order is
+// exactly (time, sequence): the trace does not depend on the structure.
 type eventQueue struct {
-	// Per slot.
-	t     []int64
-	sq    []uint64
-	gen   []uint32
-	arg   []int32  // per-CPU slots: the event's task field; per-task slots: its CPU
-	where []int32  // -1 not pending; -2 in the overflow heap; else bucket index
-	at    []int32  // index within its bucket, or within the heap
-	kind  []evKind // fixed at init
-	id    []int32  // fixed at init: the CPU of a per-CPU slot, the task of a per-task slot
-	head  int32    // cached earliest slot, -1 when unknown
+	slots []slotInfo
 
-	buckets  [wheelSize][]int32 // slots per bucket (absolute bucket index & mask)
+	buckets  [wheelSize]qbucket
 	nonempty [wheelSize / 64]uint64
-	base     int64   // absolute bucket index of the current time
-	heap     []int32 // overflow min-heap of slots
-	n        int     // pending events
+	base     int64 // absolute bucket index of the current time
+	head     int64 // absolute index of the first non-empty bucket, -1 when unknown
+	heap     []hent
+	n        int // pending events
 
 	seq   uint64
 	ncpu  int32
 	ntask int32
+}
+
+// slotInfo is what a slot holds besides its time: where its pending event
+// is, and the event's fields.
+type slotInfo struct {
+	where int32 // -1 not pending; -2 in the overflow heap; else bucket index
+	at    int32 // index within the heap (where == -2)
+	gen   uint32
+	arg   int32  // per-CPU slots: the event's task field; per-task slots: its CPU
+	id    int32  // fixed at init: the CPU of a per-CPU slot, the task of a per-task slot
+	kind  evKind // fixed at init
+}
+
+// qent is a wheel entry; a bucket's live entries are e[h:], in order.
+type qent struct {
+	t    int64
+	slot int32
+}
+
+type qbucket struct {
+	e []qent
+	h int
+}
+
+// hent is an overflow-heap entry.
+type hent struct {
+	t    int64
+	seq  uint64
+	slot int32
 }
 
 const (
@@ -80,25 +105,17 @@ const (
 func (q *eventQueue) init(ncpu, ntask int) {
 	q.ncpu = int32(ncpu)
 	n := numCPUEvKinds * ncpu
-	q.t = make([]int64, n)
-	q.sq = make([]uint64, n)
-	q.gen = make([]uint32, n)
-	q.arg = make([]int32, n)
-	q.where = make([]int32, n)
-	q.at = make([]int32, n)
-	q.kind = make([]evKind, n)
-	q.id = make([]int32, n)
-	for i := range q.where {
-		q.where[i] = -1
-		q.kind[i], q.id[i] = evKind(i/ncpu), int32(i%ncpu)
+	q.slots = make([]slotInfo, n)
+	for i := range q.slots {
+		q.slots[i] = slotInfo{where: -1, kind: evKind(i / ncpu), id: int32(i % ncpu)}
 	}
 	q.grow(ntask)
 	q.head = -1
-	// A few slots per bucket up front, in one allocation; a busy bucket grows.
+	// A few entries per bucket up front, in one allocation; a busy bucket grows.
 	const perBucket = 4
-	backing := make([]int32, wheelSize*perBucket)
+	backing := make([]qent, wheelSize*perBucket)
 	for i := range q.buckets {
-		q.buckets[i] = backing[i*perBucket : i*perBucket : (i+1)*perBucket]
+		q.buckets[i].e = backing[i*perBucket : i*perBucket : (i+1)*perBucket]
 	}
 }
 
@@ -111,14 +128,7 @@ const numTaskEvKinds = int(numEvKinds) - numCPUEvKinds
 func (q *eventQueue) grow(ntask int) {
 	for t := q.ntask; t < int32(ntask); t++ {
 		for k := 0; k < numTaskEvKinds; k++ {
-			q.t = append(q.t, 0)
-			q.sq = append(q.sq, 0)
-			q.gen = append(q.gen, 0)
-			q.arg = append(q.arg, 0)
-			q.where = append(q.where, -1)
-			q.at = append(q.at, 0)
-			q.kind = append(q.kind, evKind(numCPUEvKinds+k))
-			q.id = append(q.id, t)
+			q.slots = append(q.slots, slotInfo{where: -1, kind: evKind(numCPUEvKinds + k), id: t})
 		}
 	}
 	if int32(ntask) > q.ntask {
@@ -133,65 +143,91 @@ func (q *eventQueue) slot(e *qev) int32 {
 	return int32(numCPUEvKinds)*q.ncpu + e.task*int32(numTaskEvKinds) + int32(int(e.kind)-numCPUEvKinds)
 }
 
-// before orders slots a and b by (time, sequence).
-func (q *eventQueue) before(a, b int32) bool {
-	if q.t[a] != q.t[b] {
-		return q.t[a] < q.t[b]
-	}
-	return q.sq[a] < q.sq[b]
-}
-
 func (q *eventQueue) len() int { return q.n }
 
 // push schedules e, replacing a pending event of the same slot.
 func (q *eventQueue) push(e qev) {
 	q.seq++
 	s := q.slot(&e)
-	if q.where[s] != -1 {
+	si := &q.slots[s]
+	if si.where != -1 {
 		q.remove(s)
 	}
-	q.t[s], q.sq[s], q.gen[s] = e.t, q.seq, e.gen
+	si.gen = e.gen
 	if int(e.kind) < numCPUEvKinds {
-		q.arg[s] = e.task
+		si.arg = e.task
 	} else {
-		q.arg[s] = e.cpu
+		si.arg = e.cpu
 	}
-	q.insert(s)
+	q.insert(s, e.t, q.seq)
 	q.n++
-	if q.head >= 0 && q.before(s, q.head) {
-		q.head = s
-	}
 }
 
-// insert puts a slot whose time is set into the wheel or the heap.
-func (q *eventQueue) insert(s int32) {
-	b := q.t[s] >> bucketShift
+// insert puts slot s, due at t with sequence number seq, into the wheel or
+// the heap. Into the wheel, it goes after every entry of its bucket due at
+// or before t: those were scheduled earlier (smaller sequence numbers).
+func (q *eventQueue) insert(s int32, t int64, seq uint64) {
+	b := t >> bucketShift
 	if b < q.base {
 		b = q.base // cannot happen (no event is scheduled in the past); be safe
 	}
 	if b >= q.base+wheelSize {
-		q.where[s] = -2
-		q.heap = append(q.heap, s)
-		q.heapUp(len(q.heap)-1, s)
+		q.slots[s].where = -2
+		q.heap = append(q.heap, hent{})
+		q.heapUp(len(q.heap)-1, hent{t: t, seq: seq, slot: s})
 		return
 	}
 	i := int32(b & (wheelSize - 1))
-	q.where[s] = i
-	q.at[s] = int32(len(q.buckets[i]))
-	q.buckets[i] = append(q.buckets[i], s)
-	q.nonempty[i>>6] |= 1 << (uint(i) & 63)
+	q.slots[s].where = i
+	bk := &q.buckets[i]
+	e := bk.e
+	if len(e) == bk.h {
+		// Empty: start over at the front.
+		bk.e, bk.h = append(e[:0], qent{t: t, slot: s}), 0
+		q.nonempty[i>>6] |= 1 << (uint(i) & 63)
+		if q.head >= 0 && b < q.head {
+			q.head = b
+		}
+		return
+	}
+	if e[len(e)-1].t <= t {
+		if len(e) == cap(e) && bk.h > 0 {
+			e = e[:copy(e, e[bk.h:])]
+			bk.h = 0
+		}
+		bk.e = append(e, qent{t: t, slot: s})
+		return
+	}
+	// Somewhere inside: after the last entry due at or before t. Buckets
+	// are short, so entries move one by one.
+	if len(e) == cap(e) && bk.h > 0 {
+		j := bk.h
+		for e[j].t <= t {
+			e[j-1] = e[j]
+			j++
+		}
+		e[j-1] = qent{t: t, slot: s}
+		bk.h--
+		return
+	}
+	e = append(e, qent{})
+	j := len(e) - 1
+	for j > bk.h && e[j-1].t > t {
+		e[j] = e[j-1]
+		j--
+	}
+	e[j] = qent{t: t, slot: s}
+	bk.e = e
 }
 
 // remove takes a pending slot out of the queue.
 func (q *eventQueue) remove(s int32) {
-	if s == q.head {
-		q.head = -1
-	}
-	w := q.where[s]
-	q.where[s] = -1
+	si := &q.slots[s]
+	w := si.where
+	si.where = -1
 	q.n--
 	if w == -2 {
-		i := int(q.at[s])
+		i := int(si.at)
 		last := q.heap[len(q.heap)-1]
 		q.heap = q.heap[:len(q.heap)-1]
 		if i < len(q.heap) {
@@ -199,40 +235,40 @@ func (q *eventQueue) remove(s int32) {
 		}
 		return
 	}
-	bk := q.buckets[w]
-	i := q.at[s]
-	last := bk[len(bk)-1]
-	bk[i] = last
-	q.at[last] = i
-	bk = bk[:len(bk)-1]
-	q.buckets[w] = bk
-	if len(bk) == 0 {
+	bk := &q.buckets[w]
+	e := bk.e
+	for j := bk.h; j < len(e); j++ {
+		if e[j].slot == s {
+			bk.e = e[:j+copy(e[j:], e[j+1:])]
+			break
+		}
+	}
+	if len(bk.e) == bk.h {
+		bk.e, bk.h = bk.e[:0], 0
 		q.nonempty[w>>6] &^= 1 << (uint(w) & 63)
+		if q.head >= 0 && q.head&(wheelSize-1) == int64(w) {
+			q.head = -1
+		}
 	}
 }
 
-// first returns the earliest pending slot (the queue must not be empty).
-func (q *eventQueue) first() int32 {
+// front returns the bucket holding the earliest event (the queue must not
+// be empty).
+func (q *eventQueue) front() *qbucket {
 	if q.head < 0 {
-		q.head = q.findFirst()
+		q.head = q.findHead()
 	}
-	return q.head
+	return &q.buckets[q.head&(wheelSize-1)]
 }
 
-func (q *eventQueue) findFirst() int32 {
+// findHead returns the absolute index of the first non-empty bucket,
+// moving the wheel to the heap's first event if the wheel is empty.
+func (q *eventQueue) findHead() int64 {
 	for {
 		if i := q.nextBucket(); i >= 0 {
-			bk := q.buckets[i]
-			m := bk[0]
-			for _, s := range bk[1:] {
-				if q.before(s, m) {
-					m = s
-				}
-			}
-			return m
+			return q.base + int64((i-int(q.base&(wheelSize-1)))&(wheelSize-1))
 		}
-		// The wheel is empty: move it to the heap's first event.
-		q.advance(q.t[q.heap[0]] >> bucketShift)
+		q.advance(q.heap[0].t >> bucketShift)
 	}
 }
 
@@ -257,87 +293,104 @@ func (q *eventQueue) nextBucket() int {
 }
 
 // advance moves the wheel's origin to bucket b (never backwards) and pulls
-// the overflow events it now covers into the wheel.
+// the overflow events it now covers into the wheel, in order.
 func (q *eventQueue) advance(b int64) {
 	if b <= q.base {
 		return
 	}
 	q.base = b
-	for len(q.heap) > 0 && q.t[q.heap[0]]>>bucketShift < q.base+wheelSize {
-		s := q.heap[0]
+	for len(q.heap) > 0 && q.heap[0].t>>bucketShift < q.base+wheelSize {
+		h := q.heap[0]
 		last := q.heap[len(q.heap)-1]
 		q.heap = q.heap[:len(q.heap)-1]
 		if len(q.heap) > 0 {
 			q.heapDown(0, last)
 		}
-		q.insert(s)
+		q.insert(h.slot, h.t, h.seq)
 	}
 }
 
 // peekTime is the time of the earliest event (the queue must not be empty).
-func (q *eventQueue) peekTime() int64 { return q.t[q.first()] }
+func (q *eventQueue) peekTime() int64 {
+	bk := q.front()
+	return bk.e[bk.h].t
+}
 
 // pop removes and returns the earliest event.
 func (q *eventQueue) pop() qev {
-	s := q.first()
-	e := q.event(s)
-	q.remove(s)
-	q.advance(e.t >> bucketShift)
-	return e
-}
-
-// event rebuilds the event of a slot.
-func (q *eventQueue) event(s int32) qev {
-	e := qev{t: q.t[s], seq: q.sq[s], gen: q.gen[s], kind: q.kind[s]}
+	bk := q.front()
+	ent := bk.e[bk.h]
+	bk.h++
+	if bk.h == len(bk.e) {
+		bk.e, bk.h = bk.e[:0], 0
+		i := q.head & (wheelSize - 1)
+		q.nonempty[i>>6] &^= 1 << (uint(i) & 63)
+		q.head = -1
+	}
+	si := &q.slots[ent.slot]
+	si.where = -1
+	q.n--
+	e := qev{t: ent.t, gen: si.gen, kind: si.kind}
 	if int(e.kind) < numCPUEvKinds {
-		e.cpu, e.task = q.id[s], q.arg[s]
+		e.cpu, e.task = si.id, si.arg
 	} else {
-		e.task, e.cpu = q.id[s], q.arg[s]
+		e.task, e.cpu = si.id, si.arg
+	}
+	if b := ent.t >> bucketShift; b > q.base {
+		q.advance(b)
 	}
 	return e
 }
 
-// The overflow heap: a binary heap of slots, sifted with a hole.
+// The overflow heap: a binary heap ordered by (time, sequence), sifted with
+// a hole; each slot knows its index (for replacement).
 
-func (q *eventQueue) heapFix(i int, s int32) {
-	if i > 0 && q.before(s, q.heap[(i-1)/2]) {
-		q.heapUp(i, s)
+func (a *hent) before(b *hent) bool {
+	if a.t != b.t {
+		return a.t < b.t
+	}
+	return a.seq < b.seq
+}
+
+func (q *eventQueue) heapFix(i int, h hent) {
+	if i > 0 && h.before(&q.heap[(i-1)/2]) {
+		q.heapUp(i, h)
 	} else {
-		q.heapDown(i, s)
+		q.heapDown(i, h)
 	}
 }
 
-func (q *eventQueue) heapUp(i int, s int32) {
+func (q *eventQueue) heapUp(i int, h hent) {
 	for i > 0 {
 		p := (i - 1) / 2
-		if !q.before(s, q.heap[p]) {
+		if !h.before(&q.heap[p]) {
 			break
 		}
 		q.heap[i] = q.heap[p]
-		q.at[q.heap[i]] = int32(i)
+		q.slots[q.heap[i].slot].at = int32(i)
 		i = p
 	}
-	q.heap[i] = s
-	q.at[s] = int32(i)
+	q.heap[i] = h
+	q.slots[h.slot].at = int32(i)
 }
 
-func (q *eventQueue) heapDown(i int, s int32) {
+func (q *eventQueue) heapDown(i int, h hent) {
 	n := len(q.heap)
 	for {
 		c := 2*i + 1
 		if c >= n {
 			break
 		}
-		if c+1 < n && q.before(q.heap[c+1], q.heap[c]) {
+		if c+1 < n && q.heap[c+1].before(&q.heap[c]) {
 			c++
 		}
-		if !q.before(q.heap[c], s) {
+		if !q.heap[c].before(&h) {
 			break
 		}
 		q.heap[i] = q.heap[c]
-		q.at[q.heap[i]] = int32(i)
+		q.slots[q.heap[i].slot].at = int32(i)
 		i = c
 	}
-	q.heap[i] = s
-	q.at[s] = int32(i)
+	q.heap[i] = h
+	q.slots[h.slot].at = int32(i)
 }
