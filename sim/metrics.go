@@ -402,7 +402,7 @@ func (s *Sim) schedstat9() *Schedstat9 {
 	pts := [3]*int64{&out.PullTask.Idle, &out.PullTask.Busy, &out.PullTask.Newidle}
 	var runDelay int64
 	for _, rq := range s.cpus {
-		o := &rq.o1
+		o := rq.o1
 		for it := range lbs {
 			*pts[it] += o.ptGained[it]
 		}

@@ -157,7 +157,7 @@ type RQ struct {
 	domains []*SchedDomain
 
 	// The O(1) / staircase runqueue (2.6.8 era, o1.go).
-	o1 o1RQ
+	o1 *o1RQ
 
 	// Metrics.
 	busyTime    int64
@@ -355,7 +355,7 @@ func New(cfg *Config) (*Sim, error) {
 	}
 	s.cpus = make([]*RQ, n)
 	for c := 0; c < n; c++ {
-		rq := &RQ{cpu: c, capacity: capacity[c], domains: perCPU[c], idle: true, busySince: -1, idleSince: -1_000_000_000}
+		rq := &RQ{cpu: c, capacity: capacity[c], domains: perCPU[c], idle: true, busySince: -1, idleSince: -1_000_000_000, o1: new(o1RQ)}
 		rq.avgIdle = 2 * s.migrationCost        // sched_init()
 		rq.maxIdleBalanceCost = s.migrationCost // sched_init()
 		rq.sdLLC = highestFlagDomain(perCPU[c], SDShareLLC)

@@ -67,7 +67,7 @@ type CPUStat9 struct {
 func (s *Sim) CPUStats9(cpu int) CPUStat9 {
 	rq := s.cpus[cpu]
 	st := s.CPUStats(cpu)
-	o := &rq.o1
+	o := rq.o1
 	return CPUStat9{SchedNoswitch: o.schedNoswitch, SchedSwitch: o.schedSwitch, SchedCnt: st.SchedCount, SchedGoidle: st.SchedGoidle,
 		ALBCnt: o.albCnt, ALBGained: o.albGained, ALBLost: o.albLost, ALBFailed: o.albFailed,
 		TTWUCnt: o.ttwuCnt, TTWUMoved: o.ttwuMoved, TTWUAttempts: o.ttwuAttempts, SBECnt: o.sbeCnt,
