@@ -205,12 +205,15 @@ func (s *Scenario) resolve(p *problems) *sim.Config {
 	} else {
 		cfg.Duration = dur(p, "duration", s.Duration, lim("duration"))
 	}
-	ncpu := s.Machine.resolve(p, "machine", &cfg.Machine)
+	ncpu, cpuIDs := s.Machine.resolveIDs(p, "machine", &cfg.Machine)
+	if s.Version < 2 && (s.Machine.CPUs != nil || s.Machine.NUMADistance != nil) {
+		p.add("machine.cpus", "a machine given per CPU needs \"version\": 2")
+	}
 	s.Policy.resolve(p, "policy", &cfg.Policy)
 	if s.v1BalanceWakeMerge() {
 		cfg.Policy.FeatSet |= 1 << sim.FeatBalanceWakeMerge // version 1's meaning (upgrade.go)
 	}
-	cfg.Tasks = resolveTasks(p, "tasks", s.Tasks, ncpu, s.Version)
+	cfg.Tasks = resolveTasks(p, "tasks", s.Tasks, ncpu, cpuIDs, s.Version)
 	if p.ok() {
 		// The canonical form can be longer than the input (it writes
 		// defaults out, and escapes <, > and & as \u003c...): it must still
@@ -228,6 +231,25 @@ func (s *Scenario) resolve(p *problems) *sim.Config {
 var cacheSize = regexp.MustCompile(`^[0-9]{1,6}(\.[0-9]{1,3})?\s?[KMG]i?B$`)
 
 func (m *Machine) resolve(p *problems, path string, out *sim.Machine) int {
+	n, _ := m.resolveIDs(p, path, out)
+	return n
+}
+
+// resolveIDs is resolve that also returns, for a machine given per CPU, the
+// kernel numbers of its CPUs (nil for the regular form).
+func (m *Machine) resolveIDs(p *problems, path string, out *sim.Machine) (int, []int) {
+	if len(m.CPUs) > 0 || m.NUMADistance != nil {
+		if len(m.CPUs) == 0 {
+			p.add(join(path, "numa_distance"), "only a machine given per CPU (machine.cpus) has a distance table")
+		}
+		ids := m.resolvePerCPU(p, path, out)
+		m.resolveCommon(p, path, out)
+		return len(ids), ids
+	}
+	return m.resolveCounts(p, path, out), nil
+}
+
+func (m *Machine) resolveCounts(p *problems, path string, out *sim.Machine) int {
 	dims := []struct {
 		key string
 		v   int
@@ -256,6 +278,15 @@ func (m *Machine) resolve(p *problems, path string, out *sim.Machine) int {
 			m.Nodes, m.SocketsPerNode, m.LLCsPerSocket, m.ClustersPerLLC, m.CoresPerCluster, m.ThreadsPerCore, MaxCPUs))
 		shapeOK = false
 	}
+	m.resolveCommon(p, path, out)
+	if !shapeOK {
+		return 0
+	}
+	return ncpu
+}
+
+// resolveCommon resolves what both forms have: hz, numbering, costs, labels.
+func (m *Machine) resolveCommon(p *problems, path string, out *sim.Machine) {
 	if hz := fieldRow("machine.hz").Enum; !slices.Contains(hz, strconv.Itoa(m.HZ)) {
 		p.add(join(path, "hz"), fmt.Sprintf("%d is not one of %s", m.HZ, strings.Join(hz, ", ")))
 	}
@@ -267,10 +298,6 @@ func (m *Machine) resolve(p *problems, path string, out *sim.Machine) int {
 			p.add(join(path, c.key), quote(c.v)+` is not a cache size (like "30MB", "1.25MiB", "512KB")`)
 		}
 	}
-	if !shapeOK {
-		return 0
-	}
-	return ncpu
 }
 
 func (c *Costs) resolve(p *problems, path string) sim.Costs {
@@ -562,7 +589,7 @@ func validName(n string) bool {
 
 const maxLoop = 1_000_000_000
 
-func resolveTasks(p *problems, path string, tasks []Task, ncpu, version int) []sim.TaskGroup {
+func resolveTasks(p *problems, path string, tasks []Task, ncpu int, cpuIDs []int, version int) []sim.TaskGroup {
 	if len(tasks) == 0 {
 		p.add(path, "at least one task is needed")
 		return nil
@@ -618,6 +645,9 @@ func resolveTasks(p *problems, path string, tasks []Task, ncpu, version int) []s
 			p.add(join(tp, "cpus"), fmt.Sprintf("longer than %d characters", maxCPUListText))
 		} else if t.CPUs != "" && ncpu > 0 {
 			m, err := sim.ParseCPUList(t.CPUs, ncpu)
+			if cpuIDs != nil {
+				m, err = parseKernelCPUList(t.CPUs, cpuIDs)
+			}
 			if err != nil {
 				p.add(join(tp, "cpus"), err.Error())
 			} else {

@@ -91,19 +91,37 @@ type Scenario struct {
 // Machine is the simulated hardware: a tree of nodes, sockets, last-level
 // caches, clusters, cores and SMT threads; CPUs = the product of the six.
 type Machine struct {
-	Nodes           int    `json:"nodes"`
-	SocketsPerNode  int    `json:"sockets_per_node"`
-	LLCsPerSocket   int    `json:"llcs_per_socket"`
-	ClustersPerLLC  int    `json:"clusters_per_llc"`
-	CoresPerCluster int    `json:"cores_per_cluster"`
-	ThreadsPerCore  int    `json:"threads_per_core"`
+	// The six counts; 0 (omitted) when the machine is given per CPU.
+	Nodes           int    `json:"nodes,omitempty"`
+	SocketsPerNode  int    `json:"sockets_per_node,omitempty"`
+	LLCsPerSocket   int    `json:"llcs_per_socket,omitempty"`
+	ClustersPerLLC  int    `json:"clusters_per_llc,omitempty"`
+	CoresPerCluster int    `json:"cores_per_cluster,omitempty"`
+	ThreadsPerCore  int    `json:"threads_per_core,omitempty"`
 	HZ              int    `json:"hz"`
 	Numbering       string `json:"numbering"` // "linear" | "x86"
 	// LLCSize and L2Size label the caches in the picture ("30MB", "1.25MiB");
 	// the simulator does not use them.
 	LLCSize string `json:"llc_size,omitempty"`
 	L2Size  string `json:"l2_size,omitempty"`
-	Costs   Costs  `json:"costs,omitzero"`
+	// CPUs gives the machine per CPU, as lscpu does (version 2); the counts
+	// are then omitted. NUMADistance is its node distance table, one row
+	// per node in ascending node id, as /sys/devices/system/node/nodeN/distance
+	// prints it ("10 21").
+	CPUs         []CPU    `json:"cpus,omitempty"`
+	NUMADistance []string `json:"numa_distance,omitempty"`
+	Costs        Costs    `json:"costs,omitzero"`
+}
+
+// CPU is one online CPU of a machine given per CPU: the kernel's numbers
+// (cpu, core, cluster, llc, socket, node ids as lscpu prints them).
+type CPU struct {
+	CPU     *int `json:"cpu"`
+	Core    *int `json:"core"`
+	Cluster *int `json:"cluster,omitempty"` // absent: the core has its own L2
+	LLC     *int `json:"llc,omitempty"`     // absent: one LLC per socket and node
+	Socket  int  `json:"socket"`
+	Node    int  `json:"node"`
 }
 
 // Costs overrides parts of the simulator's cost model (sim.DefaultCosts).
@@ -224,6 +242,12 @@ const (
 func (s *Scenario) Clone() *Scenario {
 	c := *s
 	c.Machine.Costs.IdleStates = cloneSlice(s.Machine.Costs.IdleStates)
+	c.Machine.CPUs = cloneSlice(s.Machine.CPUs)
+	for i := range c.Machine.CPUs {
+		cp := &c.Machine.CPUs[i]
+		cp.CPU, cp.Core, cp.Cluster, cp.LLC = cloneInt(cp.CPU), cloneInt(cp.Core), cloneInt(cp.Cluster), cloneInt(cp.LLC)
+	}
+	c.Machine.NUMADistance = cloneSlice(s.Machine.NUMADistance)
 	c.Machine.Costs.JitterPct = cloneInt(s.Machine.Costs.JitterPct)
 	if s.Policy.SDFlags != nil {
 		c.Policy.SDFlags = make(map[string]map[string]bool, len(s.Policy.SDFlags))
@@ -312,6 +336,7 @@ func (s *Scenario) countOf(i int) int {
 }
 
 func (s *Scenario) normalize() {
+	s.Machine.normalizePerCPU()
 	if s.Machine.Numbering == "" {
 		s.Machine.Numbering = DefaultNumbering
 	}

@@ -50,10 +50,20 @@ type Machine struct {
 	HZ              int // tick rate: 100, 250, 300 or 1000
 	Numbering       Numbering
 	Costs           Costs
+	// CPUs, when not empty, gives the machine per CPU instead (the counts
+	// above are then unused): see CPUPlace and topology_percpu.go.
+	CPUs []CPUPlace
+	// NUMADistance is the node distance table of a per-CPU machine, rows and
+	// columns in ascending node id; nil: LOCAL_DISTANCE 10 on the diagonal,
+	// REMOTE_DISTANCE 20 elsewhere (include/linux/topology.h).
+	NUMADistance [][]int
 }
 
 // NCPU is the number of logical CPUs of the machine.
 func (m *Machine) NCPU() int {
+	if len(m.CPUs) > 0 {
+		return len(m.CPUs)
+	}
 	return m.Nodes * m.SocketsPerNode * m.LLCsPerSocket * m.ClustersPerLLC * m.CoresPerCluster * m.ThreadsPerCore
 }
 

@@ -305,6 +305,12 @@ func New(cfg *Config) (*Sim, error) {
 		return nil, err
 	}
 	s := &Sim{cfg: *cfg, topo: topo, costs: m.Costs, maxEvents: cfg.MaxEvents, maxWork: cfg.MaxWork}
+	if topo.Irregular() {
+		// A machine given per CPU: the SMT tests that read the counts
+		// (sched_smt_present) see its largest core.
+		s.cfg.Machine.ThreadsPerCore = topo.MaxThreads
+		m.ThreadsPerCore = topo.MaxThreads
+	}
 	if s.maxEvents <= 0 {
 		s.maxEvents = DefaultMaxEvents
 	}
@@ -345,7 +351,7 @@ func New(cfg *Config) (*Sim, error) {
 	n := topo.NCPU
 	capacity := make([]int64, n)
 	for c := 0; c < n; c++ {
-		capacity[c] = s.era.cpuCapacity(m.ThreadsPerCore)
+		capacity[c] = s.era.cpuCapacity(topo.SMT[c].Weight())
 	}
 	perCPU, sgroups := buildDomains(topo, m.Nodes, cfg.Policy.Base, &cfg.Policy, capacity)
 	s.sgroups = sgroups
