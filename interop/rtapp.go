@@ -177,6 +177,9 @@ func (im *rtImporter) run(root *jval, opt RTAppOptions) (*scenarios.Scenario, []
 		Machine:  m,
 		Policy:   scenarios.Policy{Base: scenarios.DefaultBase},
 	}
+	if len(m.CPUs) > 0 {
+		s.Version = 2 // a machine given per CPU
+	}
 	threads := 0
 	var names []string
 	for _, t := range kept {
@@ -962,13 +965,21 @@ func (im *rtImporter) machine(given *scenarios.Machine, tasks []*rtTask) scenari
 // affinity drops CPUs the machine does not have from the tasks' lists.
 func (im *rtImporter) affinity(m *scenarios.Machine, tasks []*rtTask) {
 	ncpu := int64(m.Nodes * m.SocketsPerNode * m.LLCsPerSocket * m.ClustersPerLLC * m.CoresPerCluster * m.ThreadsPerCore)
+	has := func(c int64) bool { return c < ncpu }
+	if len(m.CPUs) > 0 {
+		// A machine given per CPU: its CPUs keep the kernel's numbers.
+		ncpu = int64(len(m.CPUs))
+		has = func(c int64) bool {
+			return slices.ContainsFunc(m.CPUs, func(x scenarios.CPU) bool { return x.CPU != nil && int64(*x.CPU) == c })
+		}
+	}
 	for _, t := range tasks {
 		if len(t.cpus) == 0 {
 			continue
 		}
 		var ok, bad []int64
 		for _, c := range t.cpus {
-			if c < ncpu {
+			if has(c) {
 				ok = append(ok, c)
 			} else {
 				bad = append(bad, c)
