@@ -213,7 +213,9 @@ func (s *Scenario) resolve(p *problems) *sim.Config {
 	if s.v1BalanceWakeMerge() {
 		cfg.Policy.FeatSet |= 1 << sim.FeatBalanceWakeMerge // version 1's meaning (upgrade.go)
 	}
-	cfg.Tasks = resolveTasks(p, "tasks", s.Tasks, ncpu, cpuIDs, s.Version)
+	syncs := resolveSyncs(p, "tasks", s.Tasks)
+	cfg.Syncs = syncs.objs
+	cfg.Tasks = resolveTasks(p, "tasks", s.Tasks, ncpu, cpuIDs, s.Version, syncs)
 	if p.ok() {
 		// The canonical form can be longer than the input (it writes
 		// defaults out, and escapes <, > and & as \u003c...): it must still
@@ -589,7 +591,7 @@ func validName(n string) bool {
 
 const maxLoop = 1_000_000_000
 
-func resolveTasks(p *problems, path string, tasks []Task, ncpu int, cpuIDs []int, version int) []sim.TaskGroup {
+func resolveTasks(p *problems, path string, tasks []Task, ncpu int, cpuIDs []int, version int, syncs *syncTable) []sim.TaskGroup {
 	if len(tasks) == 0 {
 		p.add(path, "at least one task is needed")
 		return nil
@@ -658,7 +660,7 @@ func resolveTasks(p *problems, path string, tasks []Task, ncpu int, cpuIDs []int
 		if intRange(p, join(tp, "loop"), t.Loop, ilim("tasks[i].loop")) {
 			o.Loop = t.Loop
 		}
-		o.Program = resolveProgram(p, join(tp, "program"), t.Program, &progCtx{byName: byName, tasks: tasks, version: version, forked: forked})
+		o.Program = resolveProgram(p, join(tp, "program"), t.Program, &progCtx{byName: byName, tasks: tasks, version: version, forked: forked, syncs: syncs})
 		if count == 0 && version < 2 {
 			p.add(join(tp, "count"), `0 needs "version": 2 (a group started only by fork steps)`)
 		}
@@ -686,6 +688,7 @@ type progCtx struct {
 	version int
 	forked  []bool // set for each group a fork step starts
 	n       int    // steps so far, repeat bodies included
+	syncs   *syncTable
 }
 
 // resolveProgram checks a program and flattens it for the simulator: a
@@ -729,13 +732,15 @@ func (c *progCtx) steps(p *problems, path string, steps []Step, out *[]sim.Step)
 			name string
 			set  bool
 		}{{"run", st.Run != ""}, {"sleep", st.Sleep != ""}, {"timer", st.Timer != ""}, {"wake", st.Wake != ""}, {"wait", st.Wait},
-			{"exec", st.Exec}, {"fork", st.Fork != ""}, {"wait_children", st.WaitChildren}, {"exit", st.Exit}, {"repeat", st.Repeat != 0 || st.Program != nil}} {
+			{"exec", st.Exec}, {"fork", st.Fork != ""}, {"wait_children", st.WaitChildren}, {"exit", st.Exit}, {"repeat", st.Repeat != 0 || st.Program != nil},
+			{"lock", st.Lock != ""}, {"unlock", st.Unlock != ""}, {"cond_wait", st.CondWait != ""}, {"signal", st.Signal != ""},
+			{"broadcast", st.Broadcast != ""}, {"barrier", st.Barrier != ""}} {
 			if k.set {
 				kinds = append(kinds, k.name)
 			}
 		}
 		if len(kinds) != 1 {
-			msg := "a step needs exactly one of run, sleep, timer, wake, wait, exec, fork, wait_children, exit, repeat"
+			msg := "a step needs exactly one of run, sleep, timer, wake, wait, exec, fork, wait_children, exit, repeat, lock, unlock, cond_wait, signal, broadcast, barrier"
 			if len(kinds) > 1 {
 				msg = "has " + strings.Join(kinds, " and ") + "; " + msg
 			}
@@ -753,9 +758,12 @@ func (c *progCtx) steps(p *problems, path string, steps []Step, out *[]sim.Step)
 		if st.Fork == "" && st.Count != 0 {
 			p.add(join(sp, "count"), "only a fork step has count")
 		}
+		if st.CondWait == "" && st.Mutex != "" {
+			p.add(join(sp, "mutex"), "only a cond_wait step has mutex")
+		}
 		kind := kinds[0]
 		switch kind {
-		case "exec", "fork", "wait_children", "exit", "repeat":
+		case "exec", "fork", "wait_children", "exit", "repeat", "lock", "unlock", "cond_wait", "signal", "broadcast", "barrier":
 			if c.version < 2 {
 				p.add(join(sp, kind), `needs "version": 2`)
 				continue
@@ -787,6 +795,21 @@ func (c *progCtx) steps(p *problems, path string, steps []Step, out *[]sim.Step)
 			o.Fanout = lookup(p, join(sp, "fanout"), st.Fanout, fanouts, sim.FanoutIndex)
 			if st.Fanout == "waker" && replies == "" {
 				replies = sp
+			}
+		case "lock", "unlock", "cond_wait", "signal", "broadcast", "barrier":
+			o.Op = map[string]sim.Op{"lock": sim.OpLock, "unlock": sim.OpUnlock, "cond_wait": sim.OpCondWait,
+				"signal": sim.OpSignal, "broadcast": sim.OpBroadcast, "barrier": sim.OpBarrier}[kind]
+			name := st.Lock + st.Unlock + st.CondWait + st.Signal + st.Broadcast + st.Barrier // exactly one is set
+			o.Obj = c.syncs.index[name]
+			if kind == "cond_wait" {
+				if st.Mutex == "" {
+					p.add(join(sp, "mutex"), "missing: a cond_wait names the mutex it releases and retakes")
+				}
+				o.Mutex = c.syncs.index[st.Mutex]
+				waits = true
+			}
+			if kind == "lock" || kind == "barrier" {
+				waits = true
 			}
 		case "exec":
 			o.Op = sim.OpExec

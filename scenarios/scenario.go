@@ -226,6 +226,14 @@ type Step struct {
 	Exit         bool   `json:"exit,omitempty"`
 	Repeat       int    `json:"repeat,omitempty"`
 	Program      []Step `json:"program,omitempty"` // a repeat's body
+	// Synchronisation (version 2): objects by name.
+	Lock      string `json:"lock,omitempty"`
+	Unlock    string `json:"unlock,omitempty"`
+	CondWait  string `json:"cond_wait,omitempty"`
+	Mutex     string `json:"mutex,omitempty"` // a cond_wait's mutex
+	Signal    string `json:"signal,omitempty"`
+	Broadcast string `json:"broadcast,omitempty"`
+	Barrier   string `json:"barrier,omitempty"`
 }
 
 // Defaults a decoded scenario gets for absent fields.

@@ -660,7 +660,7 @@ func fieldRows() []Field {
 			reset:   func(s *Scenario, k keys) { task(s, k).Program = nil },
 			length:  func(s *Scenario, k keys) int { return len(task(s, k).Program) },
 			elem:    func(s *Scenario, k keys, i int) { t := task(s, k); t.Program = append(t.Program, Step{}) }},
-		{Path: "tasks[i].program[j]", Kind: KindObject, Doc: "one step: exactly one of run, sleep, timer, wake, wait, exec, fork, wait_children, exit, repeat",
+		{Path: "tasks[i].program[j]", Kind: KindObject, Doc: "one step: exactly one of run, sleep, timer, wake, wait, exec, fork, wait_children, exit, repeat, lock, unlock, cond_wait, signal, broadcast, barrier",
 			val:   func(s *Scenario, k keys) any { return *step(s, k) },
 			reset: func(s *Scenario, k keys) { *step(s, k) = Step{} }},
 		stepDur("run", 1, "burn this much CPU time (stretched by cache-cold penalties)", "20us", func(st *Step) *string { return &st.Run }),
@@ -685,6 +685,7 @@ func fieldRows() []Field {
 			at: boolAt(func(s *Scenario, k keys) *bool { return &step(s, k).Wait })},
 	}...)
 	rows = append(rows, structuredStepRows()...)
+	rows = append(rows, syncStepRows()...)
 	rows = append(rows, viewRows()...)
 	for i := range rows {
 		if rows[i].Since == 0 {

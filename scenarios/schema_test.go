@@ -56,7 +56,8 @@ const schemaBase = `{"version":2,"title":"t","seed":3,"duration":"1s","summary":
   {"name":"client","count":2,"program":[{"repeat":2,"program":[{"run":"20us"},{"exec":true}]},{"wake":"server","sync":true},{"wait":true},{"timer":"10ms"}]},
   {"name":"server","count_of":"client","program":[{"wait":true},{"run":"20us"},{"wake":"client","sync":true,"fanout":"waker"}]},
   {"name":"shell","program":[{"fork":"cmd","count":2},{"wait_children":true},{"run":"1ms"}]},
-  {"name":"cmd","count":0,"program":[{"run":"1ms"},{"exit":true}]}]}`
+  {"name":"cmd","count":0,"program":[{"run":"1ms"},{"exit":true}]},
+  {"name":"locker","program":[{"lock":"m"},{"cond_wait":"c","mutex":"m"},{"unlock":"m"},{"signal":"c"},{"broadcast":"c"},{"barrier":"b"},{"run":"1ms"}]}]}`
 
 // schemaBase268 is schemaBase on base v2.6.8 (whose flags and switches
 // differ), for the rows that exist only there and for policy.base=v2.6.8.
