@@ -727,14 +727,15 @@ func (c *progCtx) steps(p *problems, path string, steps []Step, out *[]sim.Step)
 			p.add(sp, fmt.Sprintf("the program has more than %d steps, counting every repeat block's", MaxProgramSteps))
 			return takesTime, waits, replies
 		}
+		sy := st.syncPart()
 		var kinds []string
 		for _, k := range []struct {
 			name string
 			set  bool
 		}{{"run", st.Run != ""}, {"sleep", st.Sleep != ""}, {"timer", st.Timer != ""}, {"wake", st.Wake != ""}, {"wait", st.Wait},
 			{"exec", st.Exec}, {"fork", st.Fork != ""}, {"wait_children", st.WaitChildren}, {"exit", st.Exit}, {"repeat", st.Repeat != 0 || st.Program != nil},
-			{"lock", st.Lock != ""}, {"unlock", st.Unlock != ""}, {"cond_wait", st.CondWait != ""}, {"signal", st.Signal != ""},
-			{"broadcast", st.Broadcast != ""}, {"barrier", st.Barrier != ""}} {
+			{"lock", sy.Lock != ""}, {"unlock", sy.Unlock != ""}, {"cond_wait", sy.CondWait != ""}, {"signal", sy.Signal != ""},
+			{"broadcast", sy.Broadcast != ""}, {"barrier", sy.Barrier != ""}} {
 			if k.set {
 				kinds = append(kinds, k.name)
 			}
@@ -758,7 +759,7 @@ func (c *progCtx) steps(p *problems, path string, steps []Step, out *[]sim.Step)
 		if st.Fork == "" && st.Count != 0 {
 			p.add(join(sp, "count"), "only a fork step has count")
 		}
-		if st.CondWait == "" && st.Mutex != "" {
+		if sy.CondWait == "" && sy.Mutex != "" {
 			p.add(join(sp, "mutex"), "only a cond_wait step has mutex")
 		}
 		kind := kinds[0]
@@ -799,13 +800,13 @@ func (c *progCtx) steps(p *problems, path string, steps []Step, out *[]sim.Step)
 		case "lock", "unlock", "cond_wait", "signal", "broadcast", "barrier":
 			o.Op = map[string]sim.Op{"lock": sim.OpLock, "unlock": sim.OpUnlock, "cond_wait": sim.OpCondWait,
 				"signal": sim.OpSignal, "broadcast": sim.OpBroadcast, "barrier": sim.OpBarrier}[kind]
-			name := st.Lock + st.Unlock + st.CondWait + st.Signal + st.Broadcast + st.Barrier // exactly one is set
+			name := sy.Lock + sy.Unlock + sy.CondWait + sy.Signal + sy.Broadcast + sy.Barrier // exactly one is set
 			o.Obj = c.syncs.index[name]
 			if kind == "cond_wait" {
-				if st.Mutex == "" {
+				if sy.Mutex == "" {
 					p.add(join(sp, "mutex"), "missing: a cond_wait names the mutex it releases and retakes")
 				}
-				o.Mutex = c.syncs.index[st.Mutex]
+				o.Mutex = c.syncs.index[sy.Mutex]
 				waits = true
 			}
 			if kind == "lock" || kind == "barrier" {

@@ -226,7 +226,14 @@ type Step struct {
 	Exit         bool   `json:"exit,omitempty"`
 	Repeat       int    `json:"repeat,omitempty"`
 	Program      []Step `json:"program,omitempty"` // a repeat's body
-	// Synchronisation (version 2): objects by name.
+	// Synchronisation steps (version 2), nil for every other step: a
+	// pointer, so that the steps of long programs stay small.
+	*SyncStep
+}
+
+// SyncStep holds a synchronisation step's fields: objects by name (their
+// JSON keys are the step's own).
+type SyncStep struct {
 	Lock      string `json:"lock,omitempty"`
 	Unlock    string `json:"unlock,omitempty"`
 	CondWait  string `json:"cond_wait,omitempty"`
@@ -234,6 +241,14 @@ type Step struct {
 	Signal    string `json:"signal,omitempty"`
 	Broadcast string `json:"broadcast,omitempty"`
 	Barrier   string `json:"barrier,omitempty"`
+}
+
+// syncPart returns the step's sync fields (all empty for other steps).
+func (st *Step) syncPart() SyncStep {
+	if st.SyncStep == nil {
+		return SyncStep{}
+	}
+	return *st.SyncStep
 }
 
 // Defaults a decoded scenario gets for absent fields.
@@ -288,6 +303,10 @@ func (s *Scenario) Clone() *Scenario {
 func cloneSteps(steps []Step) []Step {
 	c := cloneSlice(steps)
 	for i := range c {
+		if c[i].SyncStep != nil {
+			v := *c[i].SyncStep
+			c[i].SyncStep = &v
+		}
 		if c[i].Program != nil {
 			c[i].Program = cloneSteps(c[i].Program)
 		}

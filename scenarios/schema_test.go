@@ -282,6 +282,16 @@ func TestSchemaCoversStructs(t *testing.T) {
 		for i := 0; i < typ.NumField(); i++ {
 			sf := typ.Field(i)
 			name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+			if sf.Anonymous && name == "" {
+				// An embedded struct (a step's sync part): its fields are the
+				// outer object's, as encoding/json promotes them.
+				et := sf.Type
+				if et.Kind() == reflect.Pointer {
+					et = et.Elem()
+				}
+				walk(prefix, et)
+				continue
+			}
 			if name == "" || name == "-" {
 				continue
 			}

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"schedplay/sim"
@@ -32,13 +33,14 @@ func (st *Step) syncUses() []struct {
 			}{key, name, kind})
 		}
 	}
-	add("lock", st.Lock, sim.SyncMutex)
-	add("unlock", st.Unlock, sim.SyncMutex)
-	add("cond_wait", st.CondWait, sim.SyncCond)
-	add("mutex", st.Mutex, sim.SyncMutex)
-	add("signal", st.Signal, sim.SyncCond)
-	add("broadcast", st.Broadcast, sim.SyncCond)
-	add("barrier", st.Barrier, sim.SyncBarrier)
+	sp := st.syncPart()
+	add("lock", sp.Lock, sim.SyncMutex)
+	add("unlock", sp.Unlock, sim.SyncMutex)
+	add("cond_wait", sp.CondWait, sim.SyncCond)
+	add("mutex", sp.Mutex, sim.SyncMutex)
+	add("signal", sp.Signal, sim.SyncCond)
+	add("broadcast", sp.Broadcast, sim.SyncCond)
+	add("barrier", sp.Barrier, sim.SyncBarrier)
 	return out
 }
 
@@ -101,33 +103,67 @@ const MaxSyncObjects = 256
 
 // syncStepRows are the schema rows of the synchronisation steps.
 func syncStepRows() []Field {
-	name := func(key, doc, example string, dst func(st *Step) *string) Field {
+	name := func(key, doc, example string, dst func(st *SyncStep) *string) Field {
 		return Field{Path: "tasks[i].program[j]." + key, Kind: KindString, Max: 32, Example: example, OneOf: "step",
 			Doc: doc, notEmpty: "needs a name",
 			onSet: func(s *Scenario, k keys, v string) error {
-				if *dst(step(s, k)) == "" {
+				if sp := step(s, k).syncPart(); *dst(&sp) == "" {
 					return resetStep(s, k, v)
 				}
 				return nil
 			},
-			at: strAt(func(s *Scenario, k keys) *string { return dst(step(s, k)) })}
+			at: syncAt(dst)}
 	}
 	rows := []Field{
-		name("lock", "take this mutex, blocking while another task holds it (a PI futex: the unlock hands it to the first waiter and wakes it)", "m",
-			func(st *Step) *string { return &st.Lock }),
-		name("unlock", "release this mutex (held by this task)", "m", func(st *Step) *string { return &st.Unlock }),
+		name("lock", "take this mutex, blocking while another task holds it (a plain futex: unlock wakes the first waiter, which retries)", "m",
+			func(st *SyncStep) *string { return &st.Lock }),
+		name("unlock", "release this mutex (held by this task)", "m", func(st *SyncStep) *string { return &st.Unlock }),
 		name("cond_wait", "release mutex, block on this condition variable until signalled, then retake the mutex", "c",
-			func(st *Step) *string { return &st.CondWait }),
+			func(st *SyncStep) *string { return &st.CondWait }),
 		{Path: "tasks[i].program[j].mutex", Kind: KindString, Max: 32, With: "cond_wait", Example: "m",
 			Doc: "a cond_wait: the mutex it releases and retakes (required)",
-			at:  strAt(func(s *Scenario, k keys) *string { return &step(s, k).Mutex })},
-		name("signal", "wake the first task waiting on this condition variable (lost if none waits)", "c", func(st *Step) *string { return &st.Signal }),
-		name("broadcast", "wake every task waiting on this condition variable", "c", func(st *Step) *string { return &st.Broadcast }),
+			at:  syncAt(func(st *SyncStep) *string { return &st.Mutex })},
+		name("signal", "wake the first task waiting on this condition variable (lost if none waits)", "c", func(st *SyncStep) *string { return &st.Signal }),
+		name("broadcast", "wake every task waiting on this condition variable", "c", func(st *SyncStep) *string { return &st.Broadcast }),
 		name("barrier", "block until every instance of every group using this barrier has arrived (rt-app's barrier)", "b",
-			func(st *Step) *string { return &st.Barrier }),
+			func(st *SyncStep) *string { return &st.Barrier }),
 	}
 	for i := range rows {
 		rows[i].Since = 2
 	}
 	return rows
+}
+
+// syncAt is a sync step's string field: absent while the step has no sync
+// part; setting it makes one (and setting it to "" leaves an empty one,
+// which writes nothing).
+func syncAt(dst func(st *SyncStep) *string) func(*Scenario, keys) slot {
+	return func(s *Scenario, k keys) slot { return syncSlot{step(s, k), dst} }
+}
+
+type syncSlot struct {
+	st  *Step
+	dst func(st *SyncStep) *string
+}
+
+func (c syncSlot) part() *SyncStep {
+	if c.st.SyncStep == nil {
+		c.st.SyncStep = &SyncStep{}
+	}
+	return c.st.SyncStep
+}
+
+func (c syncSlot) get() (string, bool) {
+	sp := c.st.syncPart()
+	v := *c.dst(&sp)
+	return v, v != ""
+}
+func (c syncSlot) set(st setter, v, def string) error {
+	if v == "" && c.st.SyncStep == nil {
+		return nil
+	}
+	return strSlot{c.dst(c.part())}.set(st, v, def)
+}
+func (c syncSlot) decode(d *decoder, raw json.RawMessage, path string) {
+	d.str(raw, path, c.dst(c.part()))
 }

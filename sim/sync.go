@@ -4,20 +4,20 @@ package sim
 // rt-app workloads (its "lock", "unlock", "wait", "signal", "broad", "sync"
 // and "barrier" events), as the kernel sees them: futexes.
 //
-//   - A mutex is a PI futex, as rt-app makes its pthread mutexes
-//     (PTHREAD_PRIO_INHERIT). An uncontended lock or unlock stays in user
-//     space (no scheduler event). A contended lock blocks in
-//     futex_lock_pi() (rt_mutex_slowlock(), the waiter queued by priority,
-//     rt_mutex_waiter_less(): a lower nice first, FIFO among equals); the
-//     unlock hands the lock to the top waiter (futex_unlock_pi() ->
-//     rt_mutex_futex_unlock() -> mark_wakeup_next_waiter()) and wakes it
-//     with wake_up_q() -> wake_up_process() -> try_to_wake_up() with no
-//     WF_SYNC, from the unlocking task's CPU. Priority inheritance itself
-//     (boosting the owner) is not modelled: CFS tasks inherit nothing from
-//     CFS waiters but a nice level.
+//   - A mutex is a plain futex, as rt-app makes its pthread mutexes
+//     unless its global "pi_enabled" is set (priority inheritance is not
+//     modelled). An uncontended lock or unlock stays in user space (no
+//     scheduler event). A contended lock (glibc __lll_lock_wait()) blocks
+//     in futex_wait(), queued behind the waiters of its priority
+//     (futex_q plist: a lower nice first, FIFO among equals); unlock
+//     (lll_unlock) frees the lock and futex_wake()s one waiter:
+//     futex_wake_mark() -> wake_up_q() -> try_to_wake_up() without
+//     WF_SYNC, from the unlocking task's CPU. The woken waiter retries
+//     when it runs and waits again if the lock was taken meanwhile, as by
+//     an unlocker that locks again at once (no hand-off: lock stealing).
 //   - A condition variable (glibc >= 2.25): cond_wait releases the mutex
 //     (as an unlock above), blocks in futex_wait(), and once woken retakes
-//     the mutex (blocking again while it is held). signal wakes the first
+//     the mutex (as a lock above). signal wakes the first
 //     waiter, broadcast every waiter, each by futex_wake() -> wake_up_q() ->
 //     try_to_wake_up() without WF_SYNC; a signal with no waiter is lost, as
 //     pthread_cond_signal()'s is.
@@ -73,6 +73,7 @@ func (s *Sim) syncStep(rq *RQ, p *Task, st *Step) (cost int64, blocked bool) {
 			o.owner = p.id
 			return 0, false
 		}
+		p.relock = int32(st.Obj) + 1 // retried once woken
 		s.syncBlock(rq, p, o)
 		return 0, true
 	case OpUnlock:
@@ -103,8 +104,8 @@ func (s *Sim) syncStep(rq *RQ, p *Task, st *Step) (cost int64, blocked bool) {
 	return 0, false
 }
 
-// syncBlock queues p on o (by nice, FIFO among equals: rt_mutex_waiter_less()
-// and the futex hash bucket's plist order) and blocks it.
+// syncBlock queues p on o (by nice, FIFO among equals: the futex hash
+// bucket's plist order) and blocks it.
 func (s *Sim) syncBlock(rq *RQ, p *Task, o *syncState) {
 	at := len(o.waiters)
 	for at > 0 && s.tasks[o.waiters[at-1]].info.Nice > p.info.Nice {
@@ -117,20 +118,19 @@ func (s *Sim) syncBlock(rq *RQ, p *Task, o *syncState) {
 	s.block(rq, p, -1)
 }
 
-// unlock releases mutex o held by p: the top waiter becomes the owner and
-// is woken. An unlock by a task that does not hold it does nothing (an
-// error-checking mutex's EPERM).
+// unlock releases mutex o held by p and wakes its first waiter, which
+// retries when it runs. An unlock by a task that does not hold it does
+// nothing (an error-checking mutex's EPERM).
 func (s *Sim) unlock(rq *RQ, p *Task, o *syncState) int64 {
 	if o.owner != p.id {
 		return 0
 	}
+	o.owner = -1
 	if len(o.waiters) == 0 {
-		o.owner = -1
 		return 0
 	}
 	w := o.waiters[0]
 	o.waiters = o.waiters[1:]
-	o.owner = w
 	return s.syncWake(rq, p, w)
 }
 
@@ -153,14 +153,14 @@ func (s *Sim) syncWake(rq *RQ, waker *Task, w int32) int64 {
 	return s.tryToWakeUp(t, waker, rq.cpu, false)
 }
 
-// relockAfterWait retakes the mutex of a cond_wait whose task was woken:
-// false when it is held and p blocked on it (it becomes the owner when
-// handed the lock, and goes on then).
+// relockAfterWait takes the mutex a woken task waits for (a lock that
+// was contended, or a cond_wait's mutex): false when it is held again and
+// p blocked on it once more.
 func (s *Sim) relockAfterWait(rq *RQ, p *Task) bool {
 	o := &s.syncs[p.relock-1]
-	p.relock = 0
 	if o.owner < 0 {
 		o.owner = p.id
+		p.relock = 0
 		return true
 	}
 	s.syncBlock(rq, p, o)
