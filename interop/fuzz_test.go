@@ -80,6 +80,9 @@ func FuzzImportLscpu(f *testing.F) {
 		bounded.Check(t, "ImportLscpu", len(data), func() { m, probs, err = ImportLscpu(data) })
 		if err == nil {
 			n := m.Nodes * m.SocketsPerNode * m.LLCsPerSocket * m.ClustersPerLLC * m.CoresPerCluster * m.ThreadsPerCore
+			if len(m.CPUs) > 0 {
+				n = len(m.CPUs)
+			}
 			if n < 1 || n > scenarios.MaxCPUs {
 				t.Fatalf("a machine of %d CPUs", n)
 			}

@@ -33,6 +33,8 @@ type lcpu struct {
 	socket  int
 	core    int
 	l2, llc int
+	cluster int // Cluster column (arm64 cluster_id), -1: none
+	book    int // s390 Book or Drawer column seen with a value, -1: none
 	online  bool
 	maxMHz  string
 }
@@ -72,6 +74,9 @@ func ImportLscpu(data []byte) (scenarios.Machine, []Problem, error) {
 	if err != nil {
 		return scenarios.Machine{}, probs, err
 	}
+	if len(cpus) <= sim.MaxCPUs {
+		return exactMachine(cpus, &probs), probs, nil
+	}
 	m := closestMachine(cpus, &probs)
 	return m, probs, nil
 }
@@ -84,14 +89,28 @@ func LscpuScenario(data []byte) (*scenarios.Scenario, []Problem, error) {
 	if err != nil {
 		return nil, probs, err
 	}
+	return machineScenario(m, probs, "lscpu -p output", "lscpu does not tell them")
+}
+
+// machineScenario wraps an imported machine in a complete scenario: one
+// task per CPU running 5 ms of every 10 ms for 2 s on the default base.
+func machineScenario(m scenarios.Machine, probs []Problem, source, why string) (*scenarios.Scenario, []Problem, error) {
 	n := m.Nodes * m.SocketsPerNode * m.LLCsPerSocket * m.ClustersPerLLC * m.CoresPerCluster * m.ThreadsPerCore
+	shape := fmt.Sprintf("%d nodes x %d sockets x %d LLCs x %d clusters x %d cores x %d threads = %d CPUs, %s numbering",
+		m.Nodes, m.SocketsPerNode, m.LLCsPerSocket, m.ClustersPerLLC, m.CoresPerCluster, m.ThreadsPerCore, n, m.Numbering)
+	version := scenarios.Version
+	if len(m.CPUs) > 0 {
+		n = len(m.CPUs)
+		shape = describeExact(m)
+		version = 2
+	}
 	s := &scenarios.Scenario{
-		Version: scenarios.Version,
-		Title:   "Machine imported from lscpu",
-		Description: fmt.Sprintf("A machine read from lscpu -p output: %d nodes x %d sockets x %d LLCs x %d clusters x %d cores x %d threads = %d CPUs, %s numbering. "+
-			"HZ and the cost model are the simulator's defaults (lscpu does not tell them). "+
+		Version: version,
+		Title:   "Machine imported from " + strings.Fields(source)[0],
+		Description: fmt.Sprintf("A machine read from %s: %s. "+
+			"HZ and the cost model are the simulator's defaults (%s). "+
 			"The workload is a placeholder: one task per CPU running 5 ms of every 10 ms; replace it, for example with schedsim import -from rtapp -machine THIS_FILE workload.json.",
-			m.Nodes, m.SocketsPerNode, m.LLCsPerSocket, m.ClustersPerLLC, m.CoresPerCluster, m.ThreadsPerCore, n, m.Numbering),
+			source, shape, why),
 		Seed:     scenarios.DefaultSeed,
 		Duration: "2s",
 		Machine:  m,
@@ -117,6 +136,8 @@ const (
 	colCacheList
 	colOnline
 	colMaxMHz
+	colCluster
+	colBook
 )
 
 type lcol struct {
@@ -190,14 +211,18 @@ func parseLscpu(data []byte, probs *problems) ([]lcpu, error) {
 			c.role = colOnline
 		case low == "maxmhz":
 			c.role = colMaxMHz
-		case low == "cache", low == "cluster", low == "book", low == "drawer", low == "configured",
+		case low == "cluster":
+			c.role = colCluster
+		case low == "book", low == "drawer":
+			c.role = colBook
+		case low == "cache", low == "configured",
 			low == "minmhz", low == "mhz", low == "address", low == "polarization", low == "scalmhz%", low == "modelname":
 			// Not part of the machine tree (Cluster is an arm64 id; the
 			// cluster level is read from shared L2 caches, as x86 builds it).
 		default:
 			probs.add(fmt.Sprintf("line %d", max(headerLine, 1)), "unknown column %q; ignored", name)
 		}
-		if c.role != colIgnore && c.role != colCache && c.role != colCacheList {
+		if c.role != colIgnore && c.role != colCache && c.role != colCacheList && c.role != colBook {
 			if seen[c.role] {
 				return nil, fmt.Errorf("line %d: column %q appears twice", headerLine, name)
 			}
@@ -241,7 +266,7 @@ func parseLscpu(data []byte, probs *problems) ([]lcpu, error) {
 		if len(out) >= 4*sim.MaxCPUs {
 			return nil, fmt.Errorf("%s: more than %d CPUs; the simulator has at most %d", where, 4*sim.MaxCPUs, sim.MaxCPUs)
 		}
-		c := lcpu{line: i + 1, id: -1, node: -1, socket: -1, core: -1, l2: -1, llc: -1, online: true}
+		c := lcpu{line: i + 1, id: -1, node: -1, socket: -1, core: -1, l2: -1, llc: -1, cluster: -1, book: -1, online: true}
 		bad := false
 		for k, col := range cols {
 			v := strings.TrimSpace(f[k])
@@ -291,6 +316,14 @@ func parseLscpu(data []byte, probs *problems) ([]lcpu, error) {
 				}
 			case colMaxMHz:
 				c.maxMHz = v
+			case colCluster, colBook:
+				if n, ok := lscpuID(v); ok {
+					if col.role == colCluster {
+						c.cluster = n
+					} else {
+						c.book = n
+					}
+				}
 			}
 		}
 		if bad {
@@ -326,7 +359,7 @@ func parseLscpu(data []byte, probs *problems) ([]lcpu, error) {
 		for _, c := range offline {
 			ids = append(ids, int64(c.id))
 		}
-		probs.add("machine", "CPUs %s are offline (Online N, or no core id): left out", cpuList(ids))
+		probs.add("machine", "CPUs %s are offline (Online N, or no core id): left out (the online CPUs keep their numbers)", cpuList(ids))
 	}
 	if len(online) == 0 {
 		return nil, errors.New("no online CPU in the input")
@@ -350,7 +383,7 @@ func parseLscpu(data []byte, probs *problems) ([]lcpu, error) {
 	if len(missing) > 0 {
 		probs.add("machine", "CPUs %s are not listed (offline or absent; lscpu -a lists them)", strings.Join(missing, ","))
 	}
-	if len(offline) > 0 || len(missing) > 0 {
+	if (len(offline) > 0 || len(missing) > 0) && len(online) > sim.MaxCPUs {
 		probs.add("machine", "the scenario numbers the %d online CPUs 0..%d in order: its cpuN is the input's %s", len(online), len(online)-1, renumbering(online))
 	}
 	// Fill unknowns so that keys work: no Core column means a core per CPU.

@@ -118,6 +118,8 @@ type rtPhase struct {
 
 type rtImporter struct {
 	probs     problems
+	resources map[string]rtResource // rt-app resource name -> scenario object (sync events)
+	resNames  map[string]bool       // scenario object names in use
 	defPolicy string
 	tasks     []*rtTask
 }
@@ -177,6 +179,9 @@ func (im *rtImporter) run(root *jval, opt RTAppOptions) (*scenarios.Scenario, []
 		Machine:  m,
 		Policy:   scenarios.Policy{Base: scenarios.DefaultBase},
 	}
+	if len(m.CPUs) > 0 {
+		s.Version = 2 // a machine given per CPU
+	}
 	threads := 0
 	var names []string
 	for _, t := range kept {
@@ -189,8 +194,8 @@ func (im *rtImporter) run(root *jval, opt RTAppOptions) (*scenarios.Scenario, []
 		}
 		var blocks bool
 		st.Program, blocks = nestSteps(t.steps)
-		if blocks {
-			s.Version = 2 // repeat blocks are a version-2 step
+		if blocks || len(im.resources) > 0 {
+			s.Version = 2 // repeat blocks and sync steps are version 2
 		}
 		s.Tasks = append(s.Tasks, st)
 		threads += t.count
@@ -247,8 +252,12 @@ func (im *rtImporter) global(g *jval) int64 {
 					im.defPolicy = "SCHED_OTHER"
 				}
 			}
+		case "pi_enabled":
+			if m.val.kind == 'b' && m.val.b {
+				im.probs.add(p, "priority-inheritance mutexes are modelled as plain futex mutexes (no hand-off to the waiter, no boosting)")
+			}
 		case "calibration", "logdir", "log_basename", "log_size", "ftrace", "gnuplot",
-			"lock_pages", "pi_enabled", "io_device", "mem_buffer_size", "cumulative_slack", "frag":
+			"lock_pages", "io_device", "mem_buffer_size", "cumulative_slack", "frag":
 			// How rt-app calibrates, logs and locks memory: nothing the
 			// workload's scheduling depends on (io_device and
 			// mem_buffer_size only matter to events reported where used).
@@ -288,18 +297,11 @@ func rtEventKind(key string) string {
 // rtUnmapped says why the events the scenario format has no word for are
 // dropped.
 var rtUnmapped = map[string]string{
-	"lock":    "mutexes are not modelled; dropped",
-	"unlock":  "mutexes are not modelled; dropped",
-	"signal":  "condition variables are not modelled; dropped",
-	"broad":   "condition variables are not modelled; dropped",
-	"wait":    "condition variables are not modelled; dropped (the task does not block here)",
-	"sync":    "condition variables are not modelled; dropped (the task does not block here)",
-	"barrier": "barriers are not modelled; dropped (the task does not block here)",
-	"mem":     "memory load is not modelled; dropped (use run for CPU time)",
-	"memrun":  "memory load is not modelled; dropped (use run for CPU time)",
-	"iorun":   "I/O load is not modelled; dropped",
-	"yield":   "sched_yield() is not modelled; dropped",
-	"fork":    "fork events are not modelled; dropped (the forked task is not started)",
+	"mem":    "memory load is not modelled; dropped (use run for CPU time)",
+	"memrun": "memory load is not modelled; dropped (use run for CPU time)",
+	"iorun":  "I/O load is not modelled; dropped",
+	"yield":  "sched_yield() is not modelled; dropped",
+	"fork":   "fork events are not modelled; dropped (the forked task is not started)",
 }
 
 func (im *rtImporter) task(key string, v *jval, path string) *rtTask {
@@ -624,6 +626,11 @@ func (im *rtImporter) phase(t *rtTask, v *jval, path string, inTask bool) ([]rtS
 			default:
 				im.probs.add(p, "unknown key; ignored")
 			}
+			continue
+		}
+		switch kind {
+		case "lock", "unlock", "signal", "broad", "wait", "sync", "barrier":
+			steps = append(steps, im.syncEvent(kind, m.val, p)...)
 			continue
 		}
 		if st, ok := im.event(t, kind, m.val, p); ok {
@@ -962,13 +969,21 @@ func (im *rtImporter) machine(given *scenarios.Machine, tasks []*rtTask) scenari
 // affinity drops CPUs the machine does not have from the tasks' lists.
 func (im *rtImporter) affinity(m *scenarios.Machine, tasks []*rtTask) {
 	ncpu := int64(m.Nodes * m.SocketsPerNode * m.LLCsPerSocket * m.ClustersPerLLC * m.CoresPerCluster * m.ThreadsPerCore)
+	has := func(c int64) bool { return c < ncpu }
+	if len(m.CPUs) > 0 {
+		// A machine given per CPU: its CPUs keep the kernel's numbers.
+		ncpu = int64(len(m.CPUs))
+		has = func(c int64) bool {
+			return slices.ContainsFunc(m.CPUs, func(x scenarios.CPU) bool { return x.CPU != nil && int64(*x.CPU) == c })
+		}
+	}
 	for _, t := range tasks {
 		if len(t.cpus) == 0 {
 			continue
 		}
 		var ok, bad []int64
 		for _, c := range t.cpus {
-			if c < ncpu {
+			if has(c) {
 				ok = append(ok, c)
 			} else {
 				bad = append(bad, c)

@@ -53,10 +53,8 @@ func TestRTAppReportsWhatItDrops(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		`tasks["mp3.decoder"].lock`, `tasks["mp3.decoder"].signal`, `tasks["mp3.decoder"].wait`, `tasks["mp3.decoder"].unlock`,
-		"tasks.OMXCall.lock", "tasks.OMXCall.wait", "tasks.OMXCall.unlock", "tasks.OMXCall.signal",
 		"tasks.loader.mem", "tasks.loader.iorun", "tasks.loader.yield", "tasks.loader.util_min",
-		"tasks.watchdog.policy", "tasks.watchdog.barrier", "tasks.watchdog.fork",
+		"tasks.watchdog.policy", "tasks.watchdog.fork",
 		"tasks.AudioTick.phases.p1.resume", "machine",
 	}
 	got := map[string]bool{}
@@ -230,7 +228,7 @@ func TestRTAppMapping(t *testing.T) {
 			`{"tasks": {"a": {"instance": 0, "run": 10, "sleep": 10}, "b": {"run": 10, "resume": "a", "sleep": 10},
 			            "c": {"lock": "m", "unlock": "m"}}}`,
 			[]check{ntasks(1), hasProblem("tasks.a.instance", "creates no thread"), hasProblem("tasks.b.resume", `"a" is not a task`),
-				hasProblem("tasks.c", "no event left"), task(0, `{"name":"b","count":1,"program":[{"run":"10us"},{"sleep":"10us"}]}`)}},
+				hasProblem("tasks.c", "no run, sleep or timer left"), task(0, `{"name":"b","count":1,"program":[{"run":"10us"},{"sleep":"10us"}]}`)}},
 		{"a task that only waits is dropped, then the wakes of it",
 			`{"tasks": {"a": {"suspend": "a"}, "b": {"run": 10, "resume": "a", "sleep": 10}}}`,
 			[]check{ntasks(1), hasProblem("tasks.a", "no run, sleep or timer left"), hasProblem("tasks.b.resume", "wakes a task that was dropped")}},

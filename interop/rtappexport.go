@@ -302,6 +302,24 @@ func (x *rtExport) task(gi, k int, first *bool) {
 				x.lostNote = true
 				x.probs.add(sp, "a scenario wake is counted (it ends the next wait even if it comes first); rt-app's resume is lost when the target is not suspended yet")
 			}
+		case st.SyncStep != nil:
+			// Sync steps are rt-app's own events (rtappsync.go).
+			sy := *st.SyncStep
+			str := func(v string) string { return string(appendJSONString(nil, v)) }
+			switch {
+			case sy.Lock != "":
+				fields = append(fields, key("lock")+str(sy.Lock))
+			case sy.Unlock != "":
+				fields = append(fields, key("unlock")+str(sy.Unlock))
+			case sy.CondWait != "":
+				fields = append(fields, key("wait")+"{ \"ref\": "+str(sy.CondWait)+", \"mutex\": "+str(sy.Mutex)+" }")
+			case sy.Signal != "":
+				fields = append(fields, key("signal")+str(sy.Signal))
+			case sy.Broadcast != "":
+				fields = append(fields, key("broad")+str(sy.Broadcast))
+			case sy.Barrier != "":
+				fields = append(fields, key("barrier")+str(sy.Barrier))
+			}
 		default:
 			x.probs.add(sp, "a step rt-app 1.0 has no event for; left out")
 		}

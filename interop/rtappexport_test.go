@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -235,5 +236,38 @@ func TestRTAppExportRunsUnderRTApp(t *testing.T) {
 			continue
 		}
 		t.Logf("%s: %d loops, measured duty cycle %.0f%% (run %d us of %d us)", th, rows, 100*float64(run)/float64(max(period, 1)), run, period)
+	}
+}
+
+// A scenario with every sync step exports to rt-app's own events and
+// imports back to the same programs.
+func TestRTAppExportSyncRoundTrip(t *testing.T) {
+	const js = `{"version":2,"duration":"2s","tasks":[
+	 {"name":"prod","program":[{"run":"1ms"},{"lock":"q"},{"signal":"c"},{"broadcast":"c"},{"unlock":"q"},{"timer":"10ms"}]},
+	 {"name":"cons","program":[{"lock":"q"},{"cond_wait":"c","mutex":"q"},{"unlock":"q"},{"run":"2ms"},{"barrier":"b"}]},
+	 {"name":"other","program":[{"run":"3ms"},{"barrier":"b"},{"sleep":"1ms"}]}]}`
+	sc, err := scenarios.Decode([]byte(js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _, err := WriteRTApp(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range []string{`"lock1": "q"`, `"signal2": "c"`, `"broad3": "c"`, `"wait1": { "ref": "c", "mutex": "q" }`, `"barrier4": "b"`} {
+		if !strings.Contains(string(data), ev) {
+			t.Errorf("no %s in\n%s", ev, data)
+		}
+	}
+	back, _, err := ImportRTApp(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, task := range sc.Tasks {
+		got, _ := json.Marshal(back.Tasks[i].Program)
+		want, _ := json.Marshal(task.Program)
+		if string(got) != string(want) {
+			t.Errorf("%s: imported back as\n%s\nwant\n%s", task.Name, got, want)
+		}
 	}
 }

@@ -341,7 +341,31 @@ func NewLayoutWith(t *sim.Topology, stage Rect, measure Measure, o LayoutOptions
 	if !(stage.W > 0 && stage.H > 0) {
 		return nil, fmt.Errorf("render: no room for the machine (%.0fx%.0f px)", stage.W, stage.H)
 	}
+	if t.Irregular() {
+		return irregularLayout(t, stage, measure, o) // layout_irregular.go
+	}
 	lvs := levels(t)
+	l, b, sol, err := solveLayout(t, lvs, stage, measure, o)
+	if err != nil {
+		return nil, err
+	}
+	// Hierarchical CPU index (core*threads + thread) -> CPU id.
+	threads := t.NCPU / t.Cores
+	b.byHier = make([]int, t.NCPU)
+	for cpu, c := range t.CPU {
+		b.byHier[c.Core*threads+c.Thread] = cpu
+	}
+	b.llcLabelIndex = t.LLCs/t.Sockets > 1 || t.Sockets > 1
+	ox := stage.X + (stage.W-sol.totalW)/2
+	oy := stage.Y + (stage.H-sol.totalH)/2
+	b.place(0, ox, oy, 0, -1)
+	b.cellInteriors()
+	return l, nil
+}
+
+// solveLayout sizes the drawn levels lvs for stage and returns the empty
+// layout and its builder.
+func solveLayout(t *sim.Topology, lvs []level, stage Rect, measure Measure, o LayoutOptions) (*Layout, *builder, *solution, error) {
 	// The spacing depends on the cell size and the cell size on the spacing:
 	// start from a guess and settle in a few rounds.
 	guess := math.Sqrt(stage.W*stage.H/float64(t.NCPU)) * 0.6
@@ -366,25 +390,11 @@ func NewLayoutWith(t *sim.Topology, stage Rect, measure Measure, o LayoutOptions
 		}
 	}
 	if !ok {
-		return nil, fmt.Errorf("render: a %d-CPU machine does not fit in %.0fx%.0f px", t.NCPU, stage.W, stage.H)
+		return nil, nil, nil, fmt.Errorf("render: a %d-CPU machine does not fit in %.0fx%.0f px", t.NCPU, stage.W, stage.H)
 	}
-
 	l := &Layout{Stage: stage, Cells: make([]Cell, t.NCPU), BoxFont: d.boxFont, CellFont: d.cellFont}
-	// Hierarchical CPU index (core*threads + thread) -> CPU id.
-	threads := t.NCPU / t.Cores
-	byHier := make([]int, t.NCPU)
-	for cpu, c := range t.CPU {
-		byHier[c.Core*threads+c.Thread] = cpu
-	}
-	llcsPerSocket := t.LLCs / t.Sockets
-
-	b := &builder{l: l, lvs: lvs, sol: &sol, d: &d, measure: measure, byHier: byHier, opts: &o,
-		llcLabelIndex: llcsPerSocket > 1 || t.Sockets > 1}
-	ox := stage.X + (stage.W-sol.totalW)/2
-	oy := stage.Y + (stage.H-sol.totalH)/2
-	b.place(0, ox, oy, 0, -1)
-	b.cellInteriors()
-	return l, nil
+	b := &builder{l: l, lvs: lvs, sol: &sol, d: &d, measure: measure, opts: &o}
+	return l, b, &sol, nil
 }
 
 type builder struct {
@@ -396,6 +406,7 @@ type builder struct {
 	byHier        []int
 	opts          *LayoutOptions
 	llcLabelIndex bool
+	topo          *sim.Topology // a machine given per CPU (layout_irregular.go)
 }
 
 // place lays out the children of item parentItem (at level j-1) starting at

@@ -155,12 +155,16 @@ func (s *Scenario) SetStepKind(i, j int, kind string) error {
 			d = "1ms"
 		}
 		value := map[string]string{"run": d, "sleep": d, "timer": d, "wake": c.Tasks[0].Name, "wait": "true",
-			"exec": "true", "fork": c.Tasks[0].Name, "wait_children": "true", "exit": "true", "repeat": "2"}[kind]
+			"exec": "true", "fork": c.Tasks[0].Name, "wait_children": "true", "exit": "true", "repeat": "2",
+			"lock": "m", "unlock": "m", "cond_wait": "c", "signal": "c", "broadcast": "c", "barrier": "b"}[kind]
 		if value == "" {
 			return &Error{Path: path, Problem: fmt.Sprintf("%s is not a step kind (%s)", quote(kind), stepKindList())}
 		}
 		if err := c.set(join(path, kind), value); err != nil {
 			return err
+		}
+		if kind == "cond_wait" {
+			return c.set(join(path, "mutex"), "m")
 		}
 		if kind == "repeat" {
 			// A block needs a body with time in it: the step's duration as a run.

@@ -81,7 +81,8 @@ func TestStepsAndDutyCycle(t *testing.T) {
 	if err := s.MoveStep(0, 1, 0); err != nil || len(s.Tasks[0].Program) != 2 {
 		t.Fatalf("remove step: %v", err)
 	}
-	if !slices.Equal(StepKinds(), []string{"run", "sleep", "timer", "wake", "wait", "exec", "fork", "wait_children", "exit", "repeat"}) {
+	if !slices.Equal(StepKinds(), []string{"run", "sleep", "timer", "wake", "wait", "exec", "fork", "wait_children", "exit", "repeat",
+		"lock", "unlock", "cond_wait", "signal", "broadcast", "barrier"}) {
 		t.Errorf("StepKinds = %v", StepKinds())
 	}
 	// The version-2 kinds: a repeat gets a body that runs the step's

@@ -205,12 +205,17 @@ func (s *Scenario) resolve(p *problems) *sim.Config {
 	} else {
 		cfg.Duration = dur(p, "duration", s.Duration, lim("duration"))
 	}
-	ncpu := s.Machine.resolve(p, "machine", &cfg.Machine)
+	ncpu, cpuIDs := s.Machine.resolveIDs(p, "machine", &cfg.Machine)
+	if s.Version < 2 && (s.Machine.CPUs != nil || s.Machine.NUMADistance != nil) {
+		p.add("machine.cpus", "a machine given per CPU needs \"version\": 2")
+	}
 	s.Policy.resolve(p, "policy", &cfg.Policy)
 	if s.v1BalanceWakeMerge() {
 		cfg.Policy.FeatSet |= 1 << sim.FeatBalanceWakeMerge // version 1's meaning (upgrade.go)
 	}
-	cfg.Tasks = resolveTasks(p, "tasks", s.Tasks, ncpu, s.Version)
+	syncs := resolveSyncs(p, "tasks", s.Tasks)
+	cfg.Syncs = syncs.objs
+	cfg.Tasks = resolveTasks(p, "tasks", s.Tasks, ncpu, cpuIDs, s.Version, syncs)
 	if p.ok() {
 		// The canonical form can be longer than the input (it writes
 		// defaults out, and escapes <, > and & as \u003c...): it must still
@@ -228,6 +233,25 @@ func (s *Scenario) resolve(p *problems) *sim.Config {
 var cacheSize = regexp.MustCompile(`^[0-9]{1,6}(\.[0-9]{1,3})?\s?[KMG]i?B$`)
 
 func (m *Machine) resolve(p *problems, path string, out *sim.Machine) int {
+	n, _ := m.resolveIDs(p, path, out)
+	return n
+}
+
+// resolveIDs is resolve that also returns, for a machine given per CPU, the
+// kernel numbers of its CPUs (nil for the regular form).
+func (m *Machine) resolveIDs(p *problems, path string, out *sim.Machine) (int, []int) {
+	if len(m.CPUs) > 0 || m.NUMADistance != nil {
+		if len(m.CPUs) == 0 {
+			p.add(join(path, "numa_distance"), "only a machine given per CPU (machine.cpus) has a distance table")
+		}
+		ids := m.resolvePerCPU(p, path, out)
+		m.resolveCommon(p, path, out)
+		return len(ids), ids
+	}
+	return m.resolveCounts(p, path, out), nil
+}
+
+func (m *Machine) resolveCounts(p *problems, path string, out *sim.Machine) int {
 	dims := []struct {
 		key string
 		v   int
@@ -256,6 +280,15 @@ func (m *Machine) resolve(p *problems, path string, out *sim.Machine) int {
 			m.Nodes, m.SocketsPerNode, m.LLCsPerSocket, m.ClustersPerLLC, m.CoresPerCluster, m.ThreadsPerCore, MaxCPUs))
 		shapeOK = false
 	}
+	m.resolveCommon(p, path, out)
+	if !shapeOK {
+		return 0
+	}
+	return ncpu
+}
+
+// resolveCommon resolves what both forms have: hz, numbering, costs, labels.
+func (m *Machine) resolveCommon(p *problems, path string, out *sim.Machine) {
 	if hz := fieldRow("machine.hz").Enum; !slices.Contains(hz, strconv.Itoa(m.HZ)) {
 		p.add(join(path, "hz"), fmt.Sprintf("%d is not one of %s", m.HZ, strings.Join(hz, ", ")))
 	}
@@ -267,10 +300,6 @@ func (m *Machine) resolve(p *problems, path string, out *sim.Machine) int {
 			p.add(join(path, c.key), quote(c.v)+` is not a cache size (like "30MB", "1.25MiB", "512KB")`)
 		}
 	}
-	if !shapeOK {
-		return 0
-	}
-	return ncpu
 }
 
 func (c *Costs) resolve(p *problems, path string) sim.Costs {
@@ -562,7 +591,7 @@ func validName(n string) bool {
 
 const maxLoop = 1_000_000_000
 
-func resolveTasks(p *problems, path string, tasks []Task, ncpu, version int) []sim.TaskGroup {
+func resolveTasks(p *problems, path string, tasks []Task, ncpu int, cpuIDs []int, version int, syncs *syncTable) []sim.TaskGroup {
 	if len(tasks) == 0 {
 		p.add(path, "at least one task is needed")
 		return nil
@@ -618,6 +647,9 @@ func resolveTasks(p *problems, path string, tasks []Task, ncpu, version int) []s
 			p.add(join(tp, "cpus"), fmt.Sprintf("longer than %d characters", maxCPUListText))
 		} else if t.CPUs != "" && ncpu > 0 {
 			m, err := sim.ParseCPUList(t.CPUs, ncpu)
+			if cpuIDs != nil {
+				m, err = parseKernelCPUList(t.CPUs, cpuIDs)
+			}
 			if err != nil {
 				p.add(join(tp, "cpus"), err.Error())
 			} else {
@@ -628,7 +660,7 @@ func resolveTasks(p *problems, path string, tasks []Task, ncpu, version int) []s
 		if intRange(p, join(tp, "loop"), t.Loop, ilim("tasks[i].loop")) {
 			o.Loop = t.Loop
 		}
-		o.Program = resolveProgram(p, join(tp, "program"), t.Program, &progCtx{byName: byName, tasks: tasks, version: version, forked: forked})
+		o.Program = resolveProgram(p, join(tp, "program"), t.Program, &progCtx{byName: byName, tasks: tasks, version: version, forked: forked, syncs: syncs})
 		if count == 0 && version < 2 {
 			p.add(join(tp, "count"), `0 needs "version": 2 (a group started only by fork steps)`)
 		}
@@ -656,6 +688,7 @@ type progCtx struct {
 	version int
 	forked  []bool // set for each group a fork step starts
 	n       int    // steps so far, repeat bodies included
+	syncs   *syncTable
 }
 
 // resolveProgram checks a program and flattens it for the simulator: a
@@ -694,18 +727,21 @@ func (c *progCtx) steps(p *problems, path string, steps []Step, out *[]sim.Step)
 			p.add(sp, fmt.Sprintf("the program has more than %d steps, counting every repeat block's", MaxProgramSteps))
 			return takesTime, waits, replies
 		}
+		sy := st.syncPart()
 		var kinds []string
 		for _, k := range []struct {
 			name string
 			set  bool
 		}{{"run", st.Run != ""}, {"sleep", st.Sleep != ""}, {"timer", st.Timer != ""}, {"wake", st.Wake != ""}, {"wait", st.Wait},
-			{"exec", st.Exec}, {"fork", st.Fork != ""}, {"wait_children", st.WaitChildren}, {"exit", st.Exit}, {"repeat", st.Repeat != 0 || st.Program != nil}} {
+			{"exec", st.Exec}, {"fork", st.Fork != ""}, {"wait_children", st.WaitChildren}, {"exit", st.Exit}, {"repeat", st.Repeat != 0 || st.Program != nil},
+			{"lock", sy.Lock != ""}, {"unlock", sy.Unlock != ""}, {"cond_wait", sy.CondWait != ""}, {"signal", sy.Signal != ""},
+			{"broadcast", sy.Broadcast != ""}, {"barrier", sy.Barrier != ""}} {
 			if k.set {
 				kinds = append(kinds, k.name)
 			}
 		}
 		if len(kinds) != 1 {
-			msg := "a step needs exactly one of run, sleep, timer, wake, wait, exec, fork, wait_children, exit, repeat"
+			msg := "a step needs exactly one of run, sleep, timer, wake, wait, exec, fork, wait_children, exit, repeat, lock, unlock, cond_wait, signal, broadcast, barrier"
 			if len(kinds) > 1 {
 				msg = "has " + strings.Join(kinds, " and ") + "; " + msg
 			}
@@ -723,9 +759,12 @@ func (c *progCtx) steps(p *problems, path string, steps []Step, out *[]sim.Step)
 		if st.Fork == "" && st.Count != 0 {
 			p.add(join(sp, "count"), "only a fork step has count")
 		}
+		if sy.CondWait == "" && sy.Mutex != "" {
+			p.add(join(sp, "mutex"), "only a cond_wait step has mutex")
+		}
 		kind := kinds[0]
 		switch kind {
-		case "exec", "fork", "wait_children", "exit", "repeat":
+		case "exec", "fork", "wait_children", "exit", "repeat", "lock", "unlock", "cond_wait", "signal", "broadcast", "barrier":
 			if c.version < 2 {
 				p.add(join(sp, kind), `needs "version": 2`)
 				continue
@@ -757,6 +796,21 @@ func (c *progCtx) steps(p *problems, path string, steps []Step, out *[]sim.Step)
 			o.Fanout = lookup(p, join(sp, "fanout"), st.Fanout, fanouts, sim.FanoutIndex)
 			if st.Fanout == "waker" && replies == "" {
 				replies = sp
+			}
+		case "lock", "unlock", "cond_wait", "signal", "broadcast", "barrier":
+			o.Op = map[string]sim.Op{"lock": sim.OpLock, "unlock": sim.OpUnlock, "cond_wait": sim.OpCondWait,
+				"signal": sim.OpSignal, "broadcast": sim.OpBroadcast, "barrier": sim.OpBarrier}[kind]
+			name := sy.Lock + sy.Unlock + sy.CondWait + sy.Signal + sy.Broadcast + sy.Barrier // exactly one is set
+			o.Obj = c.syncs.index[name]
+			if kind == "cond_wait" {
+				if sy.Mutex == "" {
+					p.add(join(sp, "mutex"), "missing: a cond_wait names the mutex it releases and retakes")
+				}
+				o.Mutex = c.syncs.index[sy.Mutex]
+				waits = true
+			}
+			if kind == "lock" || kind == "barrier" {
+				waits = true
 			}
 		case "exec":
 			o.Op = sim.OpExec

@@ -91,19 +91,37 @@ type Scenario struct {
 // Machine is the simulated hardware: a tree of nodes, sockets, last-level
 // caches, clusters, cores and SMT threads; CPUs = the product of the six.
 type Machine struct {
-	Nodes           int    `json:"nodes"`
-	SocketsPerNode  int    `json:"sockets_per_node"`
-	LLCsPerSocket   int    `json:"llcs_per_socket"`
-	ClustersPerLLC  int    `json:"clusters_per_llc"`
-	CoresPerCluster int    `json:"cores_per_cluster"`
-	ThreadsPerCore  int    `json:"threads_per_core"`
+	// The six counts; 0 (omitted) when the machine is given per CPU.
+	Nodes           int    `json:"nodes,omitempty"`
+	SocketsPerNode  int    `json:"sockets_per_node,omitempty"`
+	LLCsPerSocket   int    `json:"llcs_per_socket,omitempty"`
+	ClustersPerLLC  int    `json:"clusters_per_llc,omitempty"`
+	CoresPerCluster int    `json:"cores_per_cluster,omitempty"`
+	ThreadsPerCore  int    `json:"threads_per_core,omitempty"`
 	HZ              int    `json:"hz"`
 	Numbering       string `json:"numbering"` // "linear" | "x86"
 	// LLCSize and L2Size label the caches in the picture ("30MB", "1.25MiB");
 	// the simulator does not use them.
 	LLCSize string `json:"llc_size,omitempty"`
 	L2Size  string `json:"l2_size,omitempty"`
-	Costs   Costs  `json:"costs,omitzero"`
+	// CPUs gives the machine per CPU, as lscpu does (version 2); the counts
+	// are then omitted. NUMADistance is its node distance table, one row
+	// per node in ascending node id, as /sys/devices/system/node/nodeN/distance
+	// prints it ("10 21").
+	CPUs         []CPU    `json:"cpus,omitempty"`
+	NUMADistance []string `json:"numa_distance,omitempty"`
+	Costs        Costs    `json:"costs,omitzero"`
+}
+
+// CPU is one online CPU of a machine given per CPU: the kernel's numbers
+// (cpu, core, cluster, llc, socket, node ids as lscpu prints them).
+type CPU struct {
+	CPU     *int `json:"cpu"`
+	Core    *int `json:"core"`
+	Cluster *int `json:"cluster,omitempty"` // absent: the core has its own L2
+	LLC     *int `json:"llc,omitempty"`     // absent: one LLC per socket and node
+	Socket  int  `json:"socket"`
+	Node    int  `json:"node"`
 }
 
 // Costs overrides parts of the simulator's cost model (sim.DefaultCosts).
@@ -208,6 +226,29 @@ type Step struct {
 	Exit         bool   `json:"exit,omitempty"`
 	Repeat       int    `json:"repeat,omitempty"`
 	Program      []Step `json:"program,omitempty"` // a repeat's body
+	// Synchronisation steps (version 2), nil for every other step: a
+	// pointer, so that the steps of long programs stay small.
+	*SyncStep
+}
+
+// SyncStep holds a synchronisation step's fields: objects by name (their
+// JSON keys are the step's own).
+type SyncStep struct {
+	Lock      string `json:"lock,omitempty"`
+	Unlock    string `json:"unlock,omitempty"`
+	CondWait  string `json:"cond_wait,omitempty"`
+	Mutex     string `json:"mutex,omitempty"` // a cond_wait's mutex
+	Signal    string `json:"signal,omitempty"`
+	Broadcast string `json:"broadcast,omitempty"`
+	Barrier   string `json:"barrier,omitempty"`
+}
+
+// syncPart returns the step's sync fields (all empty for other steps).
+func (st *Step) syncPart() SyncStep {
+	if st.SyncStep == nil {
+		return SyncStep{}
+	}
+	return *st.SyncStep
 }
 
 // Defaults a decoded scenario gets for absent fields.
@@ -224,6 +265,12 @@ const (
 func (s *Scenario) Clone() *Scenario {
 	c := *s
 	c.Machine.Costs.IdleStates = cloneSlice(s.Machine.Costs.IdleStates)
+	c.Machine.CPUs = cloneSlice(s.Machine.CPUs)
+	for i := range c.Machine.CPUs {
+		cp := &c.Machine.CPUs[i]
+		cp.CPU, cp.Core, cp.Cluster, cp.LLC = cloneInt(cp.CPU), cloneInt(cp.Core), cloneInt(cp.Cluster), cloneInt(cp.LLC)
+	}
+	c.Machine.NUMADistance = cloneSlice(s.Machine.NUMADistance)
 	c.Machine.Costs.JitterPct = cloneInt(s.Machine.Costs.JitterPct)
 	if s.Policy.SDFlags != nil {
 		c.Policy.SDFlags = make(map[string]map[string]bool, len(s.Policy.SDFlags))
@@ -256,6 +303,10 @@ func (s *Scenario) Clone() *Scenario {
 func cloneSteps(steps []Step) []Step {
 	c := cloneSlice(steps)
 	for i := range c {
+		if c[i].SyncStep != nil {
+			v := *c[i].SyncStep
+			c[i].SyncStep = &v
+		}
 		if c[i].Program != nil {
 			c[i].Program = cloneSteps(c[i].Program)
 		}
@@ -312,6 +363,7 @@ func (s *Scenario) countOf(i int) int {
 }
 
 func (s *Scenario) normalize() {
+	s.Machine.normalizePerCPU()
 	if s.Machine.Numbering == "" {
 		s.Machine.Numbering = DefaultNumbering
 	}

@@ -442,6 +442,9 @@ func fieldRows() []Field {
 			at: strAt(func(s *Scenario, _ keys) *string { return &s.Machine.LLCSize })},
 		{Path: "machine.l2_size", Kind: KindSize, Absent: "no label", Doc: "label of an L2 cluster in the picture (the simulator does not use it)", Example: "1.25MiB",
 			at: strAt(func(s *Scenario, _ keys) *string { return &s.Machine.L2Size })},
+	}
+	rows = append(rows, machinePerCPURows()...)
+	rows = append(rows, []Field{
 
 		{Path: "machine.costs", Kind: KindObject, Absent: "the simulator's defaults", Doc: "overrides of the cost model (sim.DefaultCosts); \"0s\" is an explicit zero",
 			val: func(s *Scenario, _ keys) any { return s.Machine.Costs }, reset: func(s *Scenario, _ keys) { s.Machine.Costs = Costs{} }},
@@ -657,7 +660,7 @@ func fieldRows() []Field {
 			reset:   func(s *Scenario, k keys) { task(s, k).Program = nil },
 			length:  func(s *Scenario, k keys) int { return len(task(s, k).Program) },
 			elem:    func(s *Scenario, k keys, i int) { t := task(s, k); t.Program = append(t.Program, Step{}) }},
-		{Path: "tasks[i].program[j]", Kind: KindObject, Doc: "one step: exactly one of run, sleep, timer, wake, wait, exec, fork, wait_children, exit, repeat",
+		{Path: "tasks[i].program[j]", Kind: KindObject, Doc: "one step: exactly one of run, sleep, timer, wake, wait, exec, fork, wait_children, exit, repeat, lock, unlock, cond_wait, signal, broadcast, barrier",
 			val:   func(s *Scenario, k keys) any { return *step(s, k) },
 			reset: func(s *Scenario, k keys) { *step(s, k) = Step{} }},
 		stepDur("run", 1, "burn this much CPU time (stretched by cache-cold penalties)", "20us", func(st *Step) *string { return &st.Run }),
@@ -680,8 +683,9 @@ func fieldRows() []Field {
 		{Path: "tasks[i].program[j].wait", Kind: KindBool, Doc: "block until woken (an earlier wake is not lost)", Example: "true",
 			trueOnly: `must be true ("wait": false is not a step)`, onSet: resetStep, OneOf: "step",
 			at: boolAt(func(s *Scenario, k keys) *bool { return &step(s, k).Wait })},
-	}
+	}...)
 	rows = append(rows, structuredStepRows()...)
+	rows = append(rows, syncStepRows()...)
 	rows = append(rows, viewRows()...)
 	for i := range rows {
 		if rows[i].Since == 0 {

@@ -56,7 +56,8 @@ const schemaBase = `{"version":2,"title":"t","seed":3,"duration":"1s","summary":
   {"name":"client","count":2,"program":[{"repeat":2,"program":[{"run":"20us"},{"exec":true}]},{"wake":"server","sync":true},{"wait":true},{"timer":"10ms"}]},
   {"name":"server","count_of":"client","program":[{"wait":true},{"run":"20us"},{"wake":"client","sync":true,"fanout":"waker"}]},
   {"name":"shell","program":[{"fork":"cmd","count":2},{"wait_children":true},{"run":"1ms"}]},
-  {"name":"cmd","count":0,"program":[{"run":"1ms"},{"exit":true}]}]}`
+  {"name":"cmd","count":0,"program":[{"run":"1ms"},{"exit":true}]},
+  {"name":"locker","program":[{"lock":"m"},{"cond_wait":"c","mutex":"m"},{"unlock":"m"},{"signal":"c"},{"broadcast":"c"},{"barrier":"b"},{"run":"1ms"}]}]}`
 
 // schemaBase268 is schemaBase on base v2.6.8 (whose flags and switches
 // differ), for the rows that exist only there and for policy.base=v2.6.8.
@@ -65,6 +66,19 @@ const schemaBase268 = `{"version":1,"title":"t","seed":3,"duration":"1s","summar
  "policy":{"base":"v2.6.8","cpu_scheduler":"staircase","exec_balance_threshold":1,
   "sd_flags":{"MC":{"SD_WAKE_BALANCE":true}},"features":{"NEWIDLE_BALANCE":true}},
  "tasks":[{"name":"client","count":2,"program":[{"run":"20us"},{"timer":"10ms"}]}]}`
+
+// schemaBasePerCPU is schemaBase's workload on a machine given per CPU, for
+// the rows of machine.cpus and machine.numa_distance.
+const schemaBasePerCPU = `{"version":2,"title":"t","seed":3,"duration":"1s",
+ "machine":{"cpus":[{"cpu":0,"core":0,"cluster":0,"llc":0},{"cpu":1,"core":1,"cluster":0,"llc":0},
+  {"cpu":4,"core":4,"llc":4,"socket":1,"node":1},{"cpu":5,"core":5,"llc":4,"socket":1,"node":1}],
+  "numa_distance":["10 21","21 10"]},
+ "tasks":[{"name":"client","count":2,"cpus":"0-1,5","program":[{"run":"20us"},{"timer":"10ms"}]}]}`
+
+// perCPURow reports whether a row belongs to the per-CPU machine.
+func perCPURow(path string) bool {
+	return strings.HasPrefix(path, "machine.cpus") || strings.HasPrefix(path, "machine.numa_distance")
+}
 
 // instances returns concrete paths of a pattern in schemaBase: every index
 // of every list, MC, SD_BALANCE_WAKE and WAKE_AFFINE for the placeholders.
@@ -114,7 +128,16 @@ func TestSchemaRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	perCPU, err := Decode([]byte(schemaBasePerCPU))
+	if err != nil {
+		t.Fatal(err)
+	}
+	regular := base
 	for _, f := range Fields() {
+		base := regular
+		if perCPURow(f.Path) {
+			base = perCPU
+		}
 		t.Run(f.Path, func(t *testing.T) {
 			if f.Doc == "" || f.Since < 1 || f.Since > MaxVersion {
 				t.Errorf("row lacks a doc or a version: %+v", f)
@@ -259,6 +282,16 @@ func TestSchemaCoversStructs(t *testing.T) {
 		for i := 0; i < typ.NumField(); i++ {
 			sf := typ.Field(i)
 			name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+			if sf.Anonymous && name == "" {
+				// An embedded struct (a step's sync part): its fields are the
+				// outer object's, as encoding/json promotes them.
+				et := sf.Type
+				if et.Kind() == reflect.Pointer {
+					et = et.Elem()
+				}
+				walk(prefix, et)
+				continue
+			}
 			if name == "" || name == "-" {
 				continue
 			}

@@ -249,7 +249,7 @@ func (s *Sim) siblingImbalance(env *lbEnv, sds *sdLBStats, busiest, local *sgSta
 
 // groupCores is sg->cores: the SMT cores of a group.
 func (s *Sim) groupCores(g *SchedGroup) int {
-	return max(g.Weight/s.cfg.Machine.ThreadsPerCore, 1)
+	return max(g.Cores, 1)
 }
 
 // findBusiestGroup mirrors sched_balance_find_src_group().

@@ -14,6 +14,9 @@ type Config struct {
 	Machine   Machine
 	Policy    Policy
 	Tasks     []TaskGroup
+	// Syncs are the mutexes, condition variables and barriers that steps
+	// name (sync.go).
+	Syncs []SyncObject
 	// MaxLiveTasks and MaxForks bound tasks started by fork steps (0: the
 	// defaults, DefaultMaxLiveTasks and DefaultMaxForks). A run that
 	// reaches one stops, and Err says so.
@@ -50,10 +53,20 @@ type Machine struct {
 	HZ              int // tick rate: 100, 250, 300 or 1000
 	Numbering       Numbering
 	Costs           Costs
+	// CPUs, when not empty, gives the machine per CPU instead (the counts
+	// above are then unused): see CPUPlace and topology_percpu.go.
+	CPUs []CPUPlace
+	// NUMADistance is the node distance table of a per-CPU machine, rows and
+	// columns in ascending node id; nil: LOCAL_DISTANCE 10 on the diagonal,
+	// REMOTE_DISTANCE 20 elsewhere (include/linux/topology.h).
+	NUMADistance [][]int
 }
 
 // NCPU is the number of logical CPUs of the machine.
 func (m *Machine) NCPU() int {
+	if len(m.CPUs) > 0 {
+		return len(m.CPUs)
+	}
 	return m.Nodes * m.SocketsPerNode * m.LLCsPerSocket * m.ClustersPerLLC * m.CoresPerCluster * m.ThreadsPerCore
 }
 
@@ -312,7 +325,30 @@ const (
 	OpWaitChildren // block until every child of this task has exited
 	OpExit         // the task exits (do_exit())
 	OpRepeat       // run the next Len steps Count times (a repeat block, not unrolled)
+	// Synchronisation objects (sync.go): Obj indexes Config.Syncs.
+	OpLock      // take mutex Obj, blocking while another task holds it
+	OpUnlock    // release mutex Obj (handed to its first waiter)
+	OpCondWait  // release mutex Mutex, block on condition Obj, retake the mutex once woken
+	OpSignal    // wake the first waiter of condition Obj (lost if none)
+	OpBroadcast // wake every waiter of condition Obj
+	OpBarrier   // block until all Parties of barrier Obj have arrived
 )
+
+// SyncKind is the kind of a synchronisation object.
+type SyncKind uint8
+
+const (
+	SyncMutex   SyncKind = iota // a PI futex mutex (rt-app's pthread mutexes)
+	SyncCond                    // a condition variable
+	SyncBarrier                 // rt-app's barrier: a counter, a mutex and a condition
+)
+
+// SyncObject is one mutex, condition variable or barrier that steps name.
+type SyncObject struct {
+	Name    string
+	Kind    SyncKind
+	Parties int // a barrier: the tasks that must arrive before any goes on
+}
 
 // Limits of structured programs. The scenarios package checks them (with
 // paths) before a Config exists; New checks them again, and the run-time
@@ -353,6 +389,8 @@ type Step struct {
 	Fanout Fanout
 	Count  int // fork: children to start; repeat: iterations (>= 1)
 	Len    int // repeat: number of steps in the body (>= 1)
+	Obj    int // lock, unlock, cond_wait, signal, broadcast, barrier: index into Config.Syncs
+	Mutex  int // cond_wait: the mutex (index into Config.Syncs)
 }
 
 // TaskGroup is `count` identical tasks. A group with Count 0 has no

@@ -106,6 +106,9 @@ func (s *Sim) runTask(rq *RQ, p *Task) bool {
 			return true
 		}
 		if p.inStep {
+			if p.relock != 0 && !s.relockAfterWait(rq, p) {
+				return false
+			}
 			p.inStep = false
 			p.pc++
 			// The end of a repeat body: again from its start, or out of
@@ -178,6 +181,12 @@ func (s *Sim) runTask(rq *RQ, p *Task) bool {
 		case OpExit:
 			s.exitTask(rq, p)
 			return false
+		case OpLock, OpUnlock, OpCondWait, OpSignal, OpBroadcast, OpBarrier:
+			cost, blocked := s.syncStep(rq, p, st)
+			p.remaining += cost
+			if blocked {
+				return false
+			}
 		}
 	}
 }

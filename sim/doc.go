@@ -133,6 +133,23 @@
 //     governor instead predicts the idle length).
 //   - NUMA: one level, all nodes equidistant (distance 21), groups are
 //     nodes; imb_numa_nr is approximated from the LLC count.
+//   - Machines given per CPU (topology_percpu.go): one NUMA level per
+//     distinct node distance, spans and overlapping groups as
+//     sched_init_numa() and build_overlap_sched_groups() build them, and
+//     EXEC/FORK/WAKE_AFFINE cleared beyond RECLAIM_DISTANCE (30); the
+//     distance table must be symmetric. Simplified: an overlapping group's
+//     balance CPU is its first CPU (the kernel's group_balance_mask is the
+//     CPUs whose own child domain built the group); the group's capacity is
+//     the sum of its CPUs'; NUMA levels all use the tunables and
+//     sd_flags overrides of the NUMA level name; the 3.8 group power and
+//     the SMT-present test read each group's own cores, but the cost of a
+//     migration between nodes is DistNUMA whatever their distance; no
+//     BOOK/DRAWER levels (s390) and no asymmetric CPU capacity (big.LITTLE
+//     capacities are dropped: every CPU is 1024); offline CPUs are not
+//     simulated, the online ones are numbered 0..n-1 inside the simulator
+//     and keep their kernel numbers as labels (Topology.ID); an LLC never
+//     spans nodes (cut at the node, as x86 topology_sane() does for
+//     sub-NUMA clusters).
 //   - The scenario's own instances are forked by a spawner on cpu0 that
 //     costs nothing; a fork placed elsewhere counts as a fork migration.
 //     Fork steps (process.go) fork from the parent's CPU and charge the

@@ -97,6 +97,8 @@ type SchedGroup struct {
 	Imbalance bool
 	// NrBusy counts the group's CPUs that are not idle (3.8 sgp->nr_busy_cpus).
 	NrBusy int
+	// Cores is sg->cores: the SMT cores the group holds.
+	Cores int
 }
 
 // SchedDomain is one CPU's sched_domain at one level. Each CPU has its own
@@ -107,8 +109,11 @@ type SchedDomain struct {
 	Span   CPUMask
 	Weight int // span_weight
 	Flags  SDFlag
-	Parent *SchedDomain
-	Child  *SchedDomain
+	// NUMADistance is the node distance of a NUMA level built from a
+	// distance table (machines given per CPU); 0 otherwise.
+	NUMADistance int
+	Parent       *SchedDomain
+	Child        *SchedDomain
 	// Groups in the order the kernel's circular sd->groups list visits them
 	// from this CPU: the group holding CPU first, then onwards in order of
 	// first CPU, wrapping around.
@@ -252,6 +257,9 @@ func sdInit617(sd *SchedDomain) {
 		sd.CacheNiceTries = 2
 		sd.Flags &^= SDPreferSibling
 		sd.Flags |= SDSerialize
+		if sd.NUMADistance > ReclaimDistance {
+			sd.Flags &^= SDBalanceExec | SDBalanceFork | SDWakeAffine
+		}
 	default:
 		sd.CacheNiceTries = 1
 	}
@@ -296,6 +304,9 @@ func sdInit38(sd *SchedDomain) {
 		sd.BusyIdx, sd.IdleIdx = 3, 2
 		sd.BalanceInterval = w
 		sd.Flags = SDLoadBalance | SDBalanceNewidle | SDSerialize | SDNuma | SDBalanceExec | SDBalanceFork | SDWakeAffine
+		if sd.NUMADistance > ReclaimDistance { // sd_local_flags(): beyond RECLAIM_DISTANCE, none of the three
+			sd.Flags &^= SDBalanceExec | SDBalanceFork | SDWakeAffine
+		}
 	}
 }
 
@@ -338,25 +349,57 @@ func applyOverrides(sd *SchedDomain, p *Policy) {
 // its child is dropped (sd_parent_degenerate; the kernel also compares flags,
 // but with our fixed level set an equal span always means the parent adds
 // nothing a balancer could use). Groups of a level are the spans of the next
-// lower surviving level (single CPUs at the bottom), as build_sched_groups().
+// lower level at each CPU of the domain (single CPUs at the bottom), as
+// build_sched_groups() takes them from each sibling's child domain before
+// degeneration.
 //
-// NUMA: one NUMA level spanning every node (all nodes equidistant); its groups
-// are the nodes. Multi-hop NUMA distance tables are not modelled.
+// NUMA, regular machines: one NUMA level spanning every node (all nodes
+// equidistant); its groups are the nodes. Machines given per CPU: one NUMA
+// level per distinct node distance above LOCAL_DISTANCE, spanning the nodes
+// at most that far (sched_init_numa()); their groups are built as
+// build_overlap_sched_groups() does (v6.17 kernel/sched/topology.c): for
+// each CPU of the span not yet covered, the span of that CPU's next lower
+// level, descending while it is not inside this domain's span
+// (find_descended_sibling()); such groups may overlap, and the level has
+// SD_OVERLAP.
 func buildDomains(t *Topology, nodes int, base Base, p *Policy, capacity []int64) (perCPU [][]*SchedDomain, groups []*SchedGroup) {
 	n := t.NCPU
 	perCPU = make([][]*SchedDomain, n)
-	type gkey struct {
+	// The topology levels before degeneration (the kernel's
+	// sched_domain_topology), with the NUMA distance of each NUMA level.
+	type tlevel struct {
 		level Level
-		first int
+		numa  int // index into t.NUMADists, -1: not a distance level
+	}
+	var tls []tlevel
+	for l := LevelSMT; l < LevelNUMA; l++ {
+		tls = append(tls, tlevel{l, -1})
+	}
+	if t.Irregular() {
+		if t.Nodes > 1 {
+			for i := range t.NUMADists {
+				tls = append(tls, tlevel{LevelNUMA, i})
+			}
+		}
+	} else if nodes > 1 {
+		tls = append(tls, tlevel{LevelNUMA, -1})
+	}
+	spanOf := func(k, cpu int) CPUMask {
+		if tls[k].numa >= 0 {
+			return t.numaSpan(tls[k].numa, cpu)
+		}
+		return t.levelSpan(tls[k].level, cpu)
+	}
+	type gkey struct {
+		level int
+		span  CPUMask
 	}
 	shared := map[gkey]*SchedGroup{} // build-time only; never iterated
 	for cpu := 0; cpu < n; cpu++ {
 		var chain []*SchedDomain
-		for l := LevelSMT; l < NumLevels; l++ {
-			if l == LevelNUMA && nodes <= 1 {
-				break
-			}
-			span := t.levelSpan(l, cpu)
+		var at []int // the tls index of each domain of chain
+		for k, tl := range tls {
+			span := spanOf(k, cpu)
 			w := span.Weight()
 			if w <= 1 {
 				continue
@@ -364,7 +407,12 @@ func buildDomains(t *Topology, nodes int, base Base, p *Policy, capacity []int64
 			if len(chain) > 0 && chain[len(chain)-1].Span == span {
 				continue
 			}
-			chain = append(chain, &SchedDomain{CPU: cpu, Level: l, Span: span, Weight: w, IdleBuddy: -1})
+			sd := &SchedDomain{CPU: cpu, Level: tl.level, Span: span, Weight: w, IdleBuddy: -1}
+			if tl.numa >= 0 {
+				sd.NUMADistance = t.NUMADists[tl.numa]
+			}
+			chain = append(chain, sd)
+			at = append(at, k)
 		}
 		for i, sd := range chain {
 			if i > 0 {
@@ -374,27 +422,36 @@ func buildDomains(t *Topology, nodes int, base Base, p *Policy, capacity []int64
 				sd.Parent = chain[i+1]
 			}
 			eraFor(base).sdInit(sd)
+			if sd.NUMADistance > 0 {
+				sd.Flags |= SDOverlap
+			}
 			applyOverrides(sd, p)
 			// Groups: walk the span from cpu with wrap-around, one group per
 			// child span (or per CPU at the bottom).
 			var covered CPUMask
 			for c := cpu; ; {
 				if !covered.Has(c) {
-					var gspan CPUMask
-					if sd.Child != nil {
-						gspan = t.levelSpan(sd.Child.Level, c)
-					} else {
-						gspan = MaskOf(c)
+					gspan := MaskOf(c)
+					for k := at[i] - 1; k >= 0; k-- {
+						if s := spanOf(k, c); s.SubsetOf(&sd.Span) {
+							gspan = s
+							break
+						}
 					}
-					k := gkey{sd.Level, gspan.First()}
-					g := shared[k]
+					key := gkey{at[i], gspan}
+					g := shared[key]
 					if g == nil {
 						g = &SchedGroup{ID: len(groups), Level: sd.Level, Span: gspan, First: gspan.First(), Weight: gspan.Weight()}
+						var coreSeen CPUMask
 						for c2 := gspan.First(); c2 >= 0; c2 = gspan.Next(c2) {
 							g.Capacity += capacity[c2]
+							if !coreSeen.Has(c2) {
+								g.Cores++
+								coreSeen = coreSeen.Or(&t.SMT[c2])
+							}
 						}
 						groups = append(groups, g)
-						shared[k] = g
+						shared[key] = g
 					}
 					sd.Groups = append(sd.Groups, g)
 					covered = covered.Or(&gspan)

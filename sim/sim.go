@@ -48,6 +48,11 @@ type Task struct {
 	nrChildren int   // children forked and not yet exited
 	exitTime   int64 // when the slot's task last exited (0: never)
 	waitChild  bool  // blocked in a wait_children step
+	// Synchronisation objects (sync.go): relock is the mutex (index+1, 0:
+	// none) a cond_wait retakes once woken; syncWait: blocked on a sync
+	// object (wakes from wake steps only count, as for a busy task).
+	relock   int32
+	syncWait bool
 
 	// sched_entity.
 	onRq         bool
@@ -181,6 +186,7 @@ type Sim struct {
 	cfg   Config
 	costs Costs
 	topo  *Topology
+	syncs []syncState // mutexes, condition variables, barriers (sync.go)
 	feat  uint32
 	lm    LoadMetric
 	sis   SIS
@@ -305,6 +311,12 @@ func New(cfg *Config) (*Sim, error) {
 		return nil, err
 	}
 	s := &Sim{cfg: *cfg, topo: topo, costs: m.Costs, maxEvents: cfg.MaxEvents, maxWork: cfg.MaxWork}
+	if topo.Irregular() {
+		// A machine given per CPU: the SMT tests that read the counts
+		// (sched_smt_present) see its largest core.
+		s.cfg.Machine.ThreadsPerCore = topo.MaxThreads
+		m.ThreadsPerCore = topo.MaxThreads
+	}
 	if s.maxEvents <= 0 {
 		s.maxEvents = DefaultMaxEvents
 	}
@@ -345,7 +357,7 @@ func New(cfg *Config) (*Sim, error) {
 	n := topo.NCPU
 	capacity := make([]int64, n)
 	for c := 0; c < n; c++ {
-		capacity[c] = s.era.cpuCapacity(m.ThreadsPerCore)
+		capacity[c] = s.era.cpuCapacity(topo.SMT[c].Weight())
 	}
 	perCPU, sgroups := buildDomains(topo, m.Nodes, cfg.Policy.Base, &cfg.Policy, capacity)
 	s.sgroups = sgroups
@@ -419,6 +431,7 @@ func (s *Sim) resolvePolicy() {
 func (s *Sim) feature(f Feature) bool { return s.feat&(1<<f) != 0 }
 
 func (s *Sim) buildTasks() error {
+	s.initSyncs()
 	n := s.topo.NCPU
 	total := 0
 	for gi := range s.cfg.Tasks {
@@ -539,6 +552,10 @@ func (s *Sim) checkProgram(g *TaskGroup) error {
 			}
 			if s.cfg.Tasks[st.Target].Count == 0 {
 				return errorf("task %q: a wake step cannot target %q, whose instances are started by forks", g.Name, s.cfg.Tasks[st.Target].Name)
+			}
+		case OpLock, OpUnlock, OpCondWait, OpSignal, OpBroadcast, OpBarrier:
+			if err := s.checkSyncStep(g, &st); err != nil {
+				return err
 			}
 		case OpFork:
 			if st.Target < 0 || st.Target >= len(s.cfg.Tasks) || st.Count <= 0 {

@@ -30,10 +30,42 @@ type Topology struct {
 	// L2s, there is no CLS level, and each core counts as its own cluster in
 	// CPUTopo.Cluster (so two cores of one LLC are DistLLC apart).
 	HasClusters bool
+
+	// A machine given per CPU (Machine.CPUs) also has these; for the regular
+	// form ID is nil (a CPU's number is its index) and NodeDist is nil (one
+	// NUMA level, nodes equidistant).
+	//
+	// ID is the kernel's number of each simulated CPU, ascending: the
+	// simulator numbers the online CPUs 0..NCPU-1 and ID maps them back
+	// (offline CPUs are not simulated).
+	ID []int
+	// NodeID is the kernel's number of each node (ascending); NodeDist is the
+	// node distance table (node_distance(), SLIT), indexed like NodeID.
+	NodeID   []int
+	NodeDist [][]int
+	// NUMADists are the distinct node distances above LOCAL_DISTANCE,
+	// ascending: one NUMA domain level each (sched_init_numa()).
+	NUMADists []int
+	// MaxThreads is the most SMT threads of any core.
+	MaxThreads int
 }
+
+// Label is the kernel's number of simulated CPU cpu.
+func (t *Topology) Label(cpu int) int {
+	if t.ID == nil || cpu < 0 || cpu >= len(t.ID) {
+		return cpu
+	}
+	return t.ID[cpu]
+}
+
+// Irregular reports whether the machine was given per CPU.
+func (t *Topology) Irregular() bool { return t.ID != nil }
 
 // NewTopology lays out the machine m.
 func NewTopology(m *Machine) (*Topology, error) {
+	if len(m.CPUs) > 0 {
+		return newTopologyPerCPU(m)
+	}
 	n := m.NCPU()
 	if n <= 0 || n > MaxCPUs {
 		return nil, errorf("machine has %d CPUs; must be 1..%d", n, MaxCPUs)
@@ -71,6 +103,14 @@ func NewTopology(m *Machine) (*Topology, error) {
 			h++
 		}
 	}
+	t.MaxThreads = T
+	t.masks()
+	return t, nil
+}
+
+// masks fills the per-CPU masks from t.CPU.
+func (t *Topology) masks() {
+	n := t.NCPU
 	t.SMT = make([]CPUMask, n)
 	t.Cluster = make([]CPUMask, n)
 	t.LLC = make([]CPUMask, n)
@@ -94,7 +134,6 @@ func NewTopology(m *Machine) (*Topology, error) {
 			}
 		}
 	}
-	return t, nil
 }
 
 // Distance returns how far apart CPUs a and b are in the cache hierarchy.

@@ -46,10 +46,11 @@ const usage = `usage:
                  the end, or every -interval when -interval is given
       csv        a long-form time series, time_ms,kind,id,signal,value,
                  sampled every -interval
-  schedsim import -from rtapp|lscpu|ftrace [-o OUT] [-machine FILE|PRESET] [-comm REGEXP] FILE
-      convert an rt-app workload (JSON), lscpu -p output or a sched trace
-      (tracefs trace text or trace-cmd report; -comm keeps matching tasks)
-      into a scenario,
+  schedsim import -from rtapp|lscpu|sysfs|ftrace [-o OUT] [-machine FILE|PRESET] [-comm REGEXP] FILE
+      convert an rt-app workload (JSON), lscpu -p output, a sysfs tree (FILE
+      is the directory holding devices/system/cpu: /sys for this machine,
+      with the NUMA distance table) or a sched trace (tracefs trace text or
+      trace-cmd report; -comm keeps matching tasks) into a scenario,
       printed as JSON (or written to -o); what could not be mapped is listed
       on stderr as "path: problem". -machine runs an rt-app workload on that
       scenario's machine (for example one imported from lscpu)

@@ -21,7 +21,7 @@ import (
 // scenario came out, 2 when the input is unreadable or not what -from says.
 func cmdImport(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("import", flag.ContinueOnError)
-	from := fs.String("from", "", "rtapp | lscpu | ftrace")
+	from := fs.String("from", "", "rtapp | lscpu | sysfs | ftrace")
 	comm := fs.String("comm", "", "ftrace: import only tasks whose comm matches this regexp")
 	out := fs.String("o", "", "write the scenario to this file instead of stdout")
 	machine := fs.String("machine", "", "rtapp: run the workload on the machine of this scenario (FILE|PRESET)")
@@ -59,27 +59,35 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 			}
 			opt.Machine = &ms.Machine
 		}
-	case "lscpu":
+	case "lscpu", "sysfs":
 		if *machine != "" {
-			return badInputf("schedsim import: -machine is for -from rtapp (lscpu output is the machine)")
+			return badInputf("schedsim import: -machine is for -from rtapp (%s is the machine)", *from)
 		}
 	case "":
-		return badInputf("schedsim import: -from rtapp|lscpu|ftrace is required")
+		return badInputf("schedsim import: -from rtapp|lscpu|sysfs|ftrace is required")
 	default:
-		return badInputf("schedsim import: -from %q: want rtapp, lscpu or ftrace", *from)
+		return badInputf("schedsim import: -from %q: want rtapp, lscpu, sysfs or ftrace", *from)
 	}
 	limit := max(interop.MaxRTAppBytes, interop.MaxLscpuBytes)
 	if *from == "ftrace" {
 		limit = interop.MaxFtraceBytes
 	}
-	data, err := readLimited(file, limit)
-	if err != nil {
-		return badInput(err)
+	var data []byte
+	if *from != "sysfs" {
+		data, err = readLimited(file, limit)
+		if err != nil {
+			return badInput(err)
+		}
+	} else if st, err := os.Stat(file); err != nil || !st.IsDir() {
+		return badInputf("schedsim import -from sysfs: %s: want the directory that holds devices/system/cpu (/sys on this machine)", file)
 	}
 	var s *scenarios.Scenario
 	var probs []interop.Problem
 	prefix := "rt-app: "
 	switch *from {
+	case "sysfs":
+		prefix = "sysfs: "
+		s, probs, err = interop.SysfsScenario(os.DirFS(file), file)
 	case "rtapp":
 		s, probs, err = interop.ImportRTAppWith(data, opt)
 	case "ftrace":
@@ -121,6 +129,10 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 	threads := 0
 	for _, t := range s.Tasks {
 		threads += t.Count
+	}
+	if len(m.CPUs) > 0 {
+		fmt.Fprintf(stdout, "wrote %s: %d CPUs given per CPU, %d tasks in %d groups, %d problems\n", *out, len(m.CPUs), threads, len(s.Tasks), len(probs))
+		return nil
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d CPUs (%dx%dx%dx%dx%dx%d, %s), %d tasks in %d groups, %d problems\n", *out,
 		m.Nodes*m.SocketsPerNode*m.LLCsPerSocket*m.ClustersPerLLC*m.CoresPerCluster*m.ThreadsPerCore,

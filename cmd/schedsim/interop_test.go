@@ -146,7 +146,7 @@ func TestImportLscpuThenRTAppOnIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if mm := laptop.Machine; mm.CoresPerCluster != 4 || mm.ThreadsPerCore != 2 || mm.Numbering != "x86" || len(laptop.Tasks) != 1 || laptop.Tasks[0].Count != 8 {
+	if mm := laptop.Machine; len(mm.CPUs) != 8 || *mm.CPUs[4].Core != 0 || len(laptop.Tasks) != 1 || laptop.Tasks[0].Count != 8 {
 		t.Errorf("laptop: %+v, tasks %+v", mm, laptop.Tasks)
 	}
 	code, stdout, stderr = schedsim(t, "import", "-from", "rtapp", "-machine", box, writeFile(t, "w.json", rtappPeriodic))
@@ -154,7 +154,7 @@ func TestImportLscpuThenRTAppOnIt(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	s, err := scenarios.Decode([]byte(stdout))
-	if err != nil || s.Machine.CoresPerCluster != 4 || s.Machine.ThreadsPerCore != 2 || s.Machine.Numbering != "x86" {
+	if err != nil || len(s.Machine.CPUs) != 8 || *s.Machine.CPUs[4].Core != 0 {
 		t.Fatalf("%v: machine %+v", err, s.Machine)
 	}
 }
@@ -174,8 +174,8 @@ func TestImportProblemsAndErrors(t *testing.T) {
 		args   []string
 		stderr string
 	}{
-		{"no -from", []string{"import", mixed}, "-from rtapp|lscpu|ftrace is required"},
-		{"bad -from", []string{"import", "-from", "sched", mixed}, `-from "sched": want rtapp, lscpu or ftrace`},
+		{"no -from", []string{"import", mixed}, "-from rtapp|lscpu|sysfs|ftrace is required"},
+		{"bad -from", []string{"import", "-from", "sched", mixed}, `-from "sched": want rtapp, lscpu, sysfs or ftrace`},
 		{"missing file", []string{"import", "-from", "rtapp", "nope.json"}, "no such file"},
 		{"not rt-app", []string{"import", "-from", "rtapp", notJSON}, notJSON + ": not rt-app JSON"},
 		{"not lscpu", []string{"import", "-from", "lscpu", mixed}, ""},

@@ -7,7 +7,7 @@
 //	schedsim fields [-json]
 //	schedsim link [-base URL] [-set path=value]... FILE|PRESET
 //	schedsim export -format perfetto|schedstat|csv -o OUT [-interval 1ms] [-set path=value]... FILE|PRESET
-//	schedsim import -from rtapp|lscpu|ftrace [-o OUT] [-machine FILE|PRESET] FILE
+//	schedsim import -from rtapp|lscpu|sysfs|ftrace [-o OUT] [-machine FILE|PRESET] FILE
 //	schedsim real [-json] [-isolate] [-trace OUT] [-ftrace OUT] [-compare [-costs FILE]] [-set path=value]... FILE|PRESET
 //	schedsim calibrate [-o FILE]
 //

@@ -1,0 +1,165 @@
+package interop
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"schedplay/sim"
+)
+
+// rtapp-cover.json covers rt-app's features: three phases a thread (300,
+// 100 and 100 iterations), timers, a mutex, a condition variable (wait and
+// signal) and a barrier. Its phases' duty cycles by construction
+// (runtime / 10 ms period; the consumer's served phase follows the
+// producer's signals):
+var coverPhases = []struct {
+	task  string
+	iters []int     // iterations of each phase
+	duty  []float64 // each phase's run time / period
+}{
+	{"producer", []int{300, 100, 100}, []float64{0.10, 0.40, 0.30}},
+	{"consumer", []int{300, 100, 100}, []float64{0.05, 0.20, 0.10}},
+}
+
+// simulatedPhaseDuty imports rtapp-cover.json, simulates it and returns
+// each task's CPU time over each phase's window (the phases are timer
+// paced: 3 s, then 1 s, then 1 s) divided by the window.
+func simulatedPhaseDuty(t *testing.T) map[string][]float64 {
+	t.Helper()
+	s, probs, err := ImportRTApp(readTestdata(t, "rtapp-cover.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range probs {
+		if strings.Contains(p.Message, "unrolled") || strings.Contains(p.Message, "not modelled; dropped") {
+			t.Errorf("import: %s", p)
+		}
+	}
+	cfg, err := s.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sm, err := sim.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edges := []int64{0, 3e9, 4e9, 5e9}
+	prev := map[string]float64{}
+	out := map[string][]float64{}
+	for _, e := range edges[1:] {
+		start := edges[len(out["producer"])]
+		sm.RunUntil(e)
+		for _, tm := range sm.Metrics().Tasks {
+			name := strings.TrimSuffix(tm.Name, "/0")
+			out[name] = append(out[name], (tm.CPUMS-prev[name])/(float64(e-start)/1e6))
+			prev[name] = tm.CPUMS
+		}
+	}
+	return out
+}
+
+// TestRTAppCoverSimulated: the imported workload keeps its shape (no
+// truncation: a 300-iteration phase before a heavier one) and the
+// simulator gives each phase the duty cycle the file describes, within 5 %.
+func TestRTAppCoverSimulated(t *testing.T) {
+	got := simulatedPhaseDuty(t)
+	for _, c := range coverPhases {
+		for i, want := range c.duty {
+			if g := got[c.task][i]; math.Abs(g-want) > 0.05*want {
+				t.Errorf("%s phase %d: simulated duty %.4f, want %.4f within 5%%", c.task, i+1, g, want)
+			}
+		}
+	}
+}
+
+// TestRTAppCoverAgainstRTApp runs rtapp-cover.json with rt-app on this
+// machine (as SCHED_FIFO, so that the other work on a loaded machine does
+// not stretch its runs: the file's tasks are its own) and compares each
+// phase's duty cycle from rt-app's logs (sum of run over sum of period)
+// with the simulated one: within 5 %.
+func TestRTAppCoverAgainstRTApp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs rt-app for 5 s")
+	}
+	bin, err := exec.LookPath("rt-app")
+	if err != nil {
+		t.Skip("rt-app is not installed")
+	}
+	dir := t.TempDir()
+	js := bytes.ReplaceAll(readTestdata(t, "rtapp-cover.json"), []byte("LOGDIR"), []byte(dir))
+	file := filepath.Join(dir, "cover.json")
+	if err := os.WriteFile(file, js, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, file).CombinedOutput()
+	if err != nil {
+		t.Skipf("rt-app could not run it here (SCHED_FIFO needs privileges): %v\n%s", err, out)
+	}
+	measured := map[string][]float64{}
+	for i, c := range coverPhases {
+		logf := filepath.Join(dir, fmt.Sprintf("cover-%s-%d.log", c.task, i))
+		d, err := rtappPhaseDuty(logf, c.iters)
+		if err != nil {
+			t.Fatal(err)
+		}
+		measured[c.task] = d
+	}
+	sim := simulatedPhaseDuty(t)
+	for _, c := range coverPhases {
+		for i := range c.iters {
+			m, s := measured[c.task][i], sim[c.task][i]
+			t.Logf("%s phase %d: rt-app %.4f, simulated %.4f", c.task, i+1, m, s)
+			if math.Abs(s-m) > 0.05*m {
+				t.Errorf("%s phase %d: rt-app measured duty %.4f, simulated %.4f: more than 5%% apart", c.task, i+1, m, s)
+			}
+		}
+	}
+}
+
+// rtappPhaseDuty reads an rt-app thread log (one line per iteration:
+// idx perf run period ...) and returns sum(run)/sum(period) over each
+// phase's lines.
+func rtappPhaseDuty(path string, iters []int) ([]float64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var runs, periods []float64
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		l := strings.Fields(sc.Text())
+		if len(l) < 4 || strings.HasPrefix(l[0], "#") {
+			continue
+		}
+		r, err1 := strconv.ParseFloat(l[2], 64)
+		p, err2 := strconv.ParseFloat(l[3], 64)
+		if err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("%s: %q", path, sc.Text())
+		}
+		runs, periods = append(runs, r), append(periods, p)
+	}
+	var out []float64
+	at := 0
+	for _, n := range iters {
+		if at+n > len(runs) {
+			return nil, fmt.Errorf("%s: %d iterations, want %d", path, len(runs), at+n)
+		}
+		var r, p float64
+		for i := at; i < at+n; i++ {
+			r += runs[i]
+			p += periods[i]
+		}
+		out = append(out, r/p)
+		at += n
+	}
+	return out, nil
+}
