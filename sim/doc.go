@@ -119,7 +119,14 @@
 //     clock_pelt is the task clock.
 //   - No EAS, asymmetric capacity, misfit tasks, asym packing, NUMA
 //     balancing (fbq), core scheduling, bandwidth control, uclamp.
-//   - EEVDF: no DELAY_DEQUEUE (sleepers leave the tree at once), no
+//   - EEVDF: DELAY_DEQUEUE keeps a sched_delayed task on the tree with its
+//     load.weight and nr_running (nr_queued); PELT's runnable signal
+//     (h_nr_runnable, se_runnable()) and the idle-while-overloaded count
+//     leave it out, everything else that counts tasks counts it (v6.17's
+//     balancer reads h_nr_runnable for sum_h_nr_running since 6.13: the
+//     simulator has one nr_running there). can_migrate_task() refuses
+//     every delayed task (v6.17 lets one go when the migration type is
+//     migrate_load, and it arrives still delayed). No
 //     custom slices, no NEXT_BUDDY; v3.8 CFS: no LAST/NEXT/SKIP buddies (so 3.8's CACHE_HOT_BUDDY has no buddy to mark hot).
 //   - Ticks are aligned on all CPUs (skew_tick=0); an idle CPU stops its
 //     tick (NOHZ) — with NOHZ_IDLE_BALANCE off it keeps ticking and balances

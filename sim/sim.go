@@ -51,6 +51,7 @@ type Task struct {
 
 	// sched_entity.
 	onRq         bool
+	delayed      bool // se->sched_delayed: blocked but still on the runqueue (DELAY_DEQUEUE)
 	waiting      bool // blocked in a wait step (wakes from tasks end it)
 	wakeMigrated bool // the wake-up in flight moved it to another CPU
 	vruntime     int64
@@ -112,7 +113,8 @@ type RQ struct {
 	// execStart is when curr's current accounting segment began.
 	execStart int64
 
-	nrRunning   int    // on_rq tasks, curr included
+	nrRunning   int    // on_rq tasks, curr included (sched_delayed ones too: nr_queued)
+	nrDelayed   int    // of which sched_delayed (h_nr_runnable = nrRunning - nrDelayed)
 	loadWeight  uint64 // cfs_rq->load.weight
 	minVruntime int64
 	avgVruntime int64 // EEVDF: sum of (v - min_vruntime) * w over queue
