@@ -111,6 +111,10 @@
 //
 // # Simplifications (not modelled, or modelled differently)
 //
+//   - TTWU_QUEUE is a switch the simulator never reads: a remote wake-up
+//     always reaches its CPU through the wake list and an IPI (WakeupIPI).
+//     Metrics.Switches lists it, with every other switch a run never
+//     consulted (switches.go).
 //   - No cgroups (CONFIG_FAIR_GROUP_SCHED off): task_h_load is the task's
 //     own load; effective_load() is the identity, as in Preeti's experiments.
 //   - One scheduling class: every task is SCHED_NORMAL. No RT, deadline,

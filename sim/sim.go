@@ -184,9 +184,11 @@ type Sim struct {
 	costs Costs
 	topo  *Topology
 	feat  uint32
-	lm    LoadMetric
-	sis   SIS
-	ntl   NewTaskLoad
+	// consulted: the features feature() has read (switches.go).
+	consulted uint32
+	lm        LoadMetric
+	sis       SIS
+	ntl       NewTaskLoad
 
 	now       int64
 	q         eventQueue
@@ -418,7 +420,10 @@ func (s *Sim) resolvePolicy() {
 	}
 }
 
-func (s *Sim) feature(f Feature) bool { return s.feat&(1<<f) != 0 }
+func (s *Sim) feature(f Feature) bool {
+	s.consulted |= 1 << f
+	return s.feat&(1<<f) != 0
+}
 
 func (s *Sim) buildTasks() error {
 	n := s.topo.NCPU

@@ -254,7 +254,7 @@ func selectTaskRQ38(s *Sim, p *Task, cpu, prev int, sync bool, waker *Task, sdFl
 			target = cpu
 		}
 		d.Target = int16(target)
-		if llc := s.cpus[target].sdLLC; llc != nil && s.feature(FeatBalanceWakeMerge) && s.balanceWakeBelow(llc) {
+		if llc := s.cpus[target].sdLLC; llc != nil && s.balanceWakeBelow(llc) && s.feature(FeatBalanceWakeMerge) {
 			// Preeti's patch.
 			if (target == prev || target == cpu) && s.idleCPU(target) {
 				s.examine(d, target)
@@ -265,12 +265,16 @@ func selectTaskRQ38(s *Sim, p *Task, cpu, prev int, sync bool, waker *Task, sdFl
 			d.Path = "find_idlest_group(SD_BALANCE_WAKE in sd_llc)"
 			return s.findIdlestDescent38(llc, p, cpu, prev, flag, true, d)
 		}
+		s.countBalanceWakeBypass(cpu)
 		return s.selectIdleSibling(p, prev, target, d)
 	}
 	if sd == nil {
 		d.Reason = "no domain with the balance flag"
 		d.Chosen = int16(newCPU)
 		return newCPU
+	}
+	if !fork {
+		s.m.bwSlow++
 	}
 	d.Path += ": find_idlest_group"
 	return s.findIdlestDescent38(sd, p, cpu, newCPU, flag, !fork, d)
@@ -318,6 +322,7 @@ func selectTaskRQ617(s *Sim, p *Task, cpu, prev int, sync bool, waker *Task, sdF
 			if cpu != prev {
 				newCPU = s.wakeAffine617(tmp, p, cpu, prev, sync, waker, d)
 			}
+			s.countBalanceWakeBypass(cpu)
 			sd = nil
 			break
 		}
@@ -328,6 +333,9 @@ func selectTaskRQ617(s *Sim, p *Task, cpu, prev int, sync bool, waker *Task, sdF
 		}
 	}
 	if sd != nil {
+		if !fork {
+			s.m.bwSlow++
+		}
 		d.Path += ": find_idlest_cpu"
 		return s.findIdlestCPU617(sd, p, cpu, prev, flag, d)
 	}
