@@ -87,6 +87,9 @@ func TestStepsAndDutyCycle(t *testing.T) {
 	}
 	// The version-2 kinds: a repeat gets a body that runs the step's
 	// duration; in a version-1 file the kind is refused by path.
+	if err := s.Set("version", "1"); err != nil {
+		t.Fatal(err)
+	}
 	if err := s.SetStepKind(0, 0, "repeat"); err == nil || !strings.Contains(err.Error(), "version") {
 		t.Errorf("repeat in a version-1 scenario: %v", err)
 	}

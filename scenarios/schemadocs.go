@@ -88,6 +88,7 @@ var featureDocs = [][3]string{
 	{"Load balancing", "LB_BIAS", "3.8: source_load()/target_load() biased by the cpu_load[] history"},
 	{"Run queue", "WAKEUP_PREEMPTION", "a woken task may preempt the running one"},
 	{"Run queue", "PLACE_LAG", "EEVDF: a task keeps its lag across sleeps and migrations"},
+	{"Run queue", "DELAY_DEQUEUE", "EEVDF: a task that sleeps while not eligible stays queued, with its load, until picked or woken (v6.12+)"},
 	{"Run queue", "RUN_TO_PARITY", "EEVDF: the running task keeps the CPU until it reaches parity"},
 }
 

@@ -111,9 +111,15 @@ func (s *Sim) canMigrateTask(p *Task, env *lbEnv) (bool, bool) {
 	//  4) running (obviously), or
 	//  5) are cache-hot on their current CPU."
 	// v3.8 has the same list without 1), numbered 1) … 4), cpus_allowed for
-	// cpus_ptr. 1) is not modelled (no DELAY_DEQUEUE), nor 2) (no bandwidth
-	// control). Ahead of 3), v6.17 tests commit 873199d27bb2's eligibility
-	// rule (ELIGIBLE_FIRST); 3.8 has none. Active balancing skips 5).
+	// cpus_ptr. 1) refuses every sched_delayed task (DELAY_DEQUEUE): the
+	// kernel lets one go when env->migration_type is migrate_load, and it
+	// then arrives still delayed; the simulator never moves a blocked task
+	// (sim/doc.go). 2) is not modelled (no bandwidth control). Ahead of 3),
+	// v6.17 tests commit 873199d27bb2's eligibility rule (ELIGIBLE_FIRST);
+	// 3.8 has none. Active balancing skips 5).
+	if p.delayed {
+		return false, false
+	}
 	if !s.era.migrateEligible(s, p, env) {
 		return false, false
 	}

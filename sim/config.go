@@ -221,13 +221,18 @@ const (
 	// it SD_BALANCE_WAKE means what it means in stock kernels: an affine
 	// wake-up never consults it.
 	FeatBalanceWakeMerge
+	// FeatDelayDequeue is DELAY_DEQUEUE (v6.12+, SCHED_FEAT(DELAY_DEQUEUE,
+	// true); EEVDF only): a task that blocks while not eligible stays on the
+	// runqueue as sched_delayed, keeping its load, until it is picked (then
+	// it is dequeued) or woken (then it is requeued in place).
+	FeatDelayDequeue
 	NumFeatures
 )
 
 var featureNames = [NumFeatures]string{
 	"WAKE_AFFINE", "WAKE_WIDE", "NEWIDLE_BALANCE", "NOHZ_IDLE_BALANCE", "ELIGIBLE_FIRST",
 	"SCHED_BALANCE_MAP", "PLACE_LAG", "RUN_TO_PARITY", "WAKEUP_PREEMPTION", "LB_BIAS",
-	"TTWU_QUEUE", "SIS_UTIL", "BALANCE_WAKE_MERGE",
+	"TTWU_QUEUE", "SIS_UTIL", "BALANCE_WAKE_MERGE", "DELAY_DEQUEUE",
 }
 
 func (f Feature) String() string {

@@ -235,7 +235,9 @@ func (s *Sim) exitTask(rq *RQ, p *Task) {
 	if p.parent >= 0 {
 		s.notifyParent(rq, p)
 	}
-	s.dequeueEntity(rq, p, deqSleep)
+	// TASK_DEAD is a special task state: try_to_block_task() adds
+	// DEQUEUE_SPECIAL, so an exiting task is never delayed.
+	s.dequeueEntity(rq, p, deqSleep|deqSpecial)
 	p.state = TaskExited
 	s.era.track.exit(s, rq, p)
 	s.emit(Event{Kind: EvExit, CPU: int16(rq.cpu), From: -1, Task: p.id, Arg: -1, Level: -1, Why: -1})

@@ -111,6 +111,10 @@
 //
 // # Simplifications (not modelled, or modelled differently)
 //
+//   - TTWU_QUEUE is a switch the simulator never reads: a remote wake-up
+//     always reaches its CPU through the wake list and an IPI (WakeupIPI).
+//     Metrics.Switches lists it, with every other switch a run never
+//     consulted (switches.go).
 //   - No cgroups (CONFIG_FAIR_GROUP_SCHED off): task_h_load is the task's
 //     own load; effective_load() is the identity, as in Preeti's experiments.
 //   - One scheduling class: every task is SCHED_NORMAL. No RT, deadline,
@@ -119,7 +123,14 @@
 //     clock_pelt is the task clock.
 //   - No EAS, asymmetric capacity, misfit tasks, asym packing, NUMA
 //     balancing (fbq), core scheduling, bandwidth control, uclamp.
-//   - EEVDF: no DELAY_DEQUEUE (sleepers leave the tree at once), no
+//   - EEVDF: DELAY_DEQUEUE keeps a sched_delayed task on the tree with its
+//     load.weight and nr_running (nr_queued); PELT's runnable signal
+//     (h_nr_runnable, se_runnable()) and the idle-while-overloaded count
+//     leave it out, everything else that counts tasks counts it (v6.17's
+//     balancer reads h_nr_runnable for sum_h_nr_running since 6.13: the
+//     simulator has one nr_running there). can_migrate_task() refuses
+//     every delayed task (v6.17 lets one go when the migration type is
+//     migrate_load, and it arrives still delayed). No
 //     custom slices, no NEXT_BUDDY; v3.8 CFS: no LAST/NEXT/SKIP buddies (so 3.8's CACHE_HOT_BUDDY has no buddy to mark hot).
 //   - Ticks are aligned on all CPUs (skew_tick=0); an idle CPU stops its
 //     tick (NOHZ) — with NOHZ_IDLE_BALANCE off it keeps ticking and balances

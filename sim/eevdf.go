@@ -144,9 +144,25 @@ func enqueueEEVDF(s *Sim, rq *RQ, p *Task, flags int) {
 // dequeueEEVDF mirrors v6.17 dequeue_entity(): update_curr(), PELT,
 // update_entity_lag(), PLACE_REL_DEADLINE for a task that does not sleep,
 // account_entity_dequeue(), update_min_vruntime().
+//
+// DELAY_DEQUEUE (dequeue_entity(), v6.17 fair.c): a task that goes to sleep
+// (DEQUEUE_SLEEP, not DEQUEUE_SPECIAL) while not entity_eligible() is not
+// dequeued: update_load_avg(); set_delayed(); return false. It stays on the
+// tree, with its load.weight and nr_queued, as sched_delayed; set_delayed()
+// takes it out of h_nr_runnable. dequeue_task_fair() has already done
+// util_est_dequeue() and util_est_update() for the sleep. Its dequeue
+// completes later with DEQUEUE_DELAYED (when picked: pickNext) and then
+// finish_delayed_dequeue_entity() clears sched_delayed and, with DELAY_ZERO,
+// drops a positive lag.
 func dequeueEEVDF(s *Sim, rq *RQ, p *Task, flags int) {
 	sleep := flags&deqSleep != 0
 	updateCurrEEVDF(s, rq)
+	if sleep && flags&(deqSpecial|deqDelayed) == 0 && s.feature(FeatDelayDequeue) && !rq.entityEligible(p) {
+		peltDelay(s, rq, p)
+		p.delayed = true
+		rq.nrDelayed++
+		return
+	}
 	s.era.track.dequeue(s, rq, p, flags)
 	s.updateEntityLag(rq, p)
 	if !sleep { // PLACE_REL_DEADLINE
@@ -154,11 +170,55 @@ func dequeueEEVDF(s *Sim, rq *RQ, p *Task, flags int) {
 		p.relDeadline = true
 	}
 	if rq.curr != p {
-		s.countQueued(rq, -1)
+		s.countQueuedTask(rq, p, -1)
 		rq.queueRemoveEEVDF(p)
 	}
 	s.accountDequeue(rq, p)
 	rq.updateMinVruntimeEEVDF()
+	if p.delayed { // finish_delayed_dequeue_entity()
+		p.delayed = false
+		rq.nrDelayed--
+		if p.vlag > 0 { // DELAY_ZERO
+			p.vlag = 0
+		}
+	}
+}
+
+// requeueDelayed mirrors ttwu_runnable() for a sched_delayed task:
+// enqueue_task(ENQUEUE_DELAYED): util_est_enqueue(), then
+// requeue_delayed_entity(): with DELAY_ZERO update_entity_lag(), and a
+// positive lag is dropped and the task re-placed (place_entity()); then
+// update_load_avg() and clear_delayed(). The task is runnable again where
+// it is: no select_task_rq(), no migration. Then wakeup_preempt() unless
+// it is the running task.
+func (s *Sim) requeueDelayed(rq *RQ, p *Task) {
+	updateCurrEEVDF(s, rq)
+	peltRequeue(s, rq, p)
+	s.updateEntityLag(rq, p)
+	if p.vlag > 0 {
+		if rq.curr != p {
+			rq.queueRemoveEEVDF(p)
+		}
+		p.vlag = 0
+		s.placeEEVDF(rq, p, 0)
+		if rq.curr != p {
+			rq.queueAddEEVDF(p)
+		}
+	}
+	p.delayed = false
+	rq.nrDelayed--
+	if rq.curr != nil && rq.curr != p {
+		s.m.nWaiting++ // queued, and now it waits to run
+	}
+	p.state = TaskRunnable
+	p.queuedAt = s.now
+	if rq.curr == p {
+		p.state = TaskRunning
+		return
+	}
+	if rq.curr == nil || s.checkPreemptWakeup(rq, p) {
+		s.markResched(rq)
+	}
 }
 
 // putPrevEEVDF is EEVDF's part of put_prev_entity(): update_curr(), and the

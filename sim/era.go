@@ -266,7 +266,10 @@ func init() {
 			1<<FeatWakeWide | 1<<FeatPlaceLag | 1<<FeatRunToParity | 1<<FeatSISUtil |
 			// 873199d27bb2 (6.14) is unconditional in mainline: on by default,
 			// a switch here only for A/B.
-			1<<FeatEligibleFirst,
+			1<<FeatEligibleFirst |
+			// DELAY_DEQUEUE: SCHED_FEAT(DELAY_DEQUEUE, true) in
+			// kernel/sched/features.h since 6.12 (152e11f6df29).
+			1<<FeatDelayDequeue,
 		defLoadMetric: LoadAvg, defSIS: SISUtil, defNewTaskLoad: NewTaskLoadFull,
 		hotSMTExempt:     true,
 		cpuCapacity:      func(int) int64 { return capacityScale },

@@ -15,6 +15,8 @@ const (
 	enqInitial               // ENQUEUE_INITIAL: a new task
 	deqSleep                 // DEQUEUE_SLEEP
 	deqMigrating             // the task is being moved by the load balancer
+	deqSpecial               // DEQUEUE_SPECIAL: never delayed (the task exits: TASK_DEAD)
+	deqDelayed               // DEQUEUE_DELAYED: a sched_delayed task's dequeue completes
 )
 
 // ---- load metrics ----
@@ -87,6 +89,15 @@ func (s *Sim) countQueued(rq *RQ, n int) {
 	}
 }
 
+// countQueuedTask is countQueued for p: a sched_delayed task (DELAY_DEQUEUE)
+// is queued but blocked, so it never counts as waiting to run.
+func (s *Sim) countQueuedTask(rq *RQ, p *Task, n int) {
+	s.m.nQueued += n
+	if rq.curr != nil && !p.delayed {
+		s.m.nWaiting += n
+	}
+}
+
 // updateCurr mirrors update_curr() of the era's class: charge curr the time
 // since execStart. It reports whether the class asks for a reschedule
 // (EEVDF's update_deadline()). The class's own functions call their
@@ -150,8 +161,10 @@ func (s *Sim) accountDequeue(rq *RQ, p *Task) {
 func (s *Sim) putPrev(rq *RQ) {
 	p := rq.curr
 	if p.onRq {
-		p.state = TaskRunnable
-		s.countQueued(rq, 1)
+		if !p.delayed { // a sched_delayed curr goes back on the tree blocked
+			p.state = TaskRunnable
+		}
+		s.countQueuedTask(rq, p, 1)
 		s.era.class.putPrev(s, rq, p)
 		s.era.track.putPrev(s, rq, p)
 		p.queuedAt = s.now
@@ -174,22 +187,50 @@ func (s *Sim) setNext(rq *RQ, p *Task) {
 // running one (for idle_while_overloaded) in step.
 func (s *Sim) setCurr(rq *RQ, p *Task) {
 	if rq.curr != nil {
-		s.m.nWaiting -= len(rq.queue)
+		s.m.nWaiting -= rq.queuedWaiting()
 	}
 	rq.curr = p
 	if p != nil {
-		s.m.nWaiting += len(rq.queue)
+		s.m.nWaiting += rq.queuedWaiting()
 	}
+}
+
+// queuedWaiting is how many queued tasks want to run: the queue less its
+// sched_delayed tasks (blocked, DELAY_DEQUEUE).
+func (rq *RQ) queuedWaiting() int {
+	n := len(rq.queue)
+	if rq.nrDelayed == 0 {
+		return n
+	}
+	for _, t := range rq.queue {
+		if t.delayed {
+			n--
+		}
+	}
+	return n
 }
 
 // pickNext mirrors pick_next_entity(): the class picks; curr, if on_rq,
 // competes.
+//
+// v6.17 pick_next_entity(): a sched_delayed entity that pick_eevdf() chooses
+// is dequeued (dequeue_entities(DEQUEUE_SLEEP | DEQUEUE_DELAYED)) and
+// pick_task_fair() picks again.
 func (s *Sim) pickNext(rq *RQ) *Task {
 	curr := rq.curr
 	if curr != nil && !curr.onRq {
 		curr = nil
 	}
-	return s.era.class.pick(s, rq, curr)
+	for {
+		next := s.era.class.pick(s, rq, curr)
+		if next == nil || !next.delayed {
+			return next
+		}
+		s.dequeueEntity(rq, next, deqSleep|deqDelayed)
+		if next == curr {
+			curr = nil
+		}
+	}
 }
 
 // checkPreemptWakeup mirrors wakeup_preempt() (check_preempt_curr() in

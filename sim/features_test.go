@@ -28,17 +28,106 @@ func TestFeatureDefaults(t *testing.T) {
 	if !s.Feature(FeatEligibleFirst) {
 		t.Fatal("v6.17 without overrides: ELIGIBLE_FIRST off, want on (mainline)")
 	}
-	def, _ := runHash(t, cfg(0, 0))
-	on, _ := runHash(t, cfg(1<<FeatEligibleFirst, 0))
+	// ELIGIBLE_FIRST's A/B with DELAY_DEQUEUE off, so that an ineligible
+	// sleeper leaves its runqueue at once and ineligible runnable tasks
+	// remain for the balancer to consider.
+	dd := uint32(1) << FeatDelayDequeue
+	def, _ := runHash(t, cfg(0, dd))
+	on, _ := runHash(t, cfg(1<<FeatEligibleFirst, dd))
 	if def != on {
 		t.Errorf("ELIGIBLE_FIRST=true (the default) changed the run: %s vs %s", on, def)
 	}
-	off, m := runHash(t, cfg(0, 1<<FeatEligibleFirst))
+	off, m := runHash(t, cfg(0, dd|1<<FeatEligibleFirst))
 	if off == def || m.Migrations.IneligibleFirstTry == 0 {
 		t.Errorf("ELIGIBLE_FIRST=false: same run (%v) or no ineligible task moved at a first try (%d)", off == def, m.Migrations.IneligibleFirstTry)
 	}
+	// DELAY_DEQUEUE: on by default since 6.12; =true changes nothing,
+	// =false changes the run.
+	if !s.Feature(FeatDelayDequeue) {
+		t.Fatal("v6.17 without overrides: DELAY_DEQUEUE off, want on (features.h since 6.12)")
+	}
+	all, _ := runHash(t, cfg(0, 0))
+	ddOn, _ := runHash(t, cfg(dd, 0))
+	if all != ddOn || all == def {
+		t.Errorf("DELAY_DEQUEUE: default %s, =true %s, =false %s: want the first two equal, the third different", all, ddOn, def)
+	}
 	s38, _ := New(&Config{Seed: 1, Duration: 1e6, Machine: machine(1, 1, 1, 2, 1, NumberLinear), Policy: Policy{Base: BaseV38}, Tasks: mixed()})
-	if s38.Feature(FeatEligibleFirst) {
-		t.Error("v3.8 has no EEVDF: ELIGIBLE_FIRST must be off")
+	if s38.Feature(FeatEligibleFirst) || s38.Feature(FeatDelayDequeue) {
+		t.Error("v3.8 has no EEVDF: ELIGIBLE_FIRST and DELAY_DEQUEUE must be off")
+	}
+}
+
+// TestDelayDequeue follows DELAY_DEQUEUE (v6.17 dequeue_entity(),
+// pick_next_entity(), ttwu_runnable()) on one CPU: a hog and a task that
+// runs 3 ms then sleeps 1 ms, both nice 0 (weight 1024). Sharing the CPU
+// with the hog, the sleeper blocks having run past the average vruntime
+// (not eligible), so it is not dequeued: it stays queued as sched_delayed,
+// blocked but on the runqueue with its weight (load.weight 1024+1024 =
+// 2048, nr_running 2), not runnable (h_nr_runnable 2-1 = 1), its util_est
+// gone from the cfs_rq's (only the hog's remains). It leaves that state in
+// one of two ways: picked (dequeued for good: load.weight back to 1024, and
+// DELAY_ZERO leaves it no positive lag) or woken by its timer first
+// (requeued in place: runnable on CPU 0, no migration). A 1 ms sleep ends
+// before the hog's slice does: the timer's wake-up finds it still delayed;
+// a 20 ms sleep outlasts the pick. With the feature off it never stays.
+func TestDelayDequeue(t *testing.T) {
+	for _, tc := range []struct {
+		on    bool
+		sleep int64
+	}{{true, 1e6}, {true, 20e6}, {false, 1e6}, {false, 20e6}} {
+		on := tc.on
+		var clear uint32
+		if !on {
+			clear = 1 << FeatDelayDequeue
+		}
+		cfg := &Config{Seed: 1, Duration: 200e6, Machine: machine(1, 1, 1, 1, 1, NumberLinear), Policy: Policy{Base: BaseV617, FeatClear: clear},
+			Tasks: []TaskGroup{
+				{Name: "hog", Count: 1, Program: []Step{{Op: OpRun, Dur: 1e9}}},
+				{Name: "s", Count: 1, Program: []Step{{Op: OpRun, Dur: 3e6}, {Op: OpSleep, Dur: tc.sleep}}},
+			}}
+		s, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hog, p, rq := s.tasks[0], s.tasks[1], s.cpus[0]
+		seen, picked, woken := 0, 0, 0
+		wasDelayed := false
+		for s.now < 200e6 && s.Step() {
+			if err := s.CheckInvariants(); err != nil {
+				t.Fatal(err)
+			}
+			if p.delayed && !wasDelayed {
+				seen++
+				if p.state != TaskBlocked || !p.onRq || rq.loadWeight != 2048 || rq.nrRunning != 2 || rq.nrRunning-rq.nrDelayed != 1 {
+					t.Fatalf("delayed: state %v on_rq %v load.weight %d nr_running %d h_nr_runnable %d; want blocked, true, 2048, 2, 1",
+						p.state, p.onRq, rq.loadWeight, rq.nrRunning, rq.nrRunning-rq.nrDelayed)
+				}
+				if rq.curr != hog || rq.cfsAvg.UtilEst != taskUtilEst(hog) {
+					t.Fatalf("delayed: curr %v, cfs util_est %d; want the hog running and only its util_est %d", rq.curr, rq.cfsAvg.UtilEst, taskUtilEst(hog))
+				}
+			}
+			if wasDelayed && !p.delayed {
+				switch {
+				case p.state == TaskBlocked && !p.onRq && rq.loadWeight == 1024 && rq.nrRunning == 1:
+					picked++
+					if p.vlag > 0 {
+						t.Fatalf("picked and dequeued with lag %d > 0: DELAY_ZERO drops it", p.vlag)
+					}
+				case (p.state == TaskRunnable || p.state == TaskRunning) && p.onRq && p.cpu == 0 && rq.loadWeight == 2048:
+					woken++
+				default:
+					t.Fatalf("left the delayed state as neither: state %v on_rq %v load.weight %d", p.state, p.onRq, rq.loadWeight)
+				}
+			}
+			wasDelayed = p.delayed
+		}
+		short := tc.sleep < 2e6
+		if on && (seen == 0 || picked+woken < seen-1 || short && woken == 0 || !short && picked == 0) {
+			t.Errorf("DELAY_DEQUEUE on, sleep %d ns: delayed %d times, left by pick %d and by wake-up %d times; want some, each left, by wake-up after a short sleep, by pick after a long one",
+				tc.sleep, seen, picked, woken)
+		}
+		if !on && seen != 0 {
+			t.Errorf("DELAY_DEQUEUE off: delayed %d times", seen)
+		}
 	}
 }

@@ -25,8 +25,17 @@ func (s *Sim) CheckInvariants() error {
 	for c, rq := range s.cpus {
 		var w uint64
 		nr := len(rq.queue)
+		delayed := 0
 		for _, t := range rq.queue {
 			where[t.id]++
+			if t.delayed { // DELAY_DEQUEUE: blocked, still queued with its weight
+				delayed++
+				if !t.onRq || t.state != TaskBlocked || t.cpu != c {
+					return fmt.Errorf("cpu%d: delayed %s has on_rq=%v state=%s cpu=%d", c, t.info.Name, t.onRq, t.state, t.cpu)
+				}
+				w += t.weight
+				continue
+			}
 			if !t.onRq || t.state != TaskRunnable || t.cpu != c {
 				return fmt.Errorf("cpu%d: queued %s has on_rq=%v state=%s cpu=%d", c, t.info.Name, t.onRq, t.state, t.cpu)
 			}
@@ -34,7 +43,7 @@ func (s *Sim) CheckInvariants() error {
 		}
 		nQueued += len(rq.queue)
 		if t := rq.curr; t != nil {
-			nWaiting += len(rq.queue)
+			nWaiting += len(rq.queue) - delayed
 			where[t.id]++
 			if !t.onRq || t.state != TaskRunning || t.cpu != c {
 				return fmt.Errorf("cpu%d: curr %s has on_rq=%v state=%s cpu=%d", c, t.info.Name, t.onRq, t.state, t.cpu)
@@ -50,6 +59,9 @@ func (s *Sim) CheckInvariants() error {
 			if err := rq.o1Invariants(); err != nil {
 				return fmt.Errorf("cpu%d: %v", c, err)
 			}
+		}
+		if delayed != rq.nrDelayed {
+			return fmt.Errorf("cpu%d: nr_delayed %d, delayed tasks queued %d", c, rq.nrDelayed, delayed)
 		}
 		if nr != rq.nrRunning {
 			return fmt.Errorf("cpu%d: nr_running %d, tasks %d", c, rq.nrRunning, nr)
@@ -89,7 +101,7 @@ func (s *Sim) CheckInvariants() error {
 	}
 	for _, t := range s.tasks {
 		taskCPU += t.cpuTime
-		inRQ := t.state == TaskRunning || t.state == TaskRunnable
+		inRQ := t.state == TaskRunning || t.state == TaskRunnable || t.delayed
 		if inRQ && where[t.id] != 1 || !inRQ && where[t.id] != 0 {
 			return fmt.Errorf("%s (%s) is on %d runqueues", t.info.Name, t.state, where[t.id])
 		}

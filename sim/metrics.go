@@ -44,6 +44,9 @@ type Metrics struct {
 	// Schedstat9 is the v2.6.8 era's 2004 schedstats (absent in the
 	// other eras).
 	Schedstat9 *Schedstat9 `json:"schedstat_v9,omitempty"`
+	// Switches says which policy switches the run never consulted, and
+	// why (switches.go).
+	Switches SwitchUse `json:"switches"`
 }
 
 // Schedstat9 sums the 2004 schedstat counters (version 9) that the seed-004
@@ -202,6 +205,9 @@ type metricsAcc struct {
 	// runnable work queued elsewhere. Tasks queued on a CPU that is still
 	// leaving its idle state are not counted: they wait for the hardware,
 	// not for a CPU. Affinity is ignored.
+	// Which switches the run read (switches.go).
+	sisCalls, bwSlow, bwBypassed int64
+
 	nIdle    int
 	nQueued  int // all queued tasks
 	nWaiting int // queued on CPUs that run a task
@@ -333,6 +339,7 @@ func (s *Sim) Metrics() Metrics {
 	out.RunqWaitUS = m.runqWait.percentiles()
 	out.MigrationWaitUS = m.migWait.percentiles()
 	out.SearchCostMS = round3(float64(m.searchCost) / 1e6)
+	out.Switches = s.switchUse()
 	ms := func(ns int64) float64 { return round3(float64(ns) / 1e6) }
 	out.Costs = CostBreakdown{
 		ContextSwitchMS: ms(m.cost.ctxSwitch), CacheRefillMS: ms(m.cost.cacheRefill), CommMS: ms(m.cost.comm),

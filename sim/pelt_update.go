@@ -173,13 +173,14 @@ func (s *Sim) updateCfsRqLoadAvg(rq *RQ) {
 		sa.RunnableSum = max(sa.RunnableSum, sa.RunnableAvg*peltMinDivider)
 		rq.removedLoad, rq.removedUtil, rq.removedRunnable, rq.removedNr = 0, 0, 0, 0
 	}
-	sa.update(uint64(s.now), 1, rq.loadWeight, uint64(rq.nrRunning), rq.curr != nil)
+	sa.update(uint64(s.now), 1, rq.loadWeight, uint64(rq.nrRunning-rq.nrDelayed), rq.curr != nil) // h_nr_runnable
 }
 
 // updateLoadAvg mirrors update_load_avg(cfs_rq, se, flags).
 func (s *Sim) updateLoadAvg(rq *RQ, p *Task, attach, detach bool) {
 	if p.avg.LastUpdateTime != 0 {
-		if p.avg.update(uint64(s.now), p.weight, b2u(p.onRq), b2u(p.onRq), rq.curr == p) {
+		// se_runnable(): a sched_delayed entity is on_rq but not runnable.
+		if p.avg.update(uint64(s.now), p.weight, b2u(p.onRq), b2u(p.onRq && !p.delayed), rq.curr == p) {
 			p.utilEstKeep = false
 		}
 	}
@@ -381,12 +382,31 @@ func peltEnqueue(s *Sim, rq *RQ, p *Task, flags int) {
 // peltDequeue is the PELT part of dequeue_task_fair()/dequeue_entity().
 func peltDequeue(s *Sim, rq *RQ, p *Task, flags int) {
 	sleep := flags&deqSleep != 0
-	subPositive(&rq.cfsAvg.UtilEst, taskUtilEst(p)) // util_est_dequeue()
+	if !p.delayed { // dequeue_task_fair(): a delayed task's util_est left when it was delayed
+		subPositive(&rq.cfsAvg.UtilEst, taskUtilEst(p)) // util_est_dequeue()
+	}
 	if sleep {
 		utilEstUpdate(p)
 	}
 	s.updateLoadAvg(rq, p, false, flags&deqMigrating != 0)
 	s.dequeueEntityLoadAvg38(rq, p, sleep)
+}
+
+// peltDelay is the PELT part of a dequeue that DELAY_DEQUEUE delays:
+// dequeue_task_fair()'s util_est_dequeue() and util_est_update() for the
+// sleep, and dequeue_entity()'s update_load_avg() before set_delayed(). The
+// 3.8 signals (trackBoth) see no dequeue until the delayed one completes.
+func peltDelay(s *Sim, rq *RQ, p *Task) {
+	subPositive(&rq.cfsAvg.UtilEst, taskUtilEst(p))
+	utilEstUpdate(p)
+	s.updateLoadAvg(rq, p, false, false)
+}
+
+// peltRequeue is the PELT part of enqueue_task_fair(ENQUEUE_DELAYED):
+// util_est_enqueue(), and requeue_delayed_entity()'s update_load_avg().
+func peltRequeue(s *Sim, rq *RQ, p *Task) {
+	rq.cfsAvg.UtilEst += taskUtilEst(p)
+	s.updateLoadAvg(rq, p, false, false)
 }
 
 // ---- 3.8 cpu_load[] ----

@@ -56,6 +56,7 @@ type Task struct {
 
 	// sched_entity.
 	onRq         bool
+	delayed      bool // se->sched_delayed: blocked but still on the runqueue (DELAY_DEQUEUE)
 	waiting      bool // blocked in a wait step (wakes from tasks end it)
 	wakeMigrated bool // the wake-up in flight moved it to another CPU
 	vruntime     int64
@@ -117,7 +118,8 @@ type RQ struct {
 	// execStart is when curr's current accounting segment began.
 	execStart int64
 
-	nrRunning   int    // on_rq tasks, curr included
+	nrRunning   int    // on_rq tasks, curr included (sched_delayed ones too: nr_queued)
+	nrDelayed   int    // of which sched_delayed (h_nr_runnable = nrRunning - nrDelayed)
 	loadWeight  uint64 // cfs_rq->load.weight
 	minVruntime int64
 	avgVruntime int64 // EEVDF: sum of (v - min_vruntime) * w over queue
@@ -188,9 +190,11 @@ type Sim struct {
 	topo  *Topology
 	syncs []syncState // mutexes, condition variables, barriers (sync.go)
 	feat  uint32
-	lm    LoadMetric
-	sis   SIS
-	ntl   NewTaskLoad
+	// consulted: the features feature() has read (switches.go).
+	consulted uint32
+	lm        LoadMetric
+	sis       SIS
+	ntl       NewTaskLoad
 
 	now       int64
 	q         eventQueue
@@ -428,7 +432,10 @@ func (s *Sim) resolvePolicy() {
 	}
 }
 
-func (s *Sim) feature(f Feature) bool { return s.feat&(1<<f) != 0 }
+func (s *Sim) feature(f Feature) bool {
+	s.consulted |= 1 << f
+	return s.feat&(1<<f) != 0
+}
 
 func (s *Sim) buildTasks() error {
 	s.initSyncs()

@@ -33,6 +33,7 @@ func sisVariantOf(v SIS) sisVariant {
 }
 
 func (s *Sim) selectIdleSibling(p *Task, prev, target int, d *Decision) int {
+	s.m.sisCalls++
 	d.Path = s.sisVariant.path
 	cpu := s.sisVariant.fn(s, p, prev, target, d)
 	d.Chosen = int16(cpu)

@@ -66,6 +66,10 @@ func (s *Sim) tryToWakeUp(p *Task, waker *Task, cpu int, sync bool) int64 {
 	}
 	prev := p.cpu
 	prq := s.cpus[prev]
+	if p.delayed {
+		s.ttwuRunnable(prq, p, waker, cpu)
+		return 0
+	}
 	s.era.class.taskWaking(s, prq, p)
 	target, d := s.selectTaskRQ(p, cpu, prev, sync, waker, SDBalanceWake)
 	crq := s.cpus[cpu]
@@ -112,6 +116,32 @@ func (s *Sim) tryToWakeUp(p *Task, waker *Task, cpu int, sync bool) int64 {
 	s.m.searchCost += d.Cost
 	s.m.cpusExamined += int64(d.NCPUs)
 	return d.Cost
+}
+
+// ttwuRunnable mirrors try_to_wake_up()'s ttwu_runnable() path for a task
+// still on its runqueue as sched_delayed (DELAY_DEQUEUE): it is requeued in
+// place (enqueue_task(ENQUEUE_DELAYED)) and woken there, with no
+// select_task_rq() and no migration; ttwu_stat() counts the wake-up against
+// task_cpu(p) as for any other.
+func (s *Sim) ttwuRunnable(prq *RQ, p *Task, waker *Task, cpu int) {
+	crq := s.cpus[cpu]
+	crq.ttwuCount++
+	if prq.cpu == cpu {
+		crq.ttwuLocal++
+	} else {
+		for _, sd := range crq.domains {
+			if sd.Span.Has(prq.cpu) {
+				sd.Stats.TTWUWakeRemote++
+				break
+			}
+		}
+	}
+	arg := int32(-1)
+	if waker != nil {
+		arg = waker.id
+	}
+	s.emit(Event{Kind: EvWakeup, CPU: int16(prq.cpu), From: int16(prq.cpu), Task: p.id, Arg: arg, Level: -1, Why: -1})
+	s.requeueDelayed(prq, p)
 }
 
 // idleCPU mirrors idle_cpu(): running the idle task, nothing queued, no
@@ -224,7 +254,7 @@ func selectTaskRQ38(s *Sim, p *Task, cpu, prev int, sync bool, waker *Task, sdFl
 			target = cpu
 		}
 		d.Target = int16(target)
-		if llc := s.cpus[target].sdLLC; llc != nil && s.feature(FeatBalanceWakeMerge) && s.balanceWakeBelow(llc) {
+		if llc := s.cpus[target].sdLLC; llc != nil && s.balanceWakeBelow(llc) && s.feature(FeatBalanceWakeMerge) {
 			// Preeti's patch.
 			if (target == prev || target == cpu) && s.idleCPU(target) {
 				s.examine(d, target)
@@ -235,12 +265,16 @@ func selectTaskRQ38(s *Sim, p *Task, cpu, prev int, sync bool, waker *Task, sdFl
 			d.Path = "find_idlest_group(SD_BALANCE_WAKE in sd_llc)"
 			return s.findIdlestDescent38(llc, p, cpu, prev, flag, true, d)
 		}
+		s.countBalanceWakeBypass(cpu)
 		return s.selectIdleSibling(p, prev, target, d)
 	}
 	if sd == nil {
 		d.Reason = "no domain with the balance flag"
 		d.Chosen = int16(newCPU)
 		return newCPU
+	}
+	if !fork {
+		s.m.bwSlow++
 	}
 	d.Path += ": find_idlest_group"
 	return s.findIdlestDescent38(sd, p, cpu, newCPU, flag, !fork, d)
@@ -288,6 +322,7 @@ func selectTaskRQ617(s *Sim, p *Task, cpu, prev int, sync bool, waker *Task, sdF
 			if cpu != prev {
 				newCPU = s.wakeAffine617(tmp, p, cpu, prev, sync, waker, d)
 			}
+			s.countBalanceWakeBypass(cpu)
 			sd = nil
 			break
 		}
@@ -298,6 +333,9 @@ func selectTaskRQ617(s *Sim, p *Task, cpu, prev int, sync bool, waker *Task, sdF
 		}
 	}
 	if sd != nil {
+		if !fork {
+			s.m.bwSlow++
+		}
 		d.Path += ": find_idlest_cpu"
 		return s.findIdlestCPU617(sd, p, cpu, prev, flag, d)
 	}

@@ -234,6 +234,7 @@ func (p *page) showMetrics(a, b *sim.Metrics) {
 	for _, c := range pagemodel.MetricCells(a, b) {
 		p.setText(c.ID, c.Text)
 	}
+	p.setText("m-switches", pagemodel.SwitchLine(a))
 }
 
 // showTalk puts the page in or out of talk mode (the canvas side follows
