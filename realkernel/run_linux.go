@@ -76,6 +76,7 @@ type worker struct {
 	replyTo  int
 	ops      int64
 	dropped  int64
+	clock    int64 // CLOCK_THREAD_CPUTIME_ID advance over loopRun (CPUCheck)
 	pipeR    int
 	pipeW    int
 	tail     uint32 // futex word: tokens posted
@@ -304,7 +305,7 @@ func Run(s *scenarios.Scenario, opt Options) (*Result, *Recording, error) {
 	_ = opt
 	var dropped int64
 	for i, w := range r.w {
-		threads[i] = Thread{Name: w.name, TID: w.tid, Ops: w.ops}
+		threads[i] = Thread{Name: w.name, TID: w.tid, Ops: w.ops, ClockNS: w.clock}
 		dropped += w.dropped
 	}
 	res, err := Analyze(trace, threads, Window{StartNS: r.t0, EndNS: r.end, NCPU: len(cpus), Dist: distFunc()})
@@ -323,6 +324,15 @@ func Run(s *scenarios.Scenario, opt Options) (*Result, *Recording, error) {
 	notes = append(notes, "trace_clock "+clock)
 	if lost > 0 {
 		notes = append(notes, fmt.Sprintf("the trace buffer lost %d events: counts are low bounds", lost))
+	}
+	if res.InferredSwitchIns > 0 {
+		notes = append(notes, fmt.Sprintf("%d switch-ins of the scenario's threads were not in the trace (the kernel reports no event from an idle task's own context on some CPUs here) and were put back from the events around them (interop.RepairFtrace): each at the interrupt that woke the thread, a few microseconds early", res.InferredSwitchIns))
+	}
+	if c := res.CPUCheck; c != nil {
+		notes = append(notes, fmt.Sprintf("CPU time check: the trace shows %.1f ms, the threads' own clocks %.1f ms", c.TraceMS, c.ClockMS))
+		if err := c.Err(); err != nil {
+			return nil, nil, err
+		}
 	}
 	if dropped > 0 {
 		notes = append(notes, fmt.Sprintf("%d wake-ups found their target's token ring full (%d) and were dropped", dropped, ringN))
@@ -362,7 +372,9 @@ func (w *worker) main(r *runner, ready, done *sync.WaitGroup) {
 	if w.err != nil || r.t0 == 0 {
 		return
 	}
+	c0 := threadCPU()
 	w.loopRun(r)
+	w.clock = threadCPU() - c0
 }
 
 // loopRun interprets the program until the run ends. It calls only

@@ -30,6 +30,12 @@ type tracer struct {
 	mounted  bool   // we mounted root
 	clockRaw bool   // trace_clock x86-tsc (timestamps are TSC counts)
 	marker   *os.File
+	sysExit  bool // raw_syscalls/sys_exit enabled
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
 // findTracefs returns the tracefs mount point, mounting it on
@@ -153,6 +159,23 @@ func newTracer(tids []int, bufKB int) (*tracer, error) {
 			return fail(err)
 		}
 	}
+	// The returns from the system calls the threads block in (read of a
+	// pipe, futex, clock_nanosleep): the first event in a thread's own
+	// context after it was switched in, which dates a switch-in the kernel
+	// did not report (interop.RepairFtrace). The syscall number is tested
+	// first, so the threads' clock_gettime calls while they spin cost one
+	// comparison chain.
+	if d := filepath.Join(t.dir, "events/raw_syscalls/sys_exit"); fileExists(d) {
+		f := fmt.Sprintf("(id == %d || id == %d || id == %d) && (%s)", syscall.SYS_READ, syscall.SYS_FUTEX, syscall.SYS_CLOCK_NANOSLEEP,
+			strings.ReplaceAll(strings.Join(pidEq, "||"), "pid==", "common_pid=="))
+		if err := writeFile(filepath.Join(d, "filter"), f); err != nil {
+			return fail(fmt.Errorf("setting the sys_exit filter for %d threads: %v", len(tids), err))
+		}
+		if err := writeFile(filepath.Join(d, "enable"), "1"); err != nil {
+			return fail(err)
+		}
+		t.sysExit = true
+	}
 	if t.marker, err = os.OpenFile(filepath.Join(t.dir, "trace_marker"), os.O_WRONLY, 0); err != nil {
 		return fail(err)
 	}
@@ -199,6 +222,9 @@ func (t *tracer) close() {
 		writeFile(filepath.Join(t.dir, "tracing_on"), "0")
 		for _, ev := range traceEvents {
 			writeFile(filepath.Join(t.dir, "events/sched", ev, "enable"), "0")
+		}
+		if t.sysExit {
+			writeFile(filepath.Join(t.dir, "events/raw_syscalls/sys_exit", "enable"), "0")
 		}
 		os.Remove(t.dir)
 	}
