@@ -59,10 +59,11 @@ type CPUCheck struct {
 	WorstDiffMS float64 `json:"worst_diff_ms"`
 }
 
-// Err says whether the trace missed the threads' CPU time: more than 2 %
-// (and 2 ms) of it overall, or 5 % (and 2 ms) of one thread's clock, is an
-// error, because then the trace lost switches and every figure from it is
-// wrong.
+// Err says whether the trace missed the threads' CPU time: a difference of
+// more than 2 % (and 2 ms) of their clocks' total is an error, because then
+// the trace lost switches and every figure from it is wrong. (Single threads
+// differ by more: a thread's own clock stops at its last reading, the trace
+// at its last switch-out.)
 func (c *CPUCheck) Err() error {
 	d := math.Abs(c.TraceMS - c.ClockMS)
 	if d > 2 && d > 0.02*c.ClockMS {

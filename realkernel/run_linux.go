@@ -209,7 +209,7 @@ func Run(s *scenarios.Scenario, opt Options) (*Result, *Recording, error) {
 		for i := 0; i < g.Count; i++ {
 			w := &worker{name: g.Name + "/" + strconv.Itoa(i), group: gi, index: i, prog: g.Program, loop: g.Loop,
 				start: g.Start, nice: g.Nice + niceShift, cpus: allowed, rr: make([]int, len(g.Program)), replyTo: -1,
-				pipeR: -1, pipeW: -1, firstIdx: len(r.w)}
+				pipeR: -1, pipeW: -1, firstIdx: r.gfirst[gi]}
 			if syncTarget[gi] {
 				var p [2]int
 				if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
@@ -462,8 +462,13 @@ func (w *worker) wake(r *runner, pc int, st *sim.Step) {
 //
 //go:nosplit
 func (r *runner) post(t *worker, from int) {
-	if atomic.LoadUint32(&t.tail)-atomic.LoadUint32(&t.head) >= ringN {
-		t.dropped++
+	// head first: tail only grows, so tail-head cannot wrap below zero
+	// (read the other way round, a token posted and taken between the two
+	// loads made the difference 2^32-1, and a wake-up was dropped as if the
+	// ring were full: a 1:N server lost requests and starved clients).
+	h := atomic.LoadUint32(&t.head)
+	if atomic.LoadUint32(&t.tail)-h >= ringN {
+		atomic.AddInt64(&t.dropped, 1)
 		return
 	}
 	s := atomic.AddUint32(&t.tail, 1) - 1
