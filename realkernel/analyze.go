@@ -60,13 +60,18 @@ type CPUCheck struct {
 }
 
 // Err says whether the trace missed the threads' CPU time: a difference of
-// more than 2 % (and 2 ms) of their clocks' total is an error, because then
-// the trace lost switches and every figure from it is wrong. (Single threads
-// differ by more: a thread's own clock stops at its last reading, the trace
-// at its last switch-out.)
+// more than 5 % (and 2 ms) of their clocks' total is an error, because then
+// the trace lost switches and every figure from it is wrong (the loss this
+// check was written for took 25 % of it). Some difference is expected: a
+// thread's clock starts when pick_next_task() chooses it, before the
+// sched_switch tracepoint records the switch, about 1.4 us per switch-in
+// here (the 1:N server's trace shows 1.2 % less than the clocks over 30 k
+// switch-ins, a timer pipeline's 0.1 %); single threads differ by more, as
+// a thread's clock stops at its last reading and the trace at its last
+// switch-out.
 func (c *CPUCheck) Err() error {
 	d := math.Abs(c.TraceMS - c.ClockMS)
-	if d > 2 && d > 0.02*c.ClockMS {
+	if d > 2 && d > 0.05*c.ClockMS {
 		return fmt.Errorf("the trace accounts for %.1f ms of the scenario threads' CPU time but their own clocks ran %.1f ms: the trace is missing switches (worst: %s, %.1f ms off), so its figures would be wrong", c.TraceMS, c.ClockMS, c.Worst, c.WorstDiffMS)
 	}
 	return nil

@@ -127,7 +127,7 @@ func TestCPUCheck(t *testing.T) {
 	for _, c := range []struct {
 		trace, clock float64
 		bad          bool
-	}{{1000, 1000, false}, {1015, 1000, false}, {985, 1000, false}, {750, 1000, true}, {1030, 1000, true}, {11, 12.5, false}} {
+	}{{1000, 1000, false}, {1015, 1000, false}, {981, 1000, false}, {750, 1000, true}, {1060, 1000, true}, {11, 12.5, false}} {
 		err := (&CPUCheck{TraceMS: c.trace, ClockMS: c.clock, Worst: "x/0"}).Err()
 		if (err != nil) != c.bad {
 			t.Errorf("trace %.1f ms, clock %.1f ms: error %v, want bad=%v", c.trace, c.clock, err, c.bad)

@@ -3,7 +3,6 @@
 package realkernel
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -44,22 +43,25 @@ func findTracefs() (root string, mounted bool, err error) {
 	if os.Geteuid() != 0 {
 		return "", false, fmt.Errorf("%w: schedsim real needs root (uid 0) to read the kernel's sched events through tracefs; this is uid %d", ErrNoTracing, os.Geteuid())
 	}
-	if f, err := os.Open("/proc/self/mounts"); err == nil {
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			fs := strings.Fields(sc.Text())
-			if len(fs) >= 3 && fs[2] == "tracefs" {
-				f.Close()
-				return fs[1], false, nil
-			}
+	mounts, _ := os.ReadFile("/proc/self/mounts")
+	return tracefsIn(mounts, "/sys/kernel/tracing", func(dir string) error {
+		return syscall.Mount("nodev", dir, "tracefs", 0, "")
+	})
+}
+
+// tracefsIn finds tracefs in a mount table (/proc/self/mounts' format), or
+// mounts it on dir.
+func tracefsIn(mounts []byte, dir string, mount func(string) error) (root string, mounted bool, err error) {
+	for _, line := range strings.Split(string(mounts), "\n") {
+		fs := strings.Fields(line)
+		if len(fs) >= 3 && fs[2] == "tracefs" {
+			return fs[1], false, nil
 		}
-		f.Close()
 	}
-	dir := "/sys/kernel/tracing"
 	if _, err := os.Stat(dir); err != nil {
 		return "", false, fmt.Errorf("%w: tracefs is not mounted and %s does not exist (a kernel without CONFIG_TRACING?)", ErrNoTracing, dir)
 	}
-	if err := syscall.Mount("nodev", dir, "tracefs", 0, ""); err != nil {
+	if err := mount(dir); err != nil {
 		return "", false, fmt.Errorf("%w: tracefs is not mounted and mount -t tracefs nodev %s failed: %v", ErrNoTracing, dir, err)
 	}
 	return dir, true, nil
