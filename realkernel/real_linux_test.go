@@ -117,13 +117,14 @@ func TestRealVsSim(t *testing.T) {
 		// busy 40.27 ± 0.169 %, wake-ups per op 0.996 ± 0.0108.
 		{"testdata/pipeline.json", []realQuantity{qOps(299.5, 1.066), qBusy(40.27, 0.1693), qWakesPerOp(0.9961, 0.0108)}},
 		// server-1to4.json: four clients run 100 us and ask a server (sync
-		// wake-up), which runs 25 us and replies. Twelve runs: busy 89.8 ±
-		// 2.82 %, wake-ups per op 0.6307 ± 0.0076 (and ops/s 25685 ± 890,
-		// not checked: the pair of CPUs is saturated, so its ops/s is
-		// whatever share the machine's other work leaves, as is busy, whose
-		// spread is wide for that reason; ops/s follows busy at a fixed CPU
-		// time per op, 69.5 us real, 64.6 simulated).
-		{"testdata/server-1to4.json", []realQuantity{qBusy(89.76, 2.819), qWakesPerOp(0.6307, 0.0076)}},
+		// wake-up), which runs 25 us and replies. Twelve runs: ops/s
+		// 25685 ± 890, busy 89.8 ± 2.82 %, wake-ups per op 0.6307 ± 0.0076.
+		// The pair of CPUs is saturated, so ops/s and busy are whatever
+		// share the machine's other work leaves: their spreads are wide,
+		// and on a loaded machine the simulator's ops/s comes near the edge
+		// of the band (3.0 spreads seen at load 20; a quiet machine's runs
+		// are closer to the simulator).
+		{"testdata/server-1to4.json", []realQuantity{qOps(25685, 889.7), qBusy(89.76, 2.819), qWakesPerOp(0.6307, 0.0076)}},
 	}
 	for _, c := range cases {
 		s, err := scenarios.Load(c.file)
