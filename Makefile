@@ -27,7 +27,7 @@ help:
 	@echo "make test-hostile  replay testdata/hostile through the CLI and the page's import path"
 	@echo "make test-e2e   build the wasm, then drive the page in headless Chromium"
 	@echo "make test-real  the simulator against this machine's kernel (root, tracefs; ~20 s, alone)"
-	@echo "make real-kernel regenerate docs/real-kernel.md (root, tracefs; ~4 min, alone)"
+	@echo "make real-kernel regenerate docs/real-kernel.md (root, tracefs; ~5 min, alone)"
 	@echo "make screenshot test-e2e that also writes docs/screenshot.png"
 	@echo "make screens    the canvas at 2, 80 and 256 CPUs, normal, talk, A/B: docs/screenshot-*.png"
 	@echo "make bench      benchmarks (native); BASE=<commit>: against that commit, side by side"
@@ -115,7 +115,7 @@ test-real:
 # docs/real-kernel.md: calibration, then every reference scenario of
 # realkernel/testdata several times on the real kernel and once in the
 # simulator (cmd/realdoc). RUNS real runs per scenario.
-RUNS ?= 5
+RUNS ?= 10
 real-kernel:
 	GODEBUG=asyncpreemptoff=1 $(GO) run ./cmd/realdoc -runs $(RUNS) -o docs/real-kernel.md
 
