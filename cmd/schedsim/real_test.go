@@ -32,6 +32,12 @@ func TestRealBadInput(t *testing.T) {
 	if code != exitBadInput || !strings.Contains(stderr, "line 1: not a tracefs or trace-cmd event line") {
 		t.Errorf("ftrace import of JSON: exit %d, %q", code, stderr)
 	}
+	// perf script's text of the same tracepoints (perf record -e sched:sched_switch)
+	perf := writeFile(t, "perf.txt", "            perf 25306 [000]  9019.290033: sched:sched_switch: prev_comm=perf prev_pid=25306 prev_prio=120 prev_state=D ==> next_comm=migration/0 next_pid=18 next_prio=0\n")
+	code, _, stderr = schedsim(t, "import", "-from", "ftrace", perf)
+	if code != exitBadInput || !strings.Contains(stderr, "perf.txt: line 1: not a tracefs or trace-cmd event line") {
+		t.Errorf("ftrace import of perf script output: exit %d, %q", code, stderr)
+	}
 	code, _, stderr = schedsim(t, "import", "-from", "rtapp", "-comm", "x", js)
 	if code != exitBadInput || !strings.Contains(stderr, "-comm is for -from ftrace") {
 		t.Errorf("-comm with rtapp: exit %d, %q", code, stderr)
