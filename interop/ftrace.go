@@ -81,6 +81,10 @@ type FtraceEvent struct {
 
 	// marker
 	Text string
+
+	// Inferred: a sched_switch the trace did not have, put back by
+	// RepairFtrace (ftrace_repair.go) from the events around it.
+	Inferred bool
 }
 
 // InIRQ says whether the event was recorded in interrupt context (a timer

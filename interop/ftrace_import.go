@@ -233,7 +233,7 @@ func readFtrace(data []byte) (map[int]*ftTask, int, int64, error) {
 		return t
 	}
 	maxCPU := 0
-	err = ParseFtrace(data, func(e *FtraceEvent) error {
+	err = ParseFtrace(data, RepairFtrace(nil, func(e *FtraceEvent) error {
 		ts := clk.NS(e.TS)
 		maxCPU = max(maxCPU, e.CPU)
 		if ts < start || ts > end {
@@ -335,7 +335,7 @@ func readFtrace(data []byte) (map[int]*ftTask, int, int64, error) {
 			}
 		}
 		return nil
-	})
+	}))
 	if err != nil {
 		return nil, 0, 0, err
 	}

@@ -200,7 +200,7 @@ func pingPong(a, b, rounds int, gap int64, spin, traced bool) ([]int64, []int64,
 	}
 	var klat []int64
 	waking := int64(-1)
-	err = interop.ParseFtrace(data, func(e *interop.FtraceEvent) error {
+	err = interop.ParseFtrace(data, interop.RepairFtrace(nil, func(e *interop.FtraceEvent) error {
 		ts := clk.NS(e.TS)
 		if ts < t0 || ts > t1 {
 			return nil
@@ -213,7 +213,7 @@ func pingPong(a, b, rounds int, gap int64, spin, traced bool) ([]int64, []int64,
 			waking = -1
 		}
 		return nil
-	})
+	}))
 	if err != nil {
 		return nil, nil, err
 	}

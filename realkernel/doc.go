@@ -6,9 +6,15 @@
 // programs with real CPU burning, sleeps, timers and kernel wake-ups (see
 // run_linux.go for how each step maps onto system calls); a tracefs
 // instance of its own records sched_switch, sched_waking, sched_wakeup,
-// sched_migrate_task and sched_process_fork/exit for those threads only;
-// Analyze turns the trace text into the CLI's -json keys with the
-// simulator's definitions. What sched events cannot show (PELT signals, the
+// sched_migrate_task and sched_process_fork/exit for those threads only,
+// and the returns from the system calls they block in (raw_syscalls:sys_exit
+// of read, futex, clock_nanosleep); Analyze puts back the switches the
+// kernel did not report (interop.RepairFtrace: on this project's VMs no
+// event is recorded in CPU 1's idle task or in the VM agent's threads) and
+// turns the trace text into the CLI's -json keys with the simulator's
+// definitions. Every run checks the threads' CPU time from the trace
+// against their own CLOCK_THREAD_CPUTIME_ID (CPUCheck) and is refused when
+// the two disagree. What sched events cannot show (PELT signals, the
 // balancer's reasons, a trace hash) is null and listed under "unmeasured",
 // never estimated.
 //

@@ -118,7 +118,7 @@ func WritePerfetto(out io.Writer, trace []byte, threads []Thread, win Window, ti
 		b = append(b, extra...)
 		line(append(b, "}}"...))
 	}
-	err = interop.ParseFtrace(trace, func(e *interop.FtraceEvent) error {
+	err = interop.ParseFtrace(trace, interop.RepairFtrace(nil, func(e *interop.FtraceEvent) error {
 		t := clk.NS(e.TS)
 		if t < win.StartNS || t > win.EndNS || e.CPU >= ncpu {
 			return nil
@@ -143,7 +143,7 @@ func WritePerfetto(out io.Writer, trace []byte, threads []Thread, win Window, ti
 			}
 		}
 		return nil
-	})
+	}))
 	if err != nil {
 		return err
 	}

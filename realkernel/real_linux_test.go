@@ -3,6 +3,7 @@
 package realkernel
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"sort"
@@ -31,46 +32,69 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// simMetricsZero stands in for the simulator where only the real side of
-// CompareRows is read.
-var simMetricsZero = sim.Metrics{SimMS: 1}
-
-func rowNamed(name string) func([]Row) (float64, float64) {
-	return func(r []Row) (float64, float64) {
-		for _, x := range r {
-			if x.Name == name {
-				return x.Real, x.Sim
-			}
-		}
-		panic("no row " + name)
-	}
+// realQuantity is one quantity the CI check compares.
+type realQuantity struct {
+	name string
+	// mean and spread (sample standard deviation) of twelve single real
+	// runs of 2 s, measured with `schedsim real -isolate -json` (below)
+	mean, spread float64
+	real         func(*Result) float64
+	sim          func(*sim.Metrics) float64
 }
 
+func perOp(n int64, ops int64) float64 {
+	if ops == 0 {
+		return 0
+	}
+	return float64(n) / float64(ops)
+}
+
+var (
+	qOps = func(mean, spread float64) realQuantity {
+		return realQuantity{"ops/s", mean, spread, func(r *Result) float64 { return r.OpsPerS }, func(m *sim.Metrics) float64 { return m.OpsPerS }}
+	}
+	qBusy = func(mean, spread float64) realQuantity {
+		return realQuantity{"busy %", mean, spread, func(r *Result) float64 { return r.BusyPct }, func(m *sim.Metrics) float64 { return m.BusyPct }}
+	}
+	qWakesPerOp = func(mean, spread float64) realQuantity {
+		return realQuantity{"wake-ups per op", mean, spread, func(r *Result) float64 { return perOp(r.Wakeups, r.Ops) },
+			func(m *sim.Metrics) float64 { return perOp(m.Wakeups, m.Ops) }}
+	}
+)
+
 // TestRealVsSim is the CI check of the simulator against this machine's
-// kernel (make test-real; it needs root and tracefs and is skipped without
-// them). Two small scenarios run three times each on the real kernel
-// (isolated: nice -20, see Options.Isolate) and once in the simulator on
-// this machine's topology with costs calibrated now. For each quantity the
-// simulator must lie within 3 spreads of the median of the three real runs,
-// the spread being the standard deviation of single real runs measured
-// from ten runs (below). A negative
-// control must fall outside: the same scenario simulated with a wrong cost
-// model (a 1 ms context switch), so the check can fail.
+// kernel: make test-real, run by make test after the unit tests, alone. It
+// needs root and tracefs; without them it says so and skips (loudly: the
+// message starts with "NO REAL-KERNEL CHECK").
 //
-// The spreads were measured on 2026-11-30 on a 2-vCPU KVM guest (AMD EPYC,
-// Linux 6.18, HZ 250) with `schedsim real -isolate -json` x10 while five
-// other sessions compiled and tested on the same two CPUs (load average
-// ~12): a quiet CI machine shows less spread, so these bounds are wide
-// rather than tight. The quantities are those where the model and the
-// kernel agree (docs/real-kernel.md has the ones where they do not:
-// migrations of the 80/40/40 trio and of the 1:N server, the 20 us pair's
-// placement).
+// Two small scenarios run three times each on the real kernel (isolated:
+// nice -20, see Options.Isolate; 2 s each) and once in the simulator on
+// this machine's topology with costs calibrated now. For each quantity the
+// simulator must lie within three spreads of the median of the three real
+// runs, the spread being the standard deviation of single real runs
+// measured from twelve runs (below). A negative control must fall outside:
+// the same scenarios simulated with a 1 ms context switch must leave at
+// least one band of each, so the check can fail. Two policy controls are
+// run and logged, not asserted (docs/real-kernel.md): WAKE_AFFINE off moves
+// the server's wake-ups per op from 0.640 to 0.674, 5.7 spreads from the
+// loaded real mean but only about 3 from what a quiet machine's runs may
+// show; PLACE_LAG off moves its busy time from 93 % to 84 %, outside the
+// band of a quiet machine's runs (about 96 %) but not of loaded ones.
+//
+// The spreads were measured on 2026-11-30 on a 2-vCPU Firecracker guest
+// (AMD EPYC, Linux 6.18.44-fc-v657, HZ 250) while seven other sessions
+// built and tested on the same two CPUs (1-minute load average 18-23), so
+// they are wider than a quiet CI machine's: the quantities are the ones
+// that load moves least (operations per second of a timer-driven pipeline,
+// busy time, wake-ups per operation), and all of them are where the model
+// and the kernel agree (docs/real-kernel.md has where they do not).
 func TestRealVsSim(t *testing.T) {
 	if os.Getenv("SCHEDPLAY_REAL") != "1" {
-		t.Skip("the real-kernel check runs only from make test-real (SCHEDPLAY_REAL=1): it needs root, tracefs and two quiet CPUs")
+		t.Skip("the real-kernel check runs only from make test-real (SCHEDPLAY_REAL=1): it needs root, tracefs and the CPUs to itself")
 	}
 	if err := Check(); err != nil {
-		t.Skipf("no real-kernel check here: %v", err)
+		fmt.Fprintf(os.Stderr, "\n*** NO REAL-KERNEL CHECK ON THIS MACHINE: %v ***\n\n", err)
+		t.Skipf("NO REAL-KERNEL CHECK ON THIS MACHINE: %v", err)
 	}
 	if !AsyncPreemptOff() {
 		t.Fatal("GODEBUG=asyncpreemptoff=1 is not set (TestMain should have re-executed)")
@@ -84,31 +108,23 @@ func TestRealVsSim(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("calibrated: context_switch %s, wakeup_ipi %s", cal.Costs.ContextSwitch, cal.Costs.WakeupIPI)
-	type q struct {
-		row            string
-		mean, spread   float64 // of ten single real runs (2 s each)
-		negativeMustGo bool    // the negative control must leave the band on this one
-	}
 	cases := []struct {
 		file string
-		qs   []q
+		qs   []realQuantity
 	}{
-		// pipeline.json, 2 s: a timer producer waking two workers.
-		// Ten runs: ops/s 299.5 ± 1.15, busy 40.1 ± 0.19 %,
-		// context switches 524 ± 130 /s.
-		{"testdata/pipeline.json", []q{
-			{"ops/s", 299.5, 1.15, false},
-			{"busy %", 40.1, 0.19, true},
-			{"context switches/s", 524.3, 130.3, false},
-		}},
-		// four-30.json, 2 s: four 30 % timer tasks on two CPUs.
-		// Ten runs: ops/s 374 ± 17.7, busy 56.1 ± 2.66 %,
-		// migrations 0.95 ± 0.76 /s.
-		{"testdata/four-30.json", []q{
-			{"ops/s", 374.1, 17.7, false},
-			{"busy %", 56.1, 2.66, true},
-			{"migrations/s", 0.95, 0.76, true},
-		}},
+		// pipeline.json: every 10 ms a producer runs 2 ms and wakes two
+		// workers, which run 3 ms. Twelve runs: ops/s 299.5 ± 1.07,
+		// busy 40.27 ± 0.169 %, wake-ups per op 0.996 ± 0.0108.
+		{"testdata/pipeline.json", []realQuantity{qOps(299.5, 1.066), qBusy(40.27, 0.1693), qWakesPerOp(0.9961, 0.0108)}},
+		// server-1to4.json: four clients run 100 us and ask a server (sync
+		// wake-up), which runs 25 us and replies. Twelve runs: ops/s
+		// 25685 ± 890, busy 89.8 ± 2.82 %, wake-ups per op 0.6307 ± 0.0076.
+		// The pair of CPUs is saturated, so ops/s and busy are whatever
+		// share the machine's other work leaves: their spreads are wide,
+		// and on a loaded machine the simulator's ops/s comes near the edge
+		// of the band (3.0 spreads seen at load 20; a quiet machine's runs
+		// are closer to the simulator).
+		{"testdata/server-1to4.json", []realQuantity{qOps(25685, 889.7), qBusy(89.76, 2.819), qWakesPerOp(0.6307, 0.0076)}},
 	}
 	for _, c := range cases {
 		s, err := scenarios.Load(c.file)
@@ -118,8 +134,8 @@ func TestRealVsSim(t *testing.T) {
 		if err := s.Set("duration", "2s"); err != nil {
 			t.Fatal(err)
 		}
-		vals := map[string][]float64{}
 		const runs = 3
+		vals := make([][]float64, len(c.qs))
 		for i := 0; i < runs; i++ {
 			res, _, err := Run(s, Options{Isolate: true})
 			if err != nil {
@@ -128,49 +144,53 @@ func TestRealVsSim(t *testing.T) {
 			if res.LostEvents > 0 {
 				t.Fatalf("%s: the trace lost %d events", c.file, res.LostEvents)
 			}
-			for _, r := range CompareRows(res, &simMetricsZero) {
-				vals[r.Name] = append(vals[r.Name], r.Real)
+			t.Logf("%s run %d: %d switch-ins inferred, CPU check trace %.1f ms / clocks %.1f ms", c.file, i+1,
+				res.InferredSwitchIns, res.CPUCheck.TraceMS, res.CPUCheck.ClockMS)
+			for k, q := range c.qs {
+				vals[k] = append(vals[k], q.real(res))
 			}
 		}
-		// The median of the three: one run disturbed by the machine's other
-		// work (seen: a four-30 run with 30 migrations/s while a build ran)
-		// does not decide the check.
-		sums := map[string]float64{}
-		for k, v := range vals {
-			sort.Float64s(v)
-			sums[k] = v[len(v)/2]
+		// The median of the three: one run disturbed by other work on the
+		// machine does not decide the check.
+		med := make([]float64, len(c.qs))
+		for k := range vals {
+			sort.Float64s(vals[k])
+			med[k] = vals[k][runs/2]
 		}
-		check := func(costs *scenarios.Costs, negative bool) {
-			ss, _, err := SimScenario(s, host, costs)
+		check := func(what string, set func(*scenarios.Scenario) error, negative bool) (left bool) {
+			ss, _, err := SimScenario(s, host, &cal.Costs)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if set != nil {
+				if err := set(ss); err != nil {
+					t.Fatal(err)
+				}
 			}
 			m, err := Simulate(ss)
 			if err != nil {
 				t.Fatal(err)
 			}
-			rows := CompareRows(&Result{SimMS: 1}, &m)
-			left := false
-			for _, qq := range c.qs {
-				_, sim := rowNamed(qq.row)(rows)
-				real := sums[qq.row]
-				in := math.Abs(sim-real) <= 3*qq.spread
-				t.Logf("%s %s: real %.2f (median of %d; ten-run mean %.2f), sim %.2f, bound ±%.2f: %v (negative control %v)",
-					c.file, qq.row, real, runs, qq.mean, sim, 3*qq.spread, in, negative)
+			for k, q := range c.qs {
+				sim, real := q.sim(&m), med[k]
+				in := math.Abs(sim-real) <= 3*q.spread
+				t.Logf("%s [%s] %s: real %.4g (median of %d; twelve-run mean %.4g), sim %.4g, %.1f spreads apart (bound 3): %v",
+					c.file, what, q.name, real, runs, q.mean, sim, math.Abs(sim-real)/q.spread, in)
 				if !negative && !in {
-					t.Errorf("%s: %s: the simulator's %.2f is not within 3 spreads (±%.2f) of the real kernel's %.2f", c.file, qq.row, sim, 3*qq.spread, real)
+					t.Errorf("%s: %s: the simulator's %.4g is not within 3 spreads (±%.4g) of the real kernel's %.4g", c.file, q.name, sim, 3*q.spread, real)
 				}
-				if negative && qq.negativeMustGo && !in {
-					left = true
-				}
+				left = left || !in
 			}
-			if negative && !left {
-				t.Errorf("%s: the negative control (context_switch 1ms) stayed inside every bound: the check cannot fail", c.file)
-			}
+			return left
 		}
-		check(&cal.Costs, false)
-		wrong := cal.Costs
-		wrong.ContextSwitch = "1ms"
-		check(&wrong, true)
+		check("simulator", nil, false)
+		wrongCost := func(ss *scenarios.Scenario) error { return ss.Set("machine.costs.context_switch", "1ms") }
+		if !check("negative control: context_switch 1ms", wrongCost, true) {
+			t.Errorf("%s: the negative control (context_switch 1ms) stayed inside every bound: the check cannot fail", c.file)
+		}
+		for _, f := range []string{"WAKE_AFFINE", "PLACE_LAG"} {
+			left := check("policy control: "+f+" off", func(ss *scenarios.Scenario) error { return ss.Set("policy.features."+f, "false") }, true)
+			t.Logf("%s: %s off left a band: %v (logged, not asserted)", c.file, f, left)
+		}
 	}
 }

@@ -115,6 +115,8 @@ func RunCase(c ReportCase, runs int, isolate bool, costs *scenarios.Costs, host 
 	}
 	cr := &CaseResult{Title: s.Title, File: c.File, Duration: s.Duration, ScenarioNote: s.Description}
 	var per [][]float64
+	var inferred, cpuRatio []float64
+	var switchIns float64
 	for i := 0; i < runs; i++ {
 		if load != nil {
 			if l, ok := load(); ok {
@@ -140,10 +142,32 @@ func RunCase(c ReportCase, runs int, isolate bool, costs *scenarios.Costs, host 
 			fmt.Fprintf(log, "%s run %d/%d: %.0f ops/s, %d migrations, wake-up p50 %.1f us\n", c.File, i+1, runs, res.OpsPerS, res.Migrations.Total, res.WakeupLatencyUS.P50)
 		}
 		for _, n := range res.Notes {
+			// Per-run counts are summed up below, not repeated per run.
+			if strings.Contains(n, "switch-ins of the scenario's threads were not in the trace") || strings.HasPrefix(n, "CPU time check") {
+				continue
+			}
 			if !contains(cr.Notes, n) && !strings.HasPrefix(n, "trace_clock") {
 				cr.Notes = append(cr.Notes, n)
 			}
 		}
+		inferred = append(inferred, float64(res.InferredSwitchIns))
+		if c := res.CPUCheck; c != nil && c.ClockMS > 0 {
+			cpuRatio = append(cpuRatio, c.TraceMS/c.ClockMS)
+		}
+		switchIns += float64(res.CtxSwitches)
+	}
+	if len(inferred) > 0 {
+		st := StatOf(inferred)
+		sum := 0.0
+		for _, v := range inferred {
+			sum += v
+		}
+		cr.Notes = append(cr.Notes, fmt.Sprintf("switch-ins the kernel did not report, put back by interop.RepairFtrace: %.0f – %.0f per run (%.2f %% of all context switches counted)",
+			st.Min, st.Max, 100*sum/max(switchIns, 1)))
+	}
+	if len(cpuRatio) > 0 {
+		st := StatOf(cpuRatio)
+		cr.Notes = append(cr.Notes, fmt.Sprintf("CPU time check, the trace's over the threads' own clocks: %.4f – %.4f", st.Min, st.Max))
 	}
 	for _, v := range per {
 		cr.Real = append(cr.Real, StatOf(v))
@@ -272,8 +296,12 @@ func WriteReport(w io.Writer, opt ReportOptions, intro, outro string) error {
 		results = append(results, cr)
 	}
 	fmt.Fprint(w, intro)
+	kernel := KernelVersion()
+	if p := KernelSchedParams(); len(p) > 0 {
+		kernel += "; scheduler and idle parameters on its command line: `" + strings.Join(p, " ") + "`"
+	}
 	fmt.Fprintf(w, "\n## This run\n\n- kernel: %s\n- machine: %s; as a scenario machine: %d CPUs (%d×%d×%d×%d×%d×%d), HZ %d\n- generated: %s, %d real runs per scenario\n",
-		KernelVersion(), MachineName(), host.Nodes*host.SocketsPerNode*host.LLCsPerSocket*host.ClustersPerLLC*host.CoresPerCluster*host.ThreadsPerCore,
+		kernel, MachineName(), host.Nodes*host.SocketsPerNode*host.LLCsPerSocket*host.ClustersPerLLC*host.CoresPerCluster*host.ThreadsPerCore,
 		host.Nodes, host.SocketsPerNode, host.LLCsPerSocket, host.ClustersPerLLC, host.CoresPerCluster, host.ThreadsPerCore, host.HZ,
 		time.Now().UTC().Format("2006-01-02 15:04 MST"), opt.Runs)
 	for _, n := range hostNotes {

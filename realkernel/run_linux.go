@@ -76,6 +76,7 @@ type worker struct {
 	replyTo  int
 	ops      int64
 	dropped  int64
+	clock    int64 // CLOCK_THREAD_CPUTIME_ID advance over loopRun (CPUCheck)
 	pipeR    int
 	pipeW    int
 	tail     uint32 // futex word: tokens posted
@@ -208,7 +209,7 @@ func Run(s *scenarios.Scenario, opt Options) (*Result, *Recording, error) {
 		for i := 0; i < g.Count; i++ {
 			w := &worker{name: g.Name + "/" + strconv.Itoa(i), group: gi, index: i, prog: g.Program, loop: g.Loop,
 				start: g.Start, nice: g.Nice + niceShift, cpus: allowed, rr: make([]int, len(g.Program)), replyTo: -1,
-				pipeR: -1, pipeW: -1, firstIdx: len(r.w)}
+				pipeR: -1, pipeW: -1, firstIdx: r.gfirst[gi]}
 			if syncTarget[gi] {
 				var p [2]int
 				if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
@@ -304,7 +305,7 @@ func Run(s *scenarios.Scenario, opt Options) (*Result, *Recording, error) {
 	_ = opt
 	var dropped int64
 	for i, w := range r.w {
-		threads[i] = Thread{Name: w.name, TID: w.tid, Ops: w.ops}
+		threads[i] = Thread{Name: w.name, TID: w.tid, Ops: w.ops, ClockNS: w.clock}
 		dropped += w.dropped
 	}
 	res, err := Analyze(trace, threads, Window{StartNS: r.t0, EndNS: r.end, NCPU: len(cpus), Dist: distFunc()})
@@ -323,6 +324,15 @@ func Run(s *scenarios.Scenario, opt Options) (*Result, *Recording, error) {
 	notes = append(notes, "trace_clock "+clock)
 	if lost > 0 {
 		notes = append(notes, fmt.Sprintf("the trace buffer lost %d events: counts are low bounds", lost))
+	}
+	if res.InferredSwitchIns > 0 {
+		notes = append(notes, fmt.Sprintf("%d switch-ins of the scenario's threads were not in the trace (the kernel reports no event from an idle task's own context on some CPUs here) and were put back from the events around them (interop.RepairFtrace): each at the interrupt that woke the thread, a few microseconds early", res.InferredSwitchIns))
+	}
+	if c := res.CPUCheck; c != nil {
+		notes = append(notes, fmt.Sprintf("CPU time check: the trace shows %.1f ms, the threads' own clocks %.1f ms", c.TraceMS, c.ClockMS))
+		if err := c.Err(); err != nil {
+			return nil, nil, err
+		}
 	}
 	if dropped > 0 {
 		notes = append(notes, fmt.Sprintf("%d wake-ups found their target's token ring full (%d) and were dropped", dropped, ringN))
@@ -362,7 +372,9 @@ func (w *worker) main(r *runner, ready, done *sync.WaitGroup) {
 	if w.err != nil || r.t0 == 0 {
 		return
 	}
+	c0 := threadCPU()
 	w.loopRun(r)
+	w.clock = threadCPU() - c0
 }
 
 // loopRun interprets the program until the run ends. It calls only
@@ -450,8 +462,13 @@ func (w *worker) wake(r *runner, pc int, st *sim.Step) {
 //
 //go:nosplit
 func (r *runner) post(t *worker, from int) {
-	if atomic.LoadUint32(&t.tail)-atomic.LoadUint32(&t.head) >= ringN {
-		t.dropped++
+	// head first: tail only grows, so tail-head cannot wrap below zero
+	// (read the other way round, a token posted and taken between the two
+	// loads made the difference 2^32-1, and a wake-up was dropped as if the
+	// ring were full: a 1:N server lost requests and starved clients).
+	h := atomic.LoadUint32(&t.head)
+	if atomic.LoadUint32(&t.tail)-h >= ringN {
+		atomic.AddInt64(&t.dropped, 1)
 		return
 	}
 	s := atomic.AddUint32(&t.tail, 1) - 1

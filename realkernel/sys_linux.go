@@ -221,6 +221,29 @@ func KernelVersion() string {
 	return "Linux " + cstr(u.Release[:]) + " " + cstr(u.Machine[:])
 }
 
+// KernelSchedParams lists the kernel command line's parameters that change
+// scheduling or idle behaviour (sched_*, *idle*, *haltpoll*, isolcpus,
+// nohz*), for the report: a kernel booted with such parameters, or a custom
+// build, is not the one the simulator models.
+func KernelSchedParams() []string {
+	b, err := os.ReadFile("/proc/cmdline")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, f := range strings.Fields(string(b)) {
+		if f == "--" {
+			break // init's arguments follow
+		}
+		k, _, _ := strings.Cut(f, "=")
+		if strings.HasPrefix(k, "sched") || strings.Contains(k, "idle") || strings.Contains(k, "haltpoll") ||
+			k == "isolcpus" || strings.HasPrefix(k, "nohz") || k == "mitigations" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // cstr reads a NUL-terminated utsname field (int8 on amd64, uint8 on arm64).
 func cstr[T int8 | uint8](a []T) string {
 	b := make([]byte, 0, len(a))

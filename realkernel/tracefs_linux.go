@@ -3,7 +3,6 @@
 package realkernel
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -30,6 +29,12 @@ type tracer struct {
 	mounted  bool   // we mounted root
 	clockRaw bool   // trace_clock x86-tsc (timestamps are TSC counts)
 	marker   *os.File
+	sysExit  bool // raw_syscalls/sys_exit enabled
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
 // findTracefs returns the tracefs mount point, mounting it on
@@ -38,22 +43,25 @@ func findTracefs() (root string, mounted bool, err error) {
 	if os.Geteuid() != 0 {
 		return "", false, fmt.Errorf("%w: schedsim real needs root (uid 0) to read the kernel's sched events through tracefs; this is uid %d", ErrNoTracing, os.Geteuid())
 	}
-	if f, err := os.Open("/proc/self/mounts"); err == nil {
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			fs := strings.Fields(sc.Text())
-			if len(fs) >= 3 && fs[2] == "tracefs" {
-				f.Close()
-				return fs[1], false, nil
-			}
+	mounts, _ := os.ReadFile("/proc/self/mounts")
+	return tracefsIn(mounts, "/sys/kernel/tracing", func(dir string) error {
+		return syscall.Mount("nodev", dir, "tracefs", 0, "")
+	})
+}
+
+// tracefsIn finds tracefs in a mount table (/proc/self/mounts' format), or
+// mounts it on dir.
+func tracefsIn(mounts []byte, dir string, mount func(string) error) (root string, mounted bool, err error) {
+	for _, line := range strings.Split(string(mounts), "\n") {
+		fs := strings.Fields(line)
+		if len(fs) >= 3 && fs[2] == "tracefs" {
+			return fs[1], false, nil
 		}
-		f.Close()
 	}
-	dir := "/sys/kernel/tracing"
 	if _, err := os.Stat(dir); err != nil {
 		return "", false, fmt.Errorf("%w: tracefs is not mounted and %s does not exist (a kernel without CONFIG_TRACING?)", ErrNoTracing, dir)
 	}
-	if err := syscall.Mount("nodev", dir, "tracefs", 0, ""); err != nil {
+	if err := mount(dir); err != nil {
 		return "", false, fmt.Errorf("%w: tracefs is not mounted and mount -t tracefs nodev %s failed: %v", ErrNoTracing, dir, err)
 	}
 	return dir, true, nil
@@ -153,6 +161,23 @@ func newTracer(tids []int, bufKB int) (*tracer, error) {
 			return fail(err)
 		}
 	}
+	// The returns from the system calls the threads block in (read of a
+	// pipe, futex, clock_nanosleep): the first event in a thread's own
+	// context after it was switched in, which dates a switch-in the kernel
+	// did not report (interop.RepairFtrace). The syscall number is tested
+	// first, so the threads' clock_gettime calls while they spin cost one
+	// comparison chain.
+	if d := filepath.Join(t.dir, "events/raw_syscalls/sys_exit"); fileExists(d) {
+		f := fmt.Sprintf("(id == %d || id == %d || id == %d) && (%s)", syscall.SYS_READ, syscall.SYS_FUTEX, syscall.SYS_CLOCK_NANOSLEEP,
+			strings.ReplaceAll(strings.Join(pidEq, "||"), "pid==", "common_pid=="))
+		if err := writeFile(filepath.Join(d, "filter"), f); err != nil {
+			return fail(fmt.Errorf("setting the sys_exit filter for %d threads: %v", len(tids), err))
+		}
+		if err := writeFile(filepath.Join(d, "enable"), "1"); err != nil {
+			return fail(err)
+		}
+		t.sysExit = true
+	}
 	if t.marker, err = os.OpenFile(filepath.Join(t.dir, "trace_marker"), os.O_WRONLY, 0); err != nil {
 		return fail(err)
 	}
@@ -199,6 +224,9 @@ func (t *tracer) close() {
 		writeFile(filepath.Join(t.dir, "tracing_on"), "0")
 		for _, ev := range traceEvents {
 			writeFile(filepath.Join(t.dir, "events/sched", ev, "enable"), "0")
+		}
+		if t.sysExit {
+			writeFile(filepath.Join(t.dir, "events/raw_syscalls/sys_exit", "enable"), "0")
 		}
 		os.Remove(t.dir)
 	}

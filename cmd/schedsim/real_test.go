@@ -1,7 +1,12 @@
 package main
 
 import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -27,6 +32,12 @@ func TestRealBadInput(t *testing.T) {
 	if code != exitBadInput || !strings.Contains(stderr, "line 1: not a tracefs or trace-cmd event line") {
 		t.Errorf("ftrace import of JSON: exit %d, %q", code, stderr)
 	}
+	// perf script's text of the same tracepoints (perf record -e sched:sched_switch)
+	perf := writeFile(t, "perf.txt", "            perf 25306 [000]  9019.290033: sched:sched_switch: prev_comm=perf prev_pid=25306 prev_prio=120 prev_state=D ==> next_comm=migration/0 next_pid=18 next_prio=0\n")
+	code, _, stderr = schedsim(t, "import", "-from", "ftrace", perf)
+	if code != exitBadInput || !strings.Contains(stderr, "perf.txt: line 1: not a tracefs or trace-cmd event line") {
+		t.Errorf("ftrace import of perf script output: exit %d, %q", code, stderr)
+	}
 	code, _, stderr = schedsim(t, "import", "-from", "rtapp", "-comm", "x", js)
 	if code != exitBadInput || !strings.Contains(stderr, "-comm is for -from ftrace") {
 		t.Errorf("-comm with rtapp: exit %d, %q", code, stderr)
@@ -38,5 +49,46 @@ func TestImportFtraceCLI(t *testing.T) {
 	code, stdout, stderr := schedsim(t, "import", "-from", "ftrace", "../../interop/testdata/ftrace-pipeline.txt")
 	if code != exitOK || !strings.Contains(stdout, `"wake": "worker"`) || !strings.Contains(stderr, "sync true inferred") {
 		t.Errorf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+// TestRealNotRoot: schedsim real and its check as an unprivileged user (the
+// test binary as the CLI, as uid 65534 when the test runs as root) exit 2
+// and say root is needed.
+func TestRealNotRoot(t *testing.T) {
+	exe := os.Args[0]
+	var cred *syscall.Credential
+	if os.Geteuid() == 0 {
+		// A copy of the test binary that uid 65534 may execute.
+		dir, err := os.MkdirTemp("", "schedsim-notroot")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer os.RemoveAll(dir)
+		data, err := os.ReadFile(os.Args[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		exe = filepath.Join(dir, "schedsim.test")
+		if err := os.WriteFile(exe, data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		cred = &syscall.Credential{Uid: 65534, Gid: 65534}
+	}
+	cmd := exec.Command(exe, "real", "pelt-pingpong") // a preset: nothing to read
+	cmd.Env = append(os.Environ(), "SCHEDSIM_AS_CLI=1")
+	cmd.Dir = "/"
+	if cred != nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	}
+	var errb strings.Builder
+	cmd.Stderr = &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitBadInput || !strings.Contains(errb.String(), "needs root (uid 0)") {
+		t.Errorf("as a non-root user: %v, %q", err, errb.String())
 	}
 }
