@@ -252,7 +252,7 @@ func ppPID(task int32) int64 {
 
 func (p *protoTrace) comm(task int32, cpu int) string {
 	if task < 0 {
-		return "swapper/" + strconv.Itoa(cpu)
+		return "swapper/" + strconv.Itoa(p.s.Topology().Label(cpu))
 	}
 	return p.comms[task]
 }
@@ -300,7 +300,7 @@ func (p *protoTrace) header() {
 	w.string(fUtsRelease, "6.17.0-schedplay")
 	w.string(fUtsMachine, "schedplay")
 	w.end()
-	w.uint(fSysNumCPUs, uint64(n))
+	w.uint(fSysNumCPUs, uint64(s.Topology().Label(n-1)+1)) // a machine given per CPU keeps its numbers
 	w.end()
 	p.done(ppSeqTrack)
 
@@ -327,7 +327,7 @@ func (p *protoTrace) header() {
 	}
 	track(ppRootUUID, 0, "schedplay", "The simulator's decisions and per-CPU signals", -1)
 	for c := range n {
-		cs := "cpu" + strconv.Itoa(c)
+		cs := "cpu" + strconv.Itoa(s.Topology().Label(c))
 		track(ppDecisionUUID+uint64(c), ppRootUUID, cs+" decisions", "Forks, migrations and load-balance passes decided on "+cs+", with the simulator's explanation", -1)
 		track(ppNrUUID+uint64(c), ppRootUUID, cs+" nr_running", "Runnable tasks on the CPU, the running one included", unitCount)
 		track(ppUtilUUID+uint64(c), ppRootUUID, cs+" util_avg", "PELT utilization of the CPU's cfs_rq, 0..1024", 0)
@@ -398,7 +398,7 @@ func (p *protoTrace) wakeEvent(field, cpu int, ts int64, ctx int64, task int32, 
 	w.int(fWakePID, ppPID(task))
 	w.int(fWakePrio, p.prio(task))
 	w.int(fWakeSuccess, 1)
-	w.int(fWakeTargetCPU, int64(target))
+	w.int(fWakeTargetCPU, int64(p.s.Topology().Label(target)))
 	w.end()
 	w.end()
 }
@@ -511,8 +511,8 @@ func (p *protoTrace) event(e *sim.Event) {
 		w.string(fMigrateComm, p.comm(e.Task, c))
 		w.int(fMigratePID, ppPID(e.Task))
 		w.int(fMigratePrio, p.prio(e.Task))
-		w.int(fMigrateOrigCPU, int64(e.From))
-		w.int(fMigrateDestCPU, int64(e.CPU))
+		w.int(fMigrateOrigCPU, int64(p.s.Topology().Label(int(e.From))))
+		w.int(fMigrateDestCPU, int64(p.s.Topology().Label(int(e.CPU))))
 		w.int(fMigrateRunning, 0)
 		w.end()
 		w.end()
@@ -574,11 +574,11 @@ func (p *protoTrace) decision(e *sim.Event, name string, cpu int) {
 		w.end()
 	}
 	da("cpu")
-	w.int(fDAInt, int64(e.CPU))
+	w.int(fDAInt, int64(s.Topology().Label(int(e.CPU))))
 	w.end()
 	if e.From >= 0 {
 		da("from")
-		w.int(fDAInt, int64(e.From))
+		w.int(fDAInt, int64(s.Topology().Label(int(e.From))))
 		w.end()
 		if e.Kind == sim.EvMigrate {
 			da("distance")
@@ -667,7 +667,7 @@ func (p *protoTrace) flushBundles(all bool) {
 		}
 		w := p.packet(-1)
 		w.begin(fPktFtraceEvents)
-		w.uint(fBundleCPU, uint64(c))
+		w.uint(fBundleCPU, uint64(p.s.Topology().Label(c)))
 		w.raw(ev.b)
 		w.end()
 		p.done(ppSeqFtrace)

@@ -61,7 +61,7 @@ func WriteSchedstat(w io.Writer, s *sim.Sim) error {
 	for cpu := range ncpu {
 		st := s.CPUStats(cpu)
 		b = append(b, "cpu"...)
-		b = strconv.AppendInt(b, int64(cpu), 10)
+		b = strconv.AppendInt(b, int64(s.Topology().Label(cpu)), 10) // the kernel's number
 		u32(st.YldCount)
 		b = append(b, " 0"...) // the O(1) scheduler's array-expired count, always 0
 		u32(st.SchedCount)
@@ -80,7 +80,7 @@ func WriteSchedstat(w io.Writer, s *sim.Sim) error {
 				b = append(b, sd.Level.String()...)
 			}
 			b = append(b, ' ')
-			b = append(b, sd.Span.HexString(ncpu)...)
+			b = append(b, s.Topology().KernelMaskHex(sd.Span)...)
 			st := &sd.Stats
 			for _, it := range order {
 				lb := &st.LB[it]

@@ -35,7 +35,7 @@ func writeSchedstat9(w io.Writer, s *sim.Sim) error {
 	for cpu := range ncpu {
 		st := s.CPUStats9(cpu)
 		b = append(b, "cpu"...)
-		b = strconv.AppendInt(b, int64(cpu), 10)
+		b = strconv.AppendInt(b, int64(s.Topology().Label(cpu)), 10) // the kernel's number
 		for _, x := range []int64{0, 0, 0, 0, st.SchedNoswitch, st.SchedSwitch, st.SchedCnt, st.SchedGoidle,
 			st.ALBCnt, st.ALBGained, st.ALBLost, st.ALBFailed, st.TTWUCnt, st.TTWUMoved, st.TTWUAttempts,
 			0, 0, 0, st.SBECnt, st.CPUTime, st.RunDelay, st.Pcnt} {
@@ -50,7 +50,7 @@ func writeSchedstat9(w io.Writer, s *sim.Sim) error {
 			b = append(b, "domain"...)
 			b = strconv.AppendInt(b, int64(i), 10)
 			b = append(b, ' ')
-			b = append(b, sd.Span.HexString(ncpu)...)
+			b = append(b, s.Topology().KernelMaskHex(sd.Span)...)
 			d := &sd.Stats
 			for it := range 3 {
 				lb := &d.LB[it]

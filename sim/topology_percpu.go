@@ -1,6 +1,9 @@
 package sim
 
-import "slices"
+import (
+	"slices"
+	"strconv"
+)
 
 // CPUPlace is one online CPU of a machine given per CPU, as `lscpu -p` and
 // /sys/devices/system/cpu/cpuN/topology describe it. The ids are the
@@ -135,4 +138,36 @@ func (t *Topology) numaSpan(level, cpu int) CPUMask {
 		}
 	}
 	return span
+}
+
+// KernelMaskHex prints mask m (of simulated CPUs) as /proc/schedstat does
+// on the machine: over the kernel's CPU numbers (Topology.ID) for a
+// machine given per CPU, else as CPUMask.HexString.
+func (t *Topology) KernelMaskHex(m CPUMask) string {
+	if !t.Irregular() {
+		return m.HexString(t.NCPU)
+	}
+	nbits := t.ID[len(t.ID)-1] + 1
+	words := make([]uint32, (nbits+31)/32)
+	for c := m.First(); c >= 0; c = m.Next(c) {
+		id := t.ID[c]
+		words[id/32] |= 1 << (id % 32)
+	}
+	var b []byte
+	chunk := nbits % 32
+	if chunk == 0 {
+		chunk = 32
+	}
+	for i := len(words) - 1; i >= 0; i-- {
+		if len(b) > 0 {
+			b = append(b, ',')
+		}
+		s := strconv.FormatUint(uint64(words[i]), 16)
+		for w := (chunk + 3) / 4; len(s) < w; w-- {
+			b = append(b, '0')
+		}
+		b = append(b, s...)
+		chunk = 32
+	}
+	return string(b)
 }
