@@ -161,6 +161,11 @@
 //     and keep their kernel numbers as labels (Topology.ID); an LLC never
 //     spans nodes (cut at the node, as x86 topology_sane() does for
 //     sub-NUMA clusters).
+//   - Sync steps (sync.go): mutexes are plain futexes (no priority
+//     inheritance, no adaptive spinning: a contended lock always sleeps);
+//     futex operations cost no CPU time beyond the wake-ups' search cost;
+//     a task that exits holding a mutex keeps it held; a barrier's parties
+//     are fixed when the scenario is resolved.
 //   - The scenario's own instances are forked by a spawner on cpu0 that
 //     costs nothing; a fork placed elsewhere counts as a fork migration.
 //     Fork steps (process.go) fork from the parent's CPU and charge the

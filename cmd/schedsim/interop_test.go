@@ -160,9 +160,9 @@ func TestImportLscpuThenRTAppOnIt(t *testing.T) {
 }
 
 func TestImportProblemsAndErrors(t *testing.T) {
-	mixed := writeFile(t, "mixed.json", `{"tasks": {"a": {"run": 100, "lock": "m", "sleep": 900, "unlock": "m"}}}`)
+	mixed := writeFile(t, "mixed.json", `{"tasks": {"a": {"run": 100, "yield": "", "sleep": 900, "iorun": 10}}}`)
 	code, stdout, stderr := schedsim(t, "import", "-from", "rtapp", mixed)
-	if code != 0 || !strings.Contains(stderr, "tasks.a.lock: mutexes are not modelled; dropped\n") || !strings.Contains(stderr, "tasks.a.unlock: ") {
+	if code != 0 || !strings.Contains(stderr, "tasks.a.yield: sched_yield() is not modelled; dropped\n") || !strings.Contains(stderr, "tasks.a.iorun: ") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	if _, err := scenarios.Decode([]byte(stdout)); err != nil {
