@@ -182,7 +182,7 @@ func ImportSysfs(fsys fs.FS) (scenarios.Machine, []Problem, error) {
 		if all, err := parseList(possible, MaxSysfsCPUs-1); err == nil && len(all) > len(online) {
 			var off []int64
 			for _, c := range all {
-				if !slices.Contains(online, c) {
+				if _, ok := slices.BinarySearch(online, c); !ok {
 					off = append(off, int64(c))
 				}
 			}
@@ -210,7 +210,7 @@ func ImportSysfs(fsys fs.FS) (scenarios.Machine, []Problem, error) {
 			}
 			has := false
 			for _, c := range cpus {
-				if slices.Contains(online, c) {
+				if _, ok := slices.BinarySearch(online, c); ok {
 					nodeOf[c] = id
 					has = true
 				}
@@ -344,6 +344,7 @@ func parseList(s string, max int) ([]int, error) {
 	if s == "" {
 		return nil, nil
 	}
+	seen := make([]bool, max+1) // linear in the list, whatever its ranges
 	for _, part := range strings.Split(s, ",") {
 		lo, hi, isRange := strings.Cut(part, "-")
 		a, err := strconv.Atoi(lo)
@@ -355,7 +356,8 @@ func parseList(s string, max int) ([]int, error) {
 			return nil, fmt.Errorf("%q is not a list of numbers 0..%d", s, max)
 		}
 		for c := a; c <= b; c++ {
-			if !slices.Contains(out, c) {
+			if !seen[c] {
+				seen[c] = true
 				out = append(out, c)
 			}
 		}

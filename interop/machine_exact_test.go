@@ -308,3 +308,27 @@ func TestSysfsThisMachine(t *testing.T) {
 		t.Errorf("sysfs CPUs %v, lscpu %v", ids(s.Machine), ids(ls.Machine))
 	}
 }
+
+// A tree that is not sysfs, or one that says what no machine does, is an
+// error naming the file; nothing is sized by its numbers.
+func TestSysfsRefuses(t *testing.T) {
+	for _, c := range []struct {
+		files map[string]string
+		want  string
+	}{
+		{map[string]string{"x": "y"}, "not a sysfs tree"},
+		{map[string]string{"devices/system/cpu/online": "0-3,x"}, "devices/system/cpu/online"},
+		{map[string]string{"devices/system/cpu/online": "0-8191"}, "the simulator has at most 256"},
+		{map[string]string{"devices/system/cpu/online": "0-99999999"}, "devices/system/cpu/online"},
+		{map[string]string{"devices/system/cpu/online": "0", "devices/system/cpu/cpu0/topology/core_id": "a"}, "core_id"},
+	} {
+		fsys := fstest.MapFS{}
+		for k, v := range c.files {
+			fsys[k] = &fstest.MapFile{Data: []byte(v)}
+		}
+		_, _, err := ImportSysfs(fsys)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: error %v, want %q", c.files, err, c.want)
+		}
+	}
+}
