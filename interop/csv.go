@@ -79,7 +79,7 @@ func (c *csvWriter) sample(snap *sim.Snapshot) {
 	c.time = append(c.time, ',')
 	for i := range snap.CPUs {
 		cs := &snap.CPUs[i]
-		id := strconv.Itoa(i)
+		id := strconv.Itoa(c.s.Topology().Label(i)) // the kernel's number
 		c.row("cpu", id, "nr_running", int64(cs.NrRunning))
 		c.row("cpu", id, "util_avg", cs.UtilAvg)
 		c.row("cpu", id, "runnable_avg", cs.RunnableAvg)
@@ -107,7 +107,7 @@ func (c *csvWriter) sample(snap *sim.Snapshot) {
 		c.b = append(c.b, ts.State.String()...)
 		c.b = append(c.b, '\n')
 		c.bw.Write(c.b)
-		c.row("task", id, "cpu", int64(ts.CPU))
+		c.row("task", id, "cpu", int64(c.s.Topology().Label(int(ts.CPU))))
 		c.row("task", id, "util_avg", ts.UtilAvg)
 		c.row("task", id, "load_avg", ts.LoadAvg)
 		c.row("task", id, "ops", ts.Ops)

@@ -146,7 +146,7 @@ func (p *perfetto) header() {
 			p.b = append(p.b[:0], `{"ph":"M","name":"thread_name","pid":1,"tid":`...)
 			p.b = strconv.AppendInt(p.b, int64(tid), 10)
 			p.b = append(p.b, `,"args":{"name":"cpu`...)
-			p.b = strconv.AppendInt(p.b, int64(c), 10)
+			p.b = strconv.AppendInt(p.b, int64(p.s.Topology().Label(c)), 10) // the kernel's number
 			p.b = append(p.b, suffix...)
 			p.b = append(p.b, `"}}`...)
 			p.line()
@@ -326,7 +326,7 @@ func (p *perfetto) instant(e *sim.Event, name string) {
 	p.b = append(p.b, `,"s":"t","cat":"sched"`...)
 	p.str("name", name)
 	p.b = append(p.b, `,"args":{"cpu":`...)
-	p.b = strconv.AppendInt(p.b, int64(e.CPU), 10)
+	p.b = strconv.AppendInt(p.b, int64(s.Topology().Label(int(e.CPU))), 10)
 	if e.Task >= 0 {
 		p.str("task", s.TaskName(int(e.Task)))
 	}
@@ -378,7 +378,7 @@ func (p *perfetto) sample(snap *sim.Snapshot) {
 		p.b = append(p.b[:0], `{"ph":"C","pid":1,"ts":`...)
 		p.b = appendDecimal(p.b, snap.Now, 3)
 		p.b = append(p.b, `,"name":"cpu`...)
-		p.b = strconv.AppendInt(p.b, int64(c), 10)
+		p.b = strconv.AppendInt(p.b, int64(p.s.Topology().Label(c)), 10)
 		p.b = append(p.b, `","args":{"nr_running":`...)
 		p.b = strconv.AppendInt(p.b, nr, 10)
 		p.b = append(p.b, `,"util_avg":`...)
