@@ -332,3 +332,49 @@ func TestSysfsRefuses(t *testing.T) {
 		}
 	}
 }
+
+// Exports of a machine with offline CPUs name the online ones by the
+// kernel's numbers: the laptop without cpu2 and cpu6 has schedstat lines
+// cpu0 1 3 4 5 7, cpu0's SMT domain is {0,4} (mask 11) and its MC domain
+// the six online CPUs (bb).
+func TestExportsUseKernelNumbers(t *testing.T) {
+	s, _, err := LscpuScenario(readTestdata(t, "lscpu-laptop-offline.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Set("duration", "20ms"); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := s.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sm, err := sim.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sm.RunUntil(cfg.Duration)
+	var b strings.Builder
+	if err := WriteSchedstat(&b, sm); err != nil {
+		t.Fatal(err)
+	}
+	var cpus []string
+	for _, l := range strings.Split(b.String(), "\n") {
+		if f := strings.Fields(l); len(f) > 0 && strings.HasPrefix(f[0], "cpu") {
+			cpus = append(cpus, f[0])
+		}
+	}
+	if got := strings.Join(cpus, " "); got != "cpu0 cpu1 cpu3 cpu4 cpu5 cpu7" {
+		t.Errorf("schedstat CPUs %s", got)
+	}
+	if !strings.Contains(b.String(), "domain0 SMT 11 ") || !strings.Contains(b.String(), "domain1 MC bb ") {
+		t.Errorf("cpu0's domains:\n%s", b.String()[:min(400, b.Len())])
+	}
+	var c strings.Builder
+	if err := WriteCSV(&c, sm, Options{Interval: 10e6}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(c.String(), ",cpu,7,nr_running,") || strings.Contains(c.String(), ",cpu,5,nr_running,") == false || strings.Contains(c.String(), ",cpu,2,") {
+		t.Errorf("csv CPU ids: %s", c.String()[:min(300, c.Len())])
+	}
+}
