@@ -305,7 +305,19 @@ func TestSysfsThisMachine(t *testing.T) {
 		return out
 	}
 	if !slices.Equal(ids(s.Machine), ids(ls.Machine)) {
-		t.Errorf("sysfs CPUs %v, lscpu %v", ids(s.Machine), ids(ls.Machine))
+		t.Fatalf("sysfs CPUs %v, lscpu %v", ids(s.Machine), ids(ls.Machine))
+	}
+	// The same SMT siblings, LLC and node mates per CPU.
+	cs, _ := s.Config()
+	cl, _ := ls.Config()
+	a, _ := sim.NewTopology(&cs.Machine)
+	b, _ := sim.NewTopology(&cl.Machine)
+	for i := range a.NCPU {
+		for _, m := range [][2][]sim.CPUMask{{a.SMT, b.SMT}, {a.LLC, b.LLC}, {a.Node, b.Node}} {
+			if ga, gb := mates(a, m[0], i), mates(b, m[1], i); !slices.Equal(ga, gb) {
+				t.Errorf("cpu%d: sysfs %v, lscpu %v", a.Label(i), ga, gb)
+			}
+		}
 	}
 }
 
