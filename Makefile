@@ -108,9 +108,11 @@ test-e2e: need-chromium wasm
 # The simulator against this machine's kernel (realkernel.TestRealVsSim,
 # about 20 s): real runs need the CPUs to themselves, so make test runs this
 # after everything else; without root or tracefs the test says so
-# ("NO REAL-KERNEL CHECK ON THIS MACHINE: ...") and skips.
+# ("NO REAL-KERNEL CHECK ON THIS MACHINE: ...") and skips. Then rt-app runs
+# the rt-app files the importer and exporter claim to keep (interop, SCHED_FIFO).
 test-real:
 	SCHEDPLAY_REAL=1 GODEBUG=asyncpreemptoff=1 $(GO) test -count=1 -p 1 -v -timeout 120s -run '^TestRealVsSim$$' ./realkernel
+	SCHEDPLAY_REAL=1 $(GO) test -count=1 -p 1 -v -timeout 300s -run '^(TestRTAppCoverAgainstRTApp|TestRTAppExportRunsUnderRTApp)$$' ./interop
 
 # docs/real-kernel.md: calibration, then every reference scenario of
 # realkernel/testdata several times on the real kernel and once in the

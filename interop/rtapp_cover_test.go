@@ -86,9 +86,7 @@ func TestRTAppCoverSimulated(t *testing.T) {
 // phase's duty cycle from rt-app's logs (sum of run over sum of period)
 // with the simulated one: within 5 %.
 func TestRTAppCoverAgainstRTApp(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs rt-app for 5 s")
-	}
+	needRealRun(t)
 	bin, err := exec.LookPath("rt-app")
 	if err != nil {
 		t.Skip("rt-app is not installed")
@@ -162,4 +160,15 @@ func rtappPhaseDuty(path string, iters []int) ([]float64, error) {
 		at += n
 	}
 	return out, nil
+}
+
+// needRealRun skips a test that runs a real workload (rt-app) on this
+// machine's CPUs unless make test-real asked for it (SCHEDPLAY_REAL=1): such
+// runs need the CPUs to themselves (SCHED_FIFO spinning beside the parallel
+// unit tests would stretch both), so make test runs them last, serially.
+func needRealRun(t *testing.T) {
+	t.Helper()
+	if os.Getenv("SCHEDPLAY_REAL") != "1" {
+		t.Skip("runs rt-app on the real CPUs: only from make test-real (SCHEDPLAY_REAL=1)")
+	}
 }

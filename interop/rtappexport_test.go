@@ -178,6 +178,7 @@ func TestRTAppExportProblems(t *testing.T) {
 // every thread logs at least one completed loop. Needs rt-app (Debian:
 // apt-get install rt-app) and root (rt-app sets scheduling policies).
 func TestRTAppExportRunsUnderRTApp(t *testing.T) {
+	needRealRun(t)
 	rtapp, err := exec.LookPath("rt-app")
 	if err != nil {
 		t.Skip("rt-app is not installed (Debian: apt-get install rt-app)")
