@@ -250,8 +250,26 @@ type metrics struct {
 	TraceHash   string           `json:"trace_hash"`
 }
 
+// settle waits until the simulator's worker applied every page API call
+// made so far (schedplay.settled()): values that come from the simulator
+// (metrics(), state().now_ms, log()) reflect the calls from then on.
+func (tb *tab) settle() {
+	tb.t.Helper()
+	tb.settleWithin(60 * time.Second)
+}
+
+func (tb *tab) settleWithin(timeout time.Duration) {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, timeout)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.schedplay.settled()`, chromedp.EvalAwaitPromise)); err != nil {
+		tb.t.Fatalf("settled(): %v", err)
+	}
+}
+
 func (tb *tab) metrics() metrics {
 	tb.t.Helper()
+	tb.settle()
 	raw := eval[[]byte](tb, `window.schedplay.metrics()`)
 	var m metrics
 	if err := json.Unmarshal(raw, &m); err != nil {
@@ -486,6 +504,7 @@ func TestPage(t *testing.T) {
 
 	// pause stops the clock, step advances it by simulated milliseconds.
 	eval[chromedp.Void](tb, `window.schedplay.pause()`)
+	tb.settle()
 	t0 := eval[float64](tb, `window.schedplay.metrics().sim_ms`)
 	time.Sleep(500 * time.Millisecond)
 	if t1 := eval[float64](tb, `window.schedplay.metrics().sim_ms`); t1 != t0 {

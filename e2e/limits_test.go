@@ -38,19 +38,23 @@ func TestPageLimits(t *testing.T) {
 	if ok := eval[bool](tb, fmt.Sprintf(`window.schedplay.loadScenario(%s).ok`, jsString(string(data)))); !ok {
 		t.Fatalf("loadScenario: %s", eval[string](tb, `window.schedplay.error()`))
 	}
+	// The simulator runs in the page's worker: step returns the time it
+	// aims at at once, and the worker's state once settled() resolves.
 	start := time.Now()
-	now := eval[float64](tb, `window.schedplay.step(10000)`)
-	t.Logf("step(10000) returned %.3f ms after %v", now, time.Since(start))
+	if aim := eval[float64](tb, `window.schedplay.step(10000)`); aim != 10000 {
+		t.Errorf("step(10000) aims at %v ms", aim)
+	}
+	tb.settle()
+	now := eval[float64](tb, `window.schedplay.state().now_ms`)
+	t.Logf("step(10000) reached %.3f ms after %v", now, time.Since(start))
 	if now >= 10000 || !strings.Contains(eval[string](tb, `window.schedplay.error()`), "step again") {
 		t.Fatalf("step(10000) reached %v ms; error %q", now, eval[string](tb, `window.schedplay.error()`))
 	}
-	// 10^9 work units at 5*10^6 a call: about 200 calls, 50 per evaluation.
+	// 10^9 work units at 5*10^6 a call: about 200 calls, 50 at a time.
 	for i := 0; i < 10 && !strings.Contains(eval[string](tb, `window.schedplay.error()`), "stopped early"); i++ {
-		now = eval[float64](tb, `(() => {
-			let now = 0;
-			for (let i = 0; i < 50 && !window.schedplay.error().includes("stopped early"); i++) now = window.schedplay.step(10000);
-			return now;
-		})()`)
+		eval[chromedp.Void](tb, `for (let i = 0; i < 50; i++) window.schedplay.step(10000)`)
+		tb.settleWithin(5 * time.Minute) // 2.5*10^8 work units
+		now = eval[float64](tb, `window.schedplay.state().now_ms`)
 	}
 	msg := eval[string](tb, `window.schedplay.error()`)
 	if !strings.Contains(msg, "stopped early") || !strings.Contains(msg, "work units") {
@@ -61,6 +65,7 @@ func TestPageLimits(t *testing.T) {
 		t.Errorf("metrics().stopped = %q", s)
 	}
 	eval[any](tb, `window.schedplay.play()`)
+	tb.settle()
 	time.Sleep(500 * time.Millisecond)
 	if again := eval[float64](tb, `window.schedplay.state().now_ms`); again != now {
 		t.Errorf("after play(): %v ms, was %v (restarted?)", again, now)

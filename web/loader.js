@@ -53,6 +53,23 @@ function wireEditorToggle() {
   set(window.innerWidth >= 1200);
 }
 
+// wireRunToEnd: the "to the end" button runs the scenario (and side B) to
+// its end in the simulator's worker; the clock line shows the progress,
+// the metrics panel both sides' results when they are done.
+function wireRunToEnd(api) {
+  const b = $("run-to-end");
+  if (!b) return;
+  b.addEventListener("click", async () => {
+    b.disabled = true;
+    try {
+      const r = await api.runToEnd();
+      if (!r.ok && r.error) showError(r.error);
+    } finally {
+      b.disabled = false;
+    }
+  });
+}
+
 // whenAPI calls fn once window.schedplay is installed.
 function whenAPI(fn) {
   const tick = () => {
@@ -74,6 +91,7 @@ function wirePage() {
     wireFiles(api, editor);
     wireCompare(api, editor);
     wireLog(api);
+    wireRunToEnd(api);
     // Another revision (a link, a preset, a restart, the console): re-read.
     document.addEventListener("schedplay:scenario", () => {
       setTimeout(() => { editor.refresh(); syncControls(api); }, 0);
@@ -81,34 +99,49 @@ function wirePage() {
   });
 }
 
+// compileWasm fetches and compiles main.wasm once: the same module runs the
+// simulator in the worker and draws on this page.
+async function compileWasm() {
+  try {
+    return await WebAssembly.compileStreaming(fetch("main.wasm"));
+  } catch (streamErr) {
+    // A server without the application/wasm type: compile from bytes.
+    const r = await fetch("main.wasm");
+    if (!r.ok) throw new Error("main.wasm: HTTP " + r.status + " (run make wasm)");
+    return await WebAssembly.compile(await r.arrayBuffer());
+  }
+}
+
 async function start() {
   if (typeof Go !== "function") {
     showError("wasm_exec.js did not load: run make wasm, then reload.");
     return;
   }
-  if (typeof WebAssembly !== "object") {
-    showError("This browser has no WebAssembly.");
+  if (typeof WebAssembly !== "object" || typeof Worker !== "function") {
+    showError("This browser has no WebAssembly or no Web Workers.");
     return;
   }
   const go = new Go();
-  let result;
+  let instance;
   try {
-    const resp = fetch("main.wasm");
-    try {
-      result = await WebAssembly.instantiateStreaming(resp, go.importObject);
-    } catch (streamErr) {
-      // A server without the application/wasm type: compile from bytes.
-      const r = await fetch("main.wasm");
-      if (!r.ok) throw new Error("main.wasm: HTTP " + r.status + " (run make wasm)");
-      result = await WebAssembly.instantiate(await r.arrayBuffer(), go.importObject);
-    }
+    performance.mark("schedplay:fetch");
+    const module = await compileWasm();
+    performance.mark("schedplay:compiled");
+    // The simulator's thread (web/worker.js, cmd/wasm/worker.go); the Go
+    // side on this page finds it as window.schedplayWorker.
+    const worker = new Worker("worker.js");
+    worker.onerror = (e) => showError("The simulator's worker failed: " + (e.message || "error"));
+    worker.postMessage({ module });
+    window.schedplayWorker = worker;
+    instance = await WebAssembly.instantiate(module, go.importObject);
+    performance.mark("schedplay:instantiated");
   } catch (err) {
     showError("Could not load the simulator: " + err.message);
     $("loading").textContent = "The simulator did not load.";
     return;
   }
   try {
-    await go.run(result.instance);
+    await go.run(instance);
     showError("The simulator stopped.");
   } catch (err) {
     showError("The simulator crashed: " + err.message);

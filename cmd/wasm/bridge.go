@@ -33,12 +33,34 @@ import (
 //	play(), pause()
 //	step(ms)               -> pauses and advances ms milliseconds of SIMULATED time
 //	                          (fractions allowed: step(0.02) is 20 µs); returns the
-//	                          new simulated time in ms, or null (see error())
+//	                          new simulated time in ms, or null (see error()). The
+//	                          simulator runs in a worker: the value is the time the
+//	                          step reaches unless the worker stops it short (a call
+//	                          does at most app.MaxCallWork units of work; error()
+//	                          and state().now_ms say so once settled)
 //	setSpeed(x)            -> {ok, error}; x = simulated seconds per wall second
 //	                          (default 0.001: 1 ms of simulated time per second)
 //	set(path, value)       -> {ok, error}; a scenario field by dotted path, restarts
 //	stats()                -> {fps, frame_ms, sim_rtf, first_frame_ms}; first_frame_ms is
-//	                          when the first frame was drawn, in ms since navigation start
+//	                          when the first frame was drawn, in ms since navigation start;
+//	                          fps and frame_ms (decoding and drawing) are the page's,
+//	                          sim_rtf the simulated seconds per second its frames advanced;
+//	                          decode_ms and draw_ms split frame_ms
+//
+// The simulator plays in a Web Worker (worker.go); every call above still
+// returns at once, computed on the page's copy of the session's state
+// (front.go). What comes from the running simulator (metrics(),
+// metricsB(), state().now_ms and playing, log(), error() about a run that
+// stopped) reflects the calls made once the worker applied them:
+//
+//	settled()              -> Promise of true, resolved when the worker has applied
+//	                          every call made so far and the page has its frame
+//	runToEnd()             -> Promise of {ok, error, metrics, metricsB, wall_ms, sim_ms}:
+//	                          runs the scenario (and side B) to its end as fast as the
+//	                          worker goes, the page drawing its progress; ok is false when
+//	                          a limit or another call stopped it (error says which);
+//	                          wall_ms is the worker's time for it, sim_ms what it covered
+//	state().fast_forward   -> true while a runToEnd is under way
 //
 // The page's own additions (README, "The page"):
 //
@@ -57,9 +79,9 @@ import (
 //	                          notes: what could not be mapped, "path: what happened"
 //	export(format, progress)
 //	                       -> Promise of {ok, error, name, type, data (Uint8Array)}:
-//	                          the scenario run from t = 0 to its end, as "perfetto",
-//	                          "schedstat", "csv" or "perfetto-proto"; progress(fraction)
-//	                          is called on the way
+//	                          the scenario run from t = 0 to its end (in the worker), as
+//	                          "perfetto", "schedstat", "csv" or "perfetto-proto";
+//	                          progress(fraction) is called on the way
 //	compare(sets)          -> {ok, error, problems}; A/B: side B is the scenario with
 //	                          sets applied (an array of "path=value", or one string with
 //	                          one per line); [] or "" turns A/B off; compare() -> the sets
@@ -80,7 +102,7 @@ import (
 //
 // A Go panic inside a call is turned into an error result instead of
 // killing the simulator.
-func installAPI(sess *app.Session, g *game, pg *page) {
+func installAPI(sess *front, g *game, pg *page) {
 	obj := js.Global().Get("Object").New()
 	fn := func(name string, f func(args []js.Value) any) {
 		obj.Set(name, js.FuncOf(func(this js.Value, args []js.Value) (ret any) {
@@ -200,10 +222,16 @@ func installAPI(sess *app.Session, g *game, pg *page) {
 		if err != nil {
 			return result(err)
 		}
-		return pg.result(sess.Edit(edit))
+		// The worker builds the same edit from the same arguments.
+		var nums []float64
+		var strs []string
+		for i := range args {
+			nums, strs = append(nums, num(i)), append(strs, str(i))
+		}
+		return pg.result(sess.EditOp(edit, args[0].String(), nums, strs))
 	})
 	fn("metricsB", func(args []js.Value) any {
-		b := pg.metricsB()
+		b := sess.MetricsB()
 		if b == nil {
 			return js.Null()
 		}
@@ -231,10 +259,10 @@ func installAPI(sess *app.Session, g *game, pg *page) {
 		return parseJSON(pg.log.Since(since))
 	})
 	fn("state", func(args []js.Value) any {
-		now, dur := pg.clock()
+		now, dur := sess.Clock()
 		speed := sess.Speed()
 		return map[string]any{"playing": sess.Playing(), "now_ms": float64(now) / 1e6, "duration_ms": float64(dur) / 1e6,
-			"speed": speed, "speed_label": frame.FormatSpeed(speed)}
+			"speed": speed, "speed_label": frame.FormatSpeed(speed), "fast_forward": sess.fastForward()}
 	})
 	fn("describe", func(args []js.Value) any {
 		sc, err := scenarios.Decode(sess.Scenario())
@@ -308,8 +336,12 @@ func installAPI(sess *app.Session, g *game, pg *page) {
 	})
 	fn("stats", func(args []js.Value) any {
 		st := sess.Stats()
-		return map[string]any{"fps": st.FPS, "frame_ms": st.FrameMS, "sim_rtf": st.SimRTF, "first_frame_ms": pg.firstFrame()}
+		dec, draw := sess.frameCost()
+		return map[string]any{"fps": st.FPS, "frame_ms": st.FrameMS, "sim_rtf": st.SimRTF, "first_frame_ms": pg.firstFrame(),
+			"decode_ms": dec, "draw_ms": draw}
 	})
+	fn("settled", func(args []js.Value) any { return sess.settled() })
+	fn("runToEnd", func(args []js.Value) any { return sess.runToEnd() })
 	js.Global().Set("schedplay", obj)
 }
 
@@ -337,7 +369,7 @@ func parseJSON(v any) js.Value {
 
 // restart plays the loaded scenario again from t = 0 (not a change: the
 // address bar stays as it is).
-func restart(sess *app.Session) error {
+func restart(sess *front) error {
 	sc, err := scenarios.Decode(sess.Scenario())
 	if err != nil {
 		return err

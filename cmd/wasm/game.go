@@ -21,16 +21,15 @@ import (
 // draw is package canvas's business (tested natively); this file only
 // hands its layers to the renderer.
 type game struct {
-	sess   *app.Session
+	sess   *front
 	hub    *app.Hub
 	page   *page
 	r      *ebitendraw.Renderer
 	frames *broadcast.Listener[*frame.Frame]
 	keys   *keyboard
 
-	start    time.Time
-	lastTick time.Time
-	cv       *canvas.Canvas
+	start time.Time
+	cv    *canvas.Canvas
 
 	staticVer uint64 // canvas static version drawn into the renderer's cache
 	screenW   int
@@ -42,11 +41,13 @@ type game struct {
 	ready bool
 }
 
-func newGame(sess *app.Session, hub *app.Hub, pg *page, r *ebitendraw.Renderer) *game {
+func newGame(sess *front, hub *app.Hub, pg *page, r *ebitendraw.Renderer) *game {
 	return &game{sess: sess, hub: hub, page: pg, r: r, start: time.Now(), cv: canvas.New(r.Measure)}
 }
 
-// Update is one tick of the simulation (TPS is synced to the frame rate).
+// Update applies the keyboard commands; the frames come from the worker
+// (front.onMessage publishes them as they arrive). TPS is synced to the
+// frame rate.
 func (g *game) Update() error {
 	if g.keys != nil {
 		for _, c := range g.keys.take() {
@@ -57,13 +58,7 @@ func (g *game) Update() error {
 			g.sess.Do(c) // errors show in the page's error area
 		}
 	}
-	now := time.Now()
-	var dt time.Duration
-	if !g.lastTick.IsZero() {
-		dt = now.Sub(g.lastTick)
-	}
-	g.lastTick = now
-	g.hub.Publish(g.sess.Tick(now, dt))
+	g.sess.tick(time.Now())
 	return nil
 }
 

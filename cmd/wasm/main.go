@@ -1,17 +1,22 @@
 //go:build js
 
-// Command wasm is the browser entry point: it loads the scenario named by
-// the page URL (#s=...) or the default preset, plays it with Ebiten, and
+// Command wasm is the browser entry point. The same module runs twice
+// (web/loader.js compiles it once): in a dedicated worker (web/worker.js)
+// it is the simulator (worker.go: an app.Session ticked in wall-clock time,
+// posting frames); on the page it loads the scenario named by the page URL
+// (#s=...) or the default preset, draws the worker's frames with Ebiten and
 // installs the page API window.schedplay.
 //
 // Wiring (one way, top to bottom):
 //
-//	ebiten Update ──Session.Tick──▶ *frame.Frame ──Hub.Publish (Broadcast)──┬─▶ canvas (drained in Draw)
-//	                                                                      ├─▶ page panels goroutine
-//	                                                                      └─▶ link updater goroutine
-//	window.schedplay.* and hashchange ──▶ Session methods (mutex)
+//	worker: Session.Tick ─▶ *frame.Frame ─wire─▶ postMessage
+//	page:   onmessage ─wire─▶ *frame.Frame ──Hub.Publish (Broadcast)──┬─▶ canvas (drained in Draw)
+//	                                                                ├─▶ page panels goroutine
+//	                                                                └─▶ link updater goroutine
+//	window.schedplay.* and hashchange ──▶ front (front.go): the shadow Session for the
+//	        synchronous result, then the same call, numbered, to the worker's Session
 //
-// The simulator is only ever called by the Session, synchronously.
+// The simulator is only ever called by the worker's Session.
 package main
 
 import (
@@ -27,9 +32,23 @@ import (
 )
 
 func main() {
-	sess := app.NewSession()
+	if inWorker() {
+		runWorker()
+		return
+	}
 	hub := app.NewHub()
 	pg := newPage()
+	worker := js.Global().Get("schedplayWorker")
+	if !worker.Truthy() {
+		pg.fatal("no simulator worker (web/loader.js starts it)")
+		return
+	}
+	sess := newFront(worker, hub)
+	pg.fastForward = sess.fastForward
+	worker.Set("onmessage", js.FuncOf(func(this js.Value, args []js.Value) any {
+		sess.onMessage(args[0].Get("data"))
+		return nil
+	}))
 
 	r, err := ebitendraw.New()
 	if err != nil {
@@ -80,7 +99,7 @@ func main() {
 
 // loadFromURL loads the scenario of a "#s=..." fragment, or the default
 // preset. A bad link is reported on the page and the default plays instead.
-func loadFromURL(sess *app.Session, hash string) {
+func loadFromURL(sess *front, hash string) {
 	if strings.Contains(hash, "s=") {
 		err := sess.LoadLink(hash)
 		if err == nil {

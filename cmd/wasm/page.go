@@ -33,6 +33,9 @@ type page struct {
 	attributed string       // an error shown next to its field, not at the top
 
 	firstFrameMS float64 // performance.now() when the first frame was drawn (ms since navigation start); 0 before
+
+	// fastForward reports a run to the end under way (front.fastForward).
+	fastForward func() bool
 }
 
 // markFirstFrame records when the first frame reached the canvas, in ms since
@@ -201,6 +204,8 @@ func (p *page) panels(l *broadcast.Listener[*frame.Frame]) {
 			p.setText("clock", "t = "+frame.FormatClock(f.A().Now)+" of "+frame.FormatClock(f.Duration))
 			state := "paused"
 			switch {
+			case p.fastForward != nil && p.fastForward() && f.A().Now < f.Duration && f.Duration > 0:
+				state = fmt.Sprintf("⏩ to the end: %d %%", 100*f.A().Now/f.Duration)
 			case f.A().Now >= f.Duration:
 				state = "finished"
 			case f.Playing:

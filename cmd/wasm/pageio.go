@@ -9,7 +9,6 @@ import (
 	"syscall/js"
 	"time"
 
-	"schedplay/app"
 	"schedplay/cmd/wasm/pagemodel"
 	"schedplay/interop"
 	"schedplay/scenarios"
@@ -24,15 +23,15 @@ import (
 // needs the CLI (schedsim export streams to a file).
 const maxExportBytes = 64 << 20
 
-// exportYield is how long an export may run before it lets the browser
-// draw a frame: the simulator runs on the page's only thread.
+// exportYield is how long an export may run before it lets the worker's
+// loop tick the session that plays (and take the page's calls).
 const exportYield = 40 * time.Millisecond
 
 var errExportTooLarge = errors.New("too large")
 
 // yieldingWriter collects the export, and every exportYield of wall time
-// sleeps a moment so that the page keeps drawing and stays responsive; it
-// also reports progress (simulated time) through progress.
+// sleeps a moment so that the worker keeps playing and answering; it also
+// reports progress (simulated time) through progress.
 type yieldingWriter struct {
 	buf      bytes.Buffer
 	last     time.Time
@@ -101,23 +100,45 @@ func exportRun(scenario []byte, format string, progress func(float64)) (data []b
 }
 
 // exportPromise is schedplay.export(format): a Promise of {ok, error, name,
-// type, data (a Uint8Array)}.
-func exportPromise(sess *app.Session, format string, progress js.Value) js.Value {
-	scenario := sess.Scenario()
-	return newPromise(func() any {
-		report := func(frac float64) {
-			if progress.Type() == js.TypeFunction {
-				progress.Invoke(frac)
+// type, data (a Uint8Array)}. The export runs in the simulator's worker
+// (workerExport), not on the page's thread.
+func exportPromise(sess *front, format string, progress js.Value) js.Value {
+	scenario := string(sess.Scenario())
+	var h js.Func
+	h = js.FuncOf(func(this js.Value, args []js.Value) any {
+		h.Release()
+		sess.startExport(scenario, format, args[0], progress)
+		return nil
+	})
+	return js.Global().Get("Promise").New(h)
+}
+
+// workerExport runs an export in the worker (on a goroutine: the writer
+// yields every exportYield, so the worker keeps ticking and frames keep
+// coming), posting {export: id, progress} on the way and then {export: id,
+// done: true, ok, error, name, type, data}.
+func workerExport(id float64, scenario, format string) {
+	post := func(m map[string]any, transfer ...any) {
+		m["export"] = id
+		js.Global().Call("postMessage", m, transfer)
+	}
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				post(map[string]any{"done": true, "ok": false, "error": fmt.Sprint("export "+format+": internal error: ", r)})
 			}
-		}
-		data, name, mime, err := exportRun(scenario, format, report)
+		}()
+		data, name, mime, err := exportRun([]byte(scenario), format, func(frac float64) {
+			post(map[string]any{"progress": frac})
+		})
 		if err != nil {
-			return map[string]any{"ok": false, "error": "export " + format + ": " + err.Error()}
+			post(map[string]any{"done": true, "ok": false, "error": "export " + format + ": " + err.Error()})
+			return
 		}
 		arr := js.Global().Get("Uint8Array").New(len(data))
 		js.CopyBytesToJS(arr, data)
-		return map[string]any{"ok": true, "error": "", "name": name, "type": mime, "data": arr}
-	})
+		post(map[string]any{"done": true, "ok": true, "error": "", "name": name, "type": mime, "data": arr}, arr.Get("buffer"))
+	}()
 }
 
 // newPromise runs work on a goroutine and resolves a JS Promise with its
@@ -141,7 +162,7 @@ func newPromise(work func() any) js.Value {
 }
 
 // failed records err as the session's last error (error()) and returns it.
-func failed(sess *app.Session, err error) error {
+func failed(sess *front, err error) error {
 	sess.SetError(err.Error())
 	return err
 }
@@ -153,7 +174,7 @@ func failed(sess *app.Session, err error) error {
 // result is {ok, error, problems, kind, notes}: problems are errors by
 // path, notes what the importer could not map as written ("path: what
 // happened"; they do not stop an import).
-func importText(sess *app.Session, text, name, kind string) map[string]any {
+func importText(sess *front, text, name, kind string) map[string]any {
 	res := func(kind string, err error, notes []interop.Problem) map[string]any {
 		r := result(err).(map[string]any)
 		r["kind"] = kind
