@@ -229,6 +229,7 @@ type Sim struct {
 
 	tickArmed bool    // the jiffy event is queued
 	idleMask  CPUMask // CPUs idle_cpu() is true of
+	busyMask  CPUMask // CPUs not running their idle task (!rq.idle)
 	processed int64   // internal events processed
 	maxEvents int64
 	work      int64     // work units done (see Work)

@@ -182,7 +182,7 @@ func sisBottomUp(s *Sim, p *Task, prev, target int, d *Decision) int {
 		s.visitDomain(d)
 		for _, g := range sd.Groups {
 			s.examineGroup(d)
-			if (i > 0 && g.Span.Has(target)) || g.NrBusy >= g.Weight {
+			if (i > 0 && g.Span.Has(target)) || s.nrBusy(g) >= g.Weight {
 				continue
 			}
 			m := g.Span.And(&p.allowed)
