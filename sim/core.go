@@ -291,7 +291,10 @@ func (s *Sim) wakeIdle(rq *RQ) {
 		rq.idleStamp = 0
 	}
 	rq.exitState = s.costs.idleState(idleFor)
-	exit := s.costs.exitLatency(idleFor)
+	exit := int64(0) // exitLatency(idleFor), from the state just found
+	if rq.exitState >= 0 {
+		exit = s.costs.IdleStates[rq.exitState].ExitLatency
+	}
 	s.m.cost.idleExit += exit
 	s.q.push(qev{t: s.now + exit, kind: evIdleReady, cpu: int32(rq.cpu)})
 }
