@@ -55,7 +55,7 @@ func nohzKickBusy38(s *Sim, rq *RQ) bool {
 		if sd.Flags&SDShareLLC == 0 {
 			break
 		}
-		if g := s.cpuGroups[rq.cpu][i]; g.NrBusy > 1 {
+		if g := s.cpuGroups[rq.cpu][i]; s.nrBusy(g) > 1 {
 			return true
 		}
 	}

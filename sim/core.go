@@ -267,22 +267,11 @@ func (s *Sim) goIdle(rq *RQ, prev *Task) {
 	s.emit(Event{Kind: EvSwitch, CPU: int16(rq.cpu), From: -1, Task: -1, Arg: arg, Level: -1, Why: -1})
 	// nohz: the tick stops at its next expiry; nr_busy_cpus and
 	// has_idle_cores (update_idle_core()) learn about the idle CPU now.
+	// (A group's nr_busy_cpus is counted from busyMask when read.)
 	rq.llc.nrBusyCPUs--
-	for _, g := range s.cpuGroups[rq.cpu] {
-		g.NrBusy--
-	}
-	if s.topo.NCPU > 1 {
-		idleCore := true
-		smt := &s.topo.SMT[rq.cpu]
-		for c := smt.First(); c >= 0; c = smt.Next(c) {
-			if !s.cpus[c].idle {
-				idleCore = false
-				break
-			}
-		}
-		if idleCore {
-			rq.llc.hasIdleCores = true
-		}
+	s.busyMask.Clear(rq.cpu)
+	if s.topo.NCPU > 1 && !s.topo.SMT[rq.cpu].Intersects(&s.busyMask) {
+		rq.llc.hasIdleCores = true // the whole core is idle
 	}
 }
 
@@ -294,9 +283,7 @@ func (s *Sim) wakeIdle(rq *RQ) {
 	s.updIdleMask(rq)
 	s.m.nIdle--
 	rq.llc.nrBusyCPUs++
-	for _, g := range s.cpuGroups[rq.cpu] {
-		g.NrBusy++
-	}
+	s.busyMask.Set(rq.cpu)
 	rq.exiting = true
 	// ttwu_do_activate(): the era updates avg_idle.
 	if rq.idleStamp > 0 {
@@ -304,7 +291,10 @@ func (s *Sim) wakeIdle(rq *RQ) {
 		rq.idleStamp = 0
 	}
 	rq.exitState = s.costs.idleState(idleFor)
-	exit := s.costs.exitLatency(idleFor)
+	exit := int64(0) // exitLatency(idleFor), from the state just found
+	if rq.exitState >= 0 {
+		exit = s.costs.IdleStates[rq.exitState].ExitLatency
+	}
 	s.m.cost.idleExit += exit
 	s.q.push(qev{t: s.now + exit, kind: evIdleReady, cpu: int32(rq.cpu)})
 }

@@ -95,8 +95,7 @@ type SchedGroup struct {
 	// Imbalance is sgc->imbalance (v6.17) / sgp->imbalance-ish group_imb hint:
 	// set when a balance pass could not move pinned tasks (LBF_SOME_PINNED).
 	Imbalance bool
-	// NrBusy counts the group's CPUs that are not idle (3.8 sgp->nr_busy_cpus).
-	NrBusy int
+	// (3.8 sgp->nr_busy_cpus is Sim.nrBusy, counted from the busy mask.)
 	// Cores is sg->cores: the SMT cores the group holds.
 	Cores int
 }

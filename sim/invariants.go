@@ -80,6 +80,9 @@ func (s *Sim) CheckInvariants() error {
 		if s.idleMask.Has(c) != (rq.idle && rq.ttwuPending == 0) {
 			return fmt.Errorf("cpu%d: idle mask out of step", c)
 		}
+		if s.busyMask.Has(c) == rq.idle {
+			return fmt.Errorf("cpu%d: busy mask out of step", c)
+		}
 		if rq.ttwuPending != pending[c] {
 			return fmt.Errorf("cpu%d: ttwu_pending %d, tasks in flight %d", c, rq.ttwuPending, pending[c])
 		}

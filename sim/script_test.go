@@ -493,12 +493,10 @@ func (r *scriptRunner) setBusy(a *args, busy bool) (string, error) {
 		}
 		rq.idle = !busy
 		s.updIdleMask(rq)
-		for _, g := range s.cpuGroups[c] {
-			if busy {
-				g.NrBusy++
-			} else {
-				g.NrBusy--
-			}
+		if busy {
+			s.busyMask.Set(c)
+		} else {
+			s.busyMask.Clear(c)
 		}
 	}
 	return "", nil

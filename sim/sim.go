@@ -7,9 +7,12 @@ import (
 )
 
 // Task is a task_struct with its sched_entity and the workload program it runs.
+//
+// The fields the event loop touches come first and the cold ones (the
+// task's name, the process tree, the 2.6.8 era's state) last, so that a
+// task's hot state spans a few cache lines.
 type Task struct {
 	id    int32
-	info  TaskInfo
 	prog  []Step
 	loop  int
 	state TaskState
@@ -40,14 +43,6 @@ type Task struct {
 	stack [MaxRepeatDepth]repeatFrame
 	sp    int
 
-	// Process tree (fork steps). A task slot is reused after its task
-	// exited, so a parent is named by slot and life.
-	life       uint32 // incremented each time the slot starts a new task
-	parent     int32  // the forking task's slot, -1: none
-	parentLife uint32
-	nrChildren int   // children forked and not yet exited
-	exitTime   int64 // when the slot's task last exited (0: never)
-	waitChild  bool  // blocked in a wait_children step
 	// Synchronisation objects (sync.go): relock is the mutex (index+1, 0:
 	// none) a cond_wait retakes once woken; syncWait: blocked on a sync
 	// object (wakes from wake steps only count, as for a busy task).
@@ -83,14 +78,26 @@ type Task struct {
 	migratedAt      int64 // time the balancer last moved it, until it runs (0: none)
 	queuedAt        int64 // when it last became runnable-but-not-running
 
-	// O(1) / staircase task state (2.6.8 era, o1.go).
-	o1 o1Task
-
 	// Metrics.
 	ops        int64
 	cpuTime    int64
 	waitTime   int64
 	migrations int64
+
+	// Cold: set at fork and exit, read by reports.
+	info TaskInfo
+
+	// Process tree (fork steps). A task slot is reused after its task
+	// exited, so a parent is named by slot and life.
+	life       uint32 // incremented each time the slot starts a new task
+	parent     int32  // the forking task's slot, -1: none
+	parentLife uint32
+	nrChildren int   // children forked and not yet exited
+	exitTime   int64 // when the slot's task last exited (0: never)
+	waitChild  bool  // blocked in a wait_children step
+
+	// O(1) / staircase task state (2.6.8 era, o1.go).
+	o1 o1Task
 }
 
 // repeatFrame is one repeat block being played: its body is
@@ -222,6 +229,7 @@ type Sim struct {
 
 	tickArmed bool    // the jiffy event is queued
 	idleMask  CPUMask // CPUs idle_cpu() is true of
+	busyMask  CPUMask // CPUs not running their idle task (!rq.idle)
 	processed int64   // internal events processed
 	maxEvents int64
 	work      int64     // work units done (see Work)

@@ -95,15 +95,17 @@ func sisV38(s *Sim, p *Task, prev, target int, d *Decision) int {
 // and v3.8: the first allowed CPU of the first group, top-down, whose CPUs
 // are all idle (skipTarget: and that does not hold target), else target.
 func (s *Sim) sisIdleGroup(p *Task, target int, d *Decision, skipTarget bool) int {
+	// A task allowed on every CPU intersects every group: no need to look.
+	everywhere := p.nrAllow == s.topo.NCPU
 	for sd := s.cpus[target].sdLLC; sd != nil; sd = sd.Child {
 		s.visitDomain(d)
 		for _, g := range sd.Groups {
 			s.examineGroup(d)
-			if !g.Span.Intersects(&p.allowed) {
+			if !everywhere && !g.Span.Intersects(&p.allowed) {
 				continue
 			}
 			all := true
-			for c := g.Span.First(); c >= 0; c = g.Span.Next(c) {
+			for c := g.First; c >= 0; c = g.Span.Next(c) {
 				s.examine(d, c)
 				if (skipTarget && c == target) || !s.idleCPU(c) {
 					all = false
@@ -182,7 +184,7 @@ func sisBottomUp(s *Sim, p *Task, prev, target int, d *Decision) int {
 		s.visitDomain(d)
 		for _, g := range sd.Groups {
 			s.examineGroup(d)
-			if (i > 0 && g.Span.Has(target)) || g.NrBusy >= g.Weight {
+			if (i > 0 && g.Span.Has(target)) || s.nrBusy(g) >= g.Weight {
 				continue
 			}
 			m := g.Span.And(&p.allowed)

@@ -148,6 +148,13 @@ func (s *Sim) ttwuRunnable(prq *RQ, p *Task, waker *Task, cpu int) {
 // wake-up in flight.
 func (s *Sim) idleCPU(cpu int) bool { return s.idleMask.Has(cpu) }
 
+// nrBusy is 3.8 sgp->nr_busy_cpus of group g: its CPUs that are not idle
+// (nohz's accounting: rq.idle, kept in busyMask by goIdle and wakeIdle).
+func (s *Sim) nrBusy(g *SchedGroup) int {
+	m := g.Span.And(&s.busyMask)
+	return m.Weight()
+}
+
 // updIdleMask keeps idleMask (the CPUs idle_cpu() is true of) in step with
 // rq.idle and rq.ttwuPending.
 func (s *Sim) updIdleMask(rq *RQ) {

@@ -29,9 +29,7 @@ func busy(s *Sim, cpus ...int) {
 		rq := s.cpus[c]
 		rq.idle = false
 		s.updIdleMask(rq)
-		for _, g := range s.cpuGroups[c] {
-			g.NrBusy++
-		}
+		s.busyMask.Set(c)
 	}
 }
 
