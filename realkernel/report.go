@@ -314,10 +314,13 @@ func WriteReport(w io.Writer, opt ReportOptions, intro, outro string) error {
 	if p := KernelSchedParams(); len(p) > 0 {
 		kernel += "; scheduler and idle parameters on its command line: `" + strings.Join(p, " ") + "`"
 	}
-	fmt.Fprintf(w, "\n## This run\n\n- kernel: %s\n- machine: %s; as a scenario machine: %d CPUs (%d×%d×%d×%d×%d×%d), HZ %d\n- generated: %s, %d real runs per scenario\n",
-		kernel, MachineName(), host.Nodes*host.SocketsPerNode*host.LLCsPerSocket*host.ClustersPerLLC*host.CoresPerCluster*host.ThreadsPerCore,
-		host.Nodes, host.SocketsPerNode, host.LLCsPerSocket, host.ClustersPerLLC, host.CoresPerCluster, host.ThreadsPerCore, host.HZ,
-		time.Now().UTC().Format("2006-01-02 15:04 MST"), opt.Runs)
+	shape := fmt.Sprintf("%d CPUs (%d×%d×%d×%d×%d×%d)", host.Nodes*host.SocketsPerNode*host.LLCsPerSocket*host.ClustersPerLLC*host.CoresPerCluster*host.ThreadsPerCore,
+		host.Nodes, host.SocketsPerNode, host.LLCsPerSocket, host.ClustersPerLLC, host.CoresPerCluster, host.ThreadsPerCore)
+	if len(host.CPUs) > 0 { // given per CPU (lscpu's import)
+		shape = fmt.Sprintf("%d CPUs given per CPU, as lscpu -p lists them", len(host.CPUs))
+	}
+	fmt.Fprintf(w, "\n## This run\n\n- kernel: %s\n- machine: %s; as a scenario machine: %s, HZ %d\n- generated: %s, %d real runs per scenario\n",
+		kernel, MachineName(), shape, host.HZ, time.Now().UTC().Format("2006-01-02 15:04 MST"), opt.Runs)
 	for _, n := range hostNotes {
 		fmt.Fprintf(w, "- %s\n", n)
 	}
