@@ -76,12 +76,11 @@ var (
 // negative control must fall outside: each scenario simulated with a cost
 // 500 times off (the pipeline with a 1 ms context switch, the server with
 // a 1 ms wake-up IPI) must leave at least one of its bands, so the check
-// can fail. Two policy controls are
-// run and logged, not asserted (docs/real-kernel.md): WAKE_AFFINE off moves
-// the server's wake-ups per op from 0.640 to 0.674-0.687, 4-6 spreads from
-// the loaded runs' mean but only 2-4 from the 0.651 of a run that had the
-// CPUs nearly to itself; PLACE_LAG off moves its busy time from 93 % to
-// 84 %, outside the band of such a run (97 %) but not of loaded ones.
+// can fail. Two policy controls are run and logged, not asserted
+// (docs/real-kernel.md): WAKE_AFFINE off moves the server's wake-ups per op
+// from 0.645-0.648 to 0.652-0.663, 2-3 spreads, so it leaves the band in
+// some runs only; PLACE_LAG off changes neither scenario (before the
+// fidelity work of issue 14 it lowered the server's busy time to 84 %).
 //
 // The spreads were measured on 2026-11-30 on a 2-vCPU Firecracker guest
 // (AMD EPYC, Linux 6.18.44-fc-v657, HZ 250) while seven other sessions
