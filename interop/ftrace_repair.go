@@ -49,7 +49,10 @@ type FtraceRepair struct {
 	cur      map[int]int   // the task believed current on a CPU
 	last     map[int]int64 // the last event on a CPU
 	lastWake map[int]int64 // per task: its last waking, wakeup or migration
-	comm     map[int]string
+	lastOut  map[int]int64 // per task: its last switch-out
+	// lastWoken: per task, its last waking or wakeup (not migration)
+	lastWoken map[int]int64
+	comm      map[int]string
 }
 
 // RepairFtrace wraps fn: every event is passed on after any switch it shows
@@ -63,6 +66,8 @@ func RepairFtrace(rep *FtraceRepair, fn func(*FtraceEvent) error) func(*FtraceEv
 	rep.cur = map[int]int{}
 	rep.last = map[int]int64{}
 	rep.lastWake = map[int]int64{}
+	rep.lastOut = map[int]int64{}
+	rep.lastWoken = map[int]int64{}
 	rep.comm = map[int]string{}
 	var syn FtraceEvent
 	return func(e *FtraceEvent) error {
@@ -80,9 +85,12 @@ func RepairFtrace(rep *FtraceRepair, fn func(*FtraceEvent) error) func(*FtraceEv
 				at = w
 			}
 			at = min(at, e.TS)
-			if e.Name == "sys_exit" {
-				// X is returning from a system call it blocked in: it was
-				// switched in just before (about a microsecond here).
+			if e.Name == "sys_exit" && rep.lastWoken[x] > rep.lastOut[x] {
+				// X was woken after it last left a CPU (it had blocked) and
+				// is returning from the call it blocked in: it was switched
+				// in just before (about a microsecond here). A thread that
+				// was preempted instead may have run a while before a call
+				// that did not block.
 				at = e.TS
 			}
 			syn = FtraceEvent{Line: e.Line, CPU: c, TS: at, RawClock: e.RawClock, Comm: rep.comm[cur], PID: cur,
@@ -109,11 +117,15 @@ func RepairFtrace(rep *FtraceRepair, fn func(*FtraceEvent) error) func(*FtraceEv
 		}
 		switch e.Kind {
 		case FtraceSwitch:
+			rep.lastOut[e.PrevPID] = e.TS
 			x = e.NextPID
 			if x != 0 {
 				rep.comm[x] = e.NextComm
 			}
-		case FtraceWaking, FtraceWakeup, FtraceWakeupNew, FtraceMigrate:
+		case FtraceWaking, FtraceWakeup, FtraceWakeupNew:
+			rep.lastWake[e.TPID] = e.TS
+			rep.lastWoken[e.TPID] = e.TS
+		case FtraceMigrate:
 			rep.lastWake[e.TPID] = e.TS
 		}
 		rep.cur[c] = x

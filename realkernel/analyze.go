@@ -1,6 +1,7 @@
 package realkernel
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -69,13 +70,19 @@ type CPUCheck struct {
 // switch-ins, a timer pipeline's 0.1 %); single threads differ by more, as
 // a thread's clock stops at its last reading and the trace at its last
 // switch-out.
+//
+// Err's error wraps ErrCPUCheck.
 func (c *CPUCheck) Err() error {
 	d := math.Abs(c.TraceMS - c.ClockMS)
 	if d > 2 && d > 0.05*c.ClockMS {
-		return fmt.Errorf("the trace accounts for %.1f ms of the scenario threads' CPU time but their own clocks ran %.1f ms: the trace is missing switches (worst: %s, %.1f ms off), so its figures would be wrong", c.TraceMS, c.ClockMS, c.Worst, c.WorstDiffMS)
+		return fmt.Errorf("%w: the trace accounts for %.1f ms of the scenario threads' CPU time but their own clocks ran %.1f ms: the trace is missing switches (worst: %s, %.1f ms off), so its figures would be wrong", ErrCPUCheck, c.TraceMS, c.ClockMS, c.Worst, c.WorstDiffMS)
 	}
 	return nil
 }
+
+// ErrCPUCheck is wrapped by the error of a run whose trace does not account
+// for the threads' CPU time (CPUCheck.Err).
+var ErrCPUCheck = errors.New("CPU time check failed")
 
 // Percentiles as sim.Percentiles (microseconds), from the exact samples.
 type Percentiles = sim.Percentiles

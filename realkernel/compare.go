@@ -14,7 +14,9 @@ import (
 // the v6.17 base with no other policy overrides (the host runs a current
 // kernel, not the scenario's era), and costs when given (Calibrate's).
 func SimScenario(s *scenarios.Scenario, host scenarios.Machine, costs *scenarios.Costs) (*scenarios.Scenario, []string, error) {
-	c := s.Clone()
+	// The newest format (the same run): the host's machine may be given
+	// per CPU (lscpu's import), which needs version 2.
+	c := s.Upgrade()
 	var notes []string
 	if c.Policy.Base != "v6.17" || c.Policy.LoadMetric != "" || c.Policy.SelectIdleSibling != "" || len(c.Policy.SDFlags) > 0 ||
 		len(c.Policy.Features) > 0 || len(c.Policy.Tunables) > 0 {

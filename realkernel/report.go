@@ -1,6 +1,7 @@
 package realkernel
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -116,6 +117,7 @@ func RunCase(c ReportCase, runs int, isolate bool, costs *scenarios.Costs, host 
 	cr := &CaseResult{Title: s.Title, File: c.File, Duration: s.Duration, ScenarioNote: s.Description}
 	var per [][]float64
 	var inferred, cpuRatio []float64
+	var refused []string
 	var switchIns float64
 	for i := 0; i < runs; i++ {
 		if load != nil {
@@ -124,6 +126,15 @@ func RunCase(c ReportCase, runs int, isolate bool, costs *scenarios.Costs, host 
 			}
 		}
 		res, _, err := Run(s, Options{Isolate: isolate})
+		for retry := 0; err != nil && errors.Is(err, ErrCPUCheck) && retry < 2; retry++ {
+			// A run whose trace does not account for its threads' CPU time
+			// is refused, said, and run again (at most twice).
+			refused = append(refused, err.Error())
+			if log != nil {
+				fmt.Fprintf(log, "%s run %d/%d refused, once more: %v\n", c.File, i+1, runs, err)
+			}
+			res, _, err = Run(s, Options{Isolate: isolate})
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -164,6 +175,9 @@ func RunCase(c ReportCase, runs int, isolate bool, costs *scenarios.Costs, host 
 		}
 		cr.Notes = append(cr.Notes, fmt.Sprintf("switch-ins the kernel did not report, put back by interop.RepairFtrace: %.0f – %.0f per run (%.2f %% of all context switches counted)",
 			st.Min, st.Max, 100*sum/max(switchIns, 1)))
+	}
+	for _, r := range refused {
+		cr.Notes = append(cr.Notes, "a run refused and run again: "+r)
 	}
 	if len(cpuRatio) > 0 {
 		st := StatOf(cpuRatio)
@@ -300,10 +314,13 @@ func WriteReport(w io.Writer, opt ReportOptions, intro, outro string) error {
 	if p := KernelSchedParams(); len(p) > 0 {
 		kernel += "; scheduler and idle parameters on its command line: `" + strings.Join(p, " ") + "`"
 	}
-	fmt.Fprintf(w, "\n## This run\n\n- kernel: %s\n- machine: %s; as a scenario machine: %d CPUs (%d×%d×%d×%d×%d×%d), HZ %d\n- generated: %s, %d real runs per scenario\n",
-		kernel, MachineName(), host.Nodes*host.SocketsPerNode*host.LLCsPerSocket*host.ClustersPerLLC*host.CoresPerCluster*host.ThreadsPerCore,
-		host.Nodes, host.SocketsPerNode, host.LLCsPerSocket, host.ClustersPerLLC, host.CoresPerCluster, host.ThreadsPerCore, host.HZ,
-		time.Now().UTC().Format("2006-01-02 15:04 MST"), opt.Runs)
+	shape := fmt.Sprintf("%d CPUs (%d×%d×%d×%d×%d×%d)", host.Nodes*host.SocketsPerNode*host.LLCsPerSocket*host.ClustersPerLLC*host.CoresPerCluster*host.ThreadsPerCore,
+		host.Nodes, host.SocketsPerNode, host.LLCsPerSocket, host.ClustersPerLLC, host.CoresPerCluster, host.ThreadsPerCore)
+	if len(host.CPUs) > 0 { // given per CPU (lscpu's import)
+		shape = fmt.Sprintf("%d CPUs given per CPU, as lscpu -p lists them", len(host.CPUs))
+	}
+	fmt.Fprintf(w, "\n## This run\n\n- kernel: %s\n- machine: %s; as a scenario machine: %s, HZ %d\n- generated: %s, %d real runs per scenario\n",
+		kernel, MachineName(), shape, host.HZ, time.Now().UTC().Format("2006-01-02 15:04 MST"), opt.Runs)
 	for _, n := range hostNotes {
 		fmt.Fprintf(w, "- %s\n", n)
 	}

@@ -267,7 +267,11 @@ func Run(s *scenarios.Scenario, opt Options) (*Result, *Recording, error) {
 		tids[i] = w.tid
 	}
 	dur := cfg.Duration
-	bufKB := int(min(max(dur/1e9, 1)*12*1024, 256*1024)) // ~8 MB/s of a 20 us pair's events, with room
+	// A 20 us pair on one CPU records about 135 k events a second there
+	// (sched events and the sys_exit returns), about 7 MB/s; 16 MB per
+	// second per CPU leaves room, and the kernel may give less (halved
+	// until it can allocate, reported with any loss).
+	bufKB := int(min(max(dur/1e9, 1)*16*1024, 256*1024))
 	tr, err := newTracer(tids, bufKB)
 	if err != nil {
 		r.release()
@@ -323,15 +327,17 @@ func Run(s *scenarios.Scenario, opt Options) (*Result, *Recording, error) {
 	}
 	notes = append(notes, "trace_clock "+clock)
 	if lost > 0 {
-		notes = append(notes, fmt.Sprintf("the trace buffer lost %d events: counts are low bounds", lost))
+		notes = append(notes, fmt.Sprintf("the trace buffer (%d KB per CPU) lost %d events: counts are low bounds", tr.bufKB, lost))
 	}
 	if res.InferredSwitchIns > 0 {
 		notes = append(notes, fmt.Sprintf("%d switch-ins of the scenario's threads were not in the trace (the kernel reports no event from an idle task's own context on some CPUs here) and were put back from the events around them (interop.RepairFtrace): each at the interrupt that woke the thread, a few microseconds early", res.InferredSwitchIns))
 	}
+	var checkErr error
 	if c := res.CPUCheck; c != nil {
 		notes = append(notes, fmt.Sprintf("CPU time check: the trace shows %.1f ms, the threads' own clocks %.1f ms", c.TraceMS, c.ClockMS))
-		if err := c.Err(); err != nil {
-			return nil, nil, err
+		checkErr = c.Err()
+		if checkErr != nil && lost > 0 {
+			checkErr = fmt.Errorf("%w (the trace buffer, %d KB per CPU, lost %d events)", checkErr, tr.bufKB, lost)
 		}
 	}
 	if dropped > 0 {
@@ -339,10 +345,18 @@ func Run(s *scenarios.Scenario, opt Options) (*Result, *Recording, error) {
 	}
 	res.Notes = notes
 	if !opt.KeepTrace {
+		if checkErr != nil {
+			return nil, nil, checkErr
+		}
 		return res, nil, nil
 	}
-	return res, &Recording{Trace: trace, Threads: threads,
-		Window: Window{StartNS: r.t0, EndNS: r.end, NCPU: len(cpus)}}, nil
+	// A refused run keeps its recording (nil result), so that the trace
+	// that failed the check can be written and looked at.
+	rec := &Recording{Trace: trace, Threads: threads, Window: Window{StartNS: r.t0, EndNS: r.end, NCPU: len(cpus)}}
+	if checkErr != nil {
+		return nil, rec, checkErr
+	}
+	return res, rec, nil
 }
 
 // release opens the start barrier.

@@ -30,6 +30,7 @@ type tracer struct {
 	clockRaw bool   // trace_clock x86-tsc (timestamps are TSC counts)
 	marker   *os.File
 	sysExit  bool // raw_syscalls/sys_exit enabled
+	bufKB    int  // the per-CPU buffer the kernel gave
 }
 
 func fileExists(p string) bool {
@@ -135,6 +136,7 @@ func newTracer(tids []int, bufKB int) (*tracer, error) {
 		}
 		bufKB /= 2
 	}
+	t.bufKB = bufKB
 	var pidEq, switchEq, forkEq []string
 	for _, tid := range tids {
 		s := strconv.Itoa(tid)

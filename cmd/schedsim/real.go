@@ -55,6 +55,10 @@ func cmdReal(args []string, stdout, stderr io.Writer) error {
 		return badInput(err)
 	}
 	res, rec, err := realkernel.Run(s, realkernel.Options{KeepTrace: *traceOut != "" || *ftraceOut != "", Isolate: *isolate})
+	if err != nil && rec != nil && *ftraceOut != "" {
+		// a run refused by its CPU time check: its trace, to look at
+		writeOutput(*ftraceOut, nil, func(w io.Writer) error { _, err := w.Write(rec.Trace); return err })
+	}
 	if err != nil {
 		if errors.Is(err, realkernel.ErrNoTracing) || strings.HasPrefix(err.Error(), "tasks") {
 			return badInput(err)
