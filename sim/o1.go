@@ -41,7 +41,6 @@ type o1Params struct {
 	interactive, compute           bool  // staircase sysctls
 	cacheDelay                     int64 // staircase cache_delay, jiffies
 	execThreshold                  int   // sched_balance_exec(): stay while nr_running <= this
-	listSeq                        int64 // insertion counter (snapshot order)
 	pulledGained, pulledLost       [numIdleTypes]int64
 	sbeCount, ttwuAttempts, ttwuMv int64
 }
@@ -55,6 +54,9 @@ type o1RQ struct {
 	bestExpiredPrio  int
 	cacheTicks       int64 // staircase rq->cache_ticks
 	preempted        bool  // staircase rq->preempted
+	// forkResched is do_fork()'s set_need_resched() after an O(1) fork
+	// (child runs first): the parent yields when its fork step ends.
+	forkResched bool
 	// schedstat v9 counters.
 	schedSwitch, schedNoswitch int64
 	ptGained, ptLost           [numIdleTypes]int64
@@ -87,8 +89,8 @@ type o1Task struct {
 	noPreempt        bool  // the next enqueue does not preempt (sync wake-up to this CPU, fork)
 	byTimer          bool  // the wake-up in flight comes from a timer (in_interrupt())
 	forked           bool  // staircase PF_FORKED: it forked since it last woke
-	behind           *Task // a new child goes right behind this parent (its next queueAdd)
-	key              int64 // list position, for the snapshot's pick order
+	before           *Task // a new child goes right before this running parent (its next queueAdd)
+	ahead            int   // curr: children forked since it last ran that are queued right before it
 	// staircase
 	burst    int
 	slice    int64 // jiffies left of slice()
@@ -205,19 +207,24 @@ func (s *Sim) recalcTaskPrioO1(p *Task, now int64) {
 
 // o1ListAdd is enqueue_task() (tail) or enqueue_task_head() (head).
 func (s *Sim) o1ListAdd(rq *RQ, p *Task, arr int, tail bool) {
+	at := 0
+	if tail {
+		at = len(rq.o1.arrays[arr].queue[p.o1.prio])
+	}
+	s.o1ListInsert(rq, p, arr, at)
+}
+
+// o1ListInsert puts p at index at of its priority's list in array arr (at
+// most the list's length): list_add_tail(&p->run_list, &q->run_list) puts
+// p right before q.
+func (s *Sim) o1ListInsert(rq *RQ, p *Task, arr, at int) {
 	a := &rq.o1.arrays[arr]
 	l := a.queue[p.o1.prio]
-	s.o1p.listSeq++
-	if tail {
-		a.queue[p.o1.prio] = append(l, p)
-		p.o1.key = s.o1p.listSeq
-	} else {
-		l = append(l, nil)
-		copy(l[1:], l)
-		l[0] = p
-		a.queue[p.o1.prio] = l
-		p.o1.key = -s.o1p.listSeq
-	}
+	at = min(at, len(l))
+	l = append(l, nil)
+	copy(l[at+1:], l[at:])
+	l[at] = p
+	a.queue[p.o1.prio] = l
 	a.nr++
 	p.o1.arr = arr
 }
@@ -245,14 +252,27 @@ func (s *Sim) o1ListDel(rq *RQ, p *Task) {
 func (s *Sim) o1QueueAdd(rq *RQ, p *Task) {
 	rq.treeAdd(p)
 	switch {
+	case rq.curr == p && p.o1.ahead > 0 && !p.o1.backTail:
+		// The parent goes back behind the children it forked (they were
+		// put right before it).
+		s.o1ListInsert(rq, p, p.o1.backArr, p.o1.ahead)
+		p.o1.ahead = 0
 	case rq.curr == p:
+		p.o1.ahead = 0
 		s.o1ListAdd(rq, p, p.o1.backArr, p.o1.backTail)
-	case p.o1.behind != nil:
+	case p.o1.before != nil:
 		// wake_up_forked_process(): list_add_tail(&p->run_list,
-		// &current->run_list), right behind the running parent.
-		par := p.o1.behind
-		p.o1.behind = nil
-		s.o1ListAdd(rq, p, par.o1.backArr, par.o1.backTail)
+		// &current->run_list) puts the child right before the running
+		// parent, at the parent's place in its list (after the children
+		// it forked before; at the list's tail if the tick requeued it).
+		par := p.o1.before
+		p.o1.before = nil
+		if par.o1.backTail {
+			s.o1ListAdd(rq, p, par.o1.backArr, true)
+		} else {
+			s.o1ListInsert(rq, p, par.o1.backArr, par.o1.ahead)
+			par.o1.ahead++
+		}
 	case p.o1.pullKind >= 0:
 		arr := rq.o1.active
 		if p.o1.pullKind == 1 {
@@ -282,7 +302,7 @@ func o1First(rq *RQ, arr int, curr *Task) *Task {
 		cp = curr.o1.prio
 	}
 	for prio := 0; prio < o1MaxPrio; prio++ {
-		if prio == cp && !curr.o1.backTail {
+		if prio == cp && !curr.o1.backTail && (curr.o1.ahead == 0 || len(a.queue[prio]) == 0) {
 			return curr
 		}
 		if l := a.queue[prio]; len(l) > 0 {
@@ -509,9 +529,13 @@ func (s *Sim) forkParent(rq *RQ, p *Task) *Task {
 // takes half its parent's remaining timeslice ((slice+1)>>1; the parent
 // keeps the other half, at least one jiffy), both sleep_avgs become the
 // parent's CURRENT_BONUS scaled by CHILD_PENALTY (95 %) and PARENT_PENALTY
-// (100 %), and the child is queued right behind its parent at the parent's
-// priority, without preempting it. The spawner's children (no parent) get
-// half a full timeslice of their nice level and no sleep_avg.
+// (100 %), and the child is queued right before its parent at the parent's
+// priority (list_add_tail(&p->run_list, &current->run_list)); do_fork()
+// then calls set_need_resched() ("Let the child process run first", 2.6.8
+// kernel/fork.c), so the parent yields when its fork step ends and the
+// child runs first. The staircase patch removed both ("Run child last").
+// The spawner's children (no parent) get half a full timeslice of their
+// nice level and no sleep_avg.
 func (s *Sim) taskForkO1(rq *RQ, p *Task) {
 	p.o1.staticPrio = 120 + p.info.Nice
 	p.o1.credit = 0
@@ -535,14 +559,23 @@ func (s *Sim) taskForkO1(rq *RQ, p *Task) {
 	par.o1.sleepAvg = s.jiffiesToNS(bonus * 100 / 100 * s.o1p.maxSleepAvg / o1MaxBonus)
 	p.o1.sleepAvg = s.jiffiesToNS(bonus * o1ChildPenalty / 100 * s.o1p.maxSleepAvg / o1MaxBonus)
 	p.o1.prio = par.o1.prio
-	p.o1.behind = par
+	p.o1.before = par
+	// do_fork(): "Let the child process run first, to avoid most of the
+	// COW overhead when the child exec()s afterwards": set_need_resched().
+	rq.o1.forkResched = true
+	s.markResched(rq)
 }
 
 // o1PickKey orders the snapshot's queue: the active array first, then by
-// priority, then by list position.
+// priority, then by place in the list.
 func (s *Sim) o1PickKey(t *Task) int64 {
 	rq := s.cpus[t.cpu]
-	k := int64(t.o1.prio)<<40 + t.o1.key
+	k := int64(t.o1.prio) << 40
+	for i, q := range rq.o1.arrays[t.o1.arr].queue[t.o1.prio] {
+		if q == t {
+			k += int64(i)
+		}
+	}
 	if t.o1.arr != rq.o1.active {
 		k += 1 << 52
 	}
