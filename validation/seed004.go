@@ -73,6 +73,7 @@ type seed004Side struct {
 	pullTask, busyLB, sbe  float64 // per simulated second
 	surgeFirst, surgeLater float64 // busy load_balance() per 200 ms: the first window, the mean of the later ones
 	madEarly, madLate      float64 // mean |nr_running - mean| over CPUs: first 50 ms, last second
+	idlePct, idleOverPct   float64 // idle, and idle while another CPU has a task waiting, % of CPU time
 }
 
 var seed004Cache struct {
@@ -106,6 +107,8 @@ func seed004Pair(users int) ([2]seed004Side, error) {
 			o.surgeLater += side.surgeLater / n
 			o.madEarly += side.madEarly / n
 			o.madLate += side.madLate / n
+			o.idlePct += side.idlePct / n
+			o.idleOverPct += side.idleOverPct / n
 		}
 	}
 	if seed004Cache.m == nil {
@@ -189,6 +192,9 @@ func seed004Run(users int, sched string, seed uint64) (seed004Side, error) {
 		}
 		r.surgeLater /= float64(len(windows) - 1)
 	}
+	cpuMS := m.SimMS * float64(len(snap.CPUs))
+	r.idleOverPct = 100 * m.IdleWhileOverloadedMS / cpuMS
+	r.idlePct = 100 - m.BusyPct
 	r.madEarly = madE / float64(max(nE, 1))
 	r.madLate = madL / float64(max(nL, 1))
 	return r, nil
@@ -222,6 +228,16 @@ func seed004Stories() []*Story {
 					o1.ctxPerOp > st.ctxPerOp
 			}))
 	}
+	for _, u := range []int{4, 8, 16} {
+		claims = append(claims, seed004Claim(
+			"\"The SDET one looks like it's load-balancing better (mainly less idle time)\"; without staircase \"the tasks "+
+				"suffer, waiting on a cpu already loaded up\".",
+			"seed 004, Martin J. Bligh; Andrew Theurer", u,
+			func(o1, st seed004Side) (string, bool) {
+				return fmt.Sprintf("idle %.1f → %.1f %% of CPU time, of which while a task waited elsewhere %.1f → %.1f %%",
+					o1.idlePct, st.idlePct, o1.idleOverPct, st.idleOverPct), st.idlePct < o1.idlePct && st.idleOverPct < o1.idleOverPct
+			}))
+	}
 	claims = append(claims,
 		seed004Claim("Staircase \"does less rebalancing, fewer pull_tasks\" (Rick's schedstats graphs, as Martin relays them).",
 			"seed 004, Martin J. Bligh", 16,
@@ -241,7 +257,7 @@ func seed004Stories() []*Story {
 			"no-staircase?\" (asked, not measured, in the thread; the sim answers it).",
 			"seed 004, Andrew Theurer", 16,
 			func(o1, st seed004Side) (string, bool) {
-				return fmt.Sprintf("mean |nr_running − average| over the CPUs, sampled every 1 ms: first 50 ms %.2f → %.2f, last second %.2f → %.2f",
+				return fmt.Sprintf("mean absolute deviation of the CPUs' nr_running from their average, sampled every 1 ms: first 50 ms %.2f → %.2f, last second %.2f → %.2f",
 					o1.madEarly, st.madEarly, o1.madLate, st.madLate), st.madEarly < o1.madEarly
 			}),
 	)
