@@ -361,3 +361,32 @@ func TestTryToWakeUp268(t *testing.T) {
 		}
 	}
 }
+
+// TestSnapshotO1Arrays: what the page draws of the O(1) runqueue. Four
+// nice-0 hogs from the spawner on one CPU each start with half a timeslice
+// ((102+1)>>1 = 51 jiffies) at prio 125 (sleep_avg 0: bonus 0, 120+5), not
+// interactive (125 > 118). hog/0 expires at 51 ms, hog/1 at 102 ms: at
+// 120 ms hog/2 runs, hog/3 waits in the active array, hog/0 and hog/1 in
+// the expired one, in that order. Staircase has no expired array.
+func TestSnapshotO1Arrays(t *testing.T) {
+	s := new268(t, cfg268(1, 1, CPUSchedO1, hogs(4, 0)))
+	runTo(t, s, 120e6)
+	var snap Snapshot
+	s.SnapshotInto(&snap)
+	c := snap.CPUs[0]
+	name := func(id int32) string { return s.TaskName(int(id)) }
+	if snap.CPUScheduler != "o1" || name(c.Curr) != "hog/2" || c.CurrPrio != 125 || c.Expired != 2 || len(c.Queue) != 3 {
+		t.Fatalf("sched %q curr %s prio %d expired %d queue %v", snap.CPUScheduler, name(c.Curr), c.CurrPrio, c.Expired, c.Queue)
+	}
+	for i, want := range []string{"hog/3", "hog/0", "hog/1"} {
+		if name(c.Queue[i]) != want || c.QueuePrio[i] != 125 {
+			t.Errorf("queue[%d] = %s prio %d, want %s 125", i, name(c.Queue[i]), c.QueuePrio[i], want)
+		}
+	}
+	st := new268(t, cfg268(1, 1, CPUSchedStaircase, hogs(4, 0)))
+	runTo(t, st, 120e6)
+	st.SnapshotInto(&snap)
+	if snap.CPUScheduler != "staircase" || snap.CPUs[0].Expired != 0 || len(snap.CPUs[0].QueuePrio) != 3 {
+		t.Errorf("staircase: %q expired %d prios %v", snap.CPUScheduler, snap.CPUs[0].Expired, snap.CPUs[0].QueuePrio)
+	}
+}

@@ -567,7 +567,8 @@ func (s *Sim) taskForkO1(rq *RQ, p *Task) {
 }
 
 // o1PickKey orders the snapshot's queue: the active array first, then by
-// priority, then by place in the list.
+// priority, then by place in the list (o1PickOrder does the same in one
+// pass).
 func (s *Sim) o1PickKey(t *Task) int64 {
 	rq := s.cpus[t.cpu]
 	k := int64(t.o1.prio) << 40
@@ -580,6 +581,48 @@ func (s *Sim) o1PickKey(t *Task) int64 {
 		k += 1 << 52
 	}
 	return k
+}
+
+// o1PickOrder returns rq's queued tasks in the order schedule() would run
+// them: the active array's lists by priority, then the expired array's.
+func (s *Sim) o1PickOrder(rq *RQ) []*Task {
+	out := s.orderBuf[:0]
+	for _, arr := range [2]int{rq.o1.active, 1 - rq.o1.active} {
+		for prio := range rq.o1.arrays[arr].queue {
+			out = append(out, rq.o1.arrays[arr].queue[prio]...)
+		}
+	}
+	s.orderBuf = out
+	return out
+}
+
+// cpuSchedulerName is the snapshot's CPUScheduler.
+func (s *Sim) cpuSchedulerName() string {
+	switch {
+	case s.cfg.Policy.Base != BaseV268:
+		return ""
+	case s.cfg.Policy.CPUScheduler == CPUSchedStaircase:
+		return "staircase"
+	}
+	return "o1"
+}
+
+// snapO1 fills the v2.6.8 part of a CPU's snapshot (c.Queue already in
+// o1PickOrder's order): priorities, and the expired array's share.
+func (s *Sim) snapO1(rq *RQ, c *CPUSnap) {
+	c.QueuePrio, c.CurrPrio, c.Expired = c.QueuePrio[:0], -1, 0
+	if s.cfg.Policy.Base != BaseV268 {
+		return
+	}
+	for _, id := range c.Queue {
+		c.QueuePrio = append(c.QueuePrio, int16(s.tasks[id].o1.prio))
+	}
+	if rq.curr != nil {
+		c.CurrPrio = int16(rq.curr.o1.prio)
+	}
+	if s.cfg.Policy.CPUScheduler != CPUSchedStaircase {
+		c.Expired = rq.o1.arrays[1-rq.o1.active].nr
+	}
 }
 
 // o1Class is the O(1) runqueue class, bound to s for the list operations
