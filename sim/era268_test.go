@@ -1,6 +1,9 @@
 package sim
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // The v2.6.8 era, worked by hand from 2.6.8's kernel/sched.c and Con
 // Kolivas' staircase patch (docs/era-2.6.8.md). HZ=1000 throughout: a
@@ -388,5 +391,45 @@ func TestSnapshotO1Arrays(t *testing.T) {
 	st.SnapshotInto(&snap)
 	if snap.CPUScheduler != "staircase" || snap.CPUs[0].Expired != 0 || len(snap.CPUs[0].QueuePrio) != 3 {
 		t.Errorf("staircase: %q expired %d prios %v", snap.CPUScheduler, snap.CPUs[0].Expired, snap.CPUs[0].QueuePrio)
+	}
+}
+
+// TestForkChildRunsFirst268: a shell on one CPU runs 1 ms, forks two
+// commands (1 ms each, then exit) and waits. O(1) (2.6.8 do_fork()'s
+// set_need_resched(), the children queued right before their parent): at
+// 1.5 ms the first command runs, the second and then the still runnable
+// shell wait, in that order; the shell's 51-jiffy slice went (51+1)>>1 =
+// 26 to the first child (25 left), then 13 to the second (12 left).
+// Staircase ("Run child last"): the shell goes on to wait_children and
+// sleeps; the first command runs and the second waits behind it.
+func TestForkChildRunsFirst268(t *testing.T) {
+	groups := []TaskGroup{
+		{Name: "sh", Count: 1, Program: []Step{{Op: OpRun, Dur: 1e6}, {Op: OpFork, Target: 1, Count: 2}, {Op: OpWaitChildren}}},
+		{Name: "cmd", Count: 0, Program: []Step{{Op: OpRun, Dur: 1e6}, {Op: OpExit}}},
+	}
+	for _, sched := range []CPUScheduler{CPUSchedO1, CPUSchedStaircase} {
+		s := new268(t, cfg268(1, 1, sched, groups))
+		runTo(t, s, 1_500_000)
+		var snap Snapshot
+		s.SnapshotInto(&snap)
+		c := snap.CPUs[0]
+		var q []string
+		for _, id := range c.Queue {
+			q = append(q, s.TaskName(int(id)))
+		}
+		got := s.TaskName(int(c.Curr)) + " then " + fmt.Sprint(q)
+		want := "cmd/0 then [cmd/1 sh/0]"
+		if sched == CPUSchedStaircase {
+			want = "cmd/0 then [cmd/1]"
+		}
+		if got != want {
+			t.Errorf("sched %d at 1.5 ms: %s, want %s", sched, got, want)
+		}
+		if sched == CPUSchedO1 {
+			sh, c0, c1 := s.tasks[0], s.tasks[1], s.tasks[2]
+			if sh.o1.timeSlice != 12 || c1.o1.timeSlice != 13 || c0.o1.timeSlice > 26 || c0.o1.timeSlice < 25 {
+				t.Errorf("slices: sh %d, cmd/0 %d, cmd/1 %d; want 12, 26 (less a tick), 13", sh.o1.timeSlice, c0.o1.timeSlice, c1.o1.timeSlice)
+			}
+		}
 	}
 }
