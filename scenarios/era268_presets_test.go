@@ -16,13 +16,14 @@ import (
 // set_need_resched()), so the shell is still runnable when the command
 // execs and sched_balance_exec() pushes every command away; staircase
 // runs the child last, the shell has forked both commands and is waiting
-// when the second one execs, and that one stays (docs/era-2.6.8.md).
-// Measured here (2 s, seed 1), ops/s o1 against staircase: 253/254.5 at 1
-// user, 968/1013.5 at 4, 1723/2015 at 8, 2209.5/2288 at 16, 2350.5/2363.5
-// at 32; context switches 4382/2691, 16546/10900, 28604/21609,
-// 36169/21750, 40310/21861. Staircase is ahead at every count and by 3 %
-// or more at 4-16 users; the model's gain at 1-2 users is under 2 %
-// (Martin: 11.5 and 15.1 %), and its context-switch surplus (32-98 %) is
+// when the second one execs, and that one stays (docs/era-2.6.8.md); the
+// O(1) sched_exit() also passes the CPU-bound commands' sleep_avg on to
+// the shell. Measured here (2 s, seed 1), ops/s o1 against staircase:
+// 253/254.5 at 1 user, 949.5/1013.5 at 4, 1685.5/2015 at 8, 2163.5/2288
+// at 16, 2342.5/2363.5 at 32; context switches 4498/2691, 16501/10900,
+// 28026/21609, 31194/21750, 33933/21861. Staircase is ahead at every count
+// and by 3 % or more at 4-16 users; the model's gain at 1-2 users is under
+// 2 % (Martin: 11.5 and 15.1 %), and its context-switch surplus (30-67 %) is
 // larger than Rick's 10-20 %, the preset being nothing but fork, exec and
 // exit where real SDET also switches on pipes and I/O that both share.
 func TestSDET268ContextSwitches(t *testing.T) {
@@ -46,8 +47,9 @@ func TestSDET268ContextSwitches(t *testing.T) {
 // 99.2, 100.2, 99.5 % at 1-16 users. With the O(1) child-runs-first fork
 // the shell is runnable when its command execs, so nr_running is 2 or 3
 // and the threshold decides little. Measured (o1, 2 s): threshold 1
-// against 2, 253 against 251.5 ops/s at 1 user, 498.5/498 at 2, 968/987
-// at 4, 1723/1826.5 at 8: within 6 % each, against staircase's 17 % at 8.
+// against 2, 253 against 251.5 ops/s at 1 user, 498.5/492 at 2,
+// 949.5/976.5 at 4, 1685.5/1760 at 8: within 6 % each, against
+// staircase's 19.5 % at 8.
 func TestSDET268ExecThreshold(t *testing.T) {
 	for _, users := range []string{"1", "2", "4", "8"} {
 		one := runPreset(t, "sdet-numaq", "policy.base", "v2.6.8", "tasks.user.count", users, "policy.exec_balance_threshold", "1")
@@ -60,7 +62,7 @@ func TestSDET268ExecThreshold(t *testing.T) {
 
 // TestKernbench268: make -j32 on the NUMA-Q (the preset as it is): make's
 // exit, the elapsed time, is earlier with staircase (1884.9 ms against
-// 2247.5 ms with o1, -16 %, the O(1) child-runs-first fork included;
+// 2174.6 ms with o1, -13 %, the O(1) child-runs-first fork included;
 // Martin: 44.09 s against 45.05 s, -2.1 %: the model overstates it).
 func TestKernbench268(t *testing.T) {
 	exit := func(sched string) float64 {

@@ -216,8 +216,9 @@
 //     burst, the parent marked PF_FORKED, the child at the tail and no
 //     yield (child runs last). The scenario's own instances come from the
 //     spawner, which is no task (cpu0; half a full timeslice, no sleep_avg;
-//     staircase: a full slice). No sched_exit() give-back, no threads
-//     (wake_up_forked_thread(), SD_BALANCE_CLONE).
+//     staircase: a full slice). No threads (wake_up_forked_thread(),
+//     SD_BALANCE_CLONE). O(1) sched_exit() (timeslice give-back, EXIT_WEIGHT
+//     sleep_avg) runs at the child's exit, not when the parent reaps it.
 //   - Exec: sched_balance_exec() (selectTaskRQ's SD_BALANCE_EXEC case) with
 //     policy.exec_balance_threshold; the move itself is the shared
 //     sched_exec() stopper path, which does not recalc the priority as

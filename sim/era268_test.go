@@ -395,17 +395,21 @@ func TestSnapshotO1Arrays(t *testing.T) {
 }
 
 // TestForkChildRunsFirst268: a shell on one CPU runs 1 ms, forks two
-// commands (1 ms each, then exit) and waits. O(1) (2.6.8 do_fork()'s
-// set_need_resched(), the children queued right before their parent): at
-// 1.5 ms the first command runs, the second and then the still runnable
-// shell wait, in that order; the shell's 51-jiffy slice went (51+1)>>1 =
-// 26 to the first child (25 left), then 13 to the second (12 left).
-// Staircase ("Run child last"): the shell goes on to wait_children and
-// sleeps; the first command runs and the second waits behind it.
+// commands (1.4 ms each, then exit) and waits. The shell starts with
+// (102+1)>>1 = 51 jiffies; the tick at 1 ms leaves 50. O(1) (2.6.8
+// do_fork()'s set_need_resched(), the children queued right before their
+// parent): cmd/0 gets (50+1)>>1 = 25 (the shell keeps 25), cmd/1 (25+1)>>1
+// = 13 (the shell keeps 12); at 1.5 ms cmd/0 runs, cmd/1 and then the still
+// runnable shell wait, in that order. Staircase ("Run child last"): the
+// shell goes on to wait_children and sleeps; cmd/0 runs and cmd/1 waits
+// behind it. sched_exit() (O(1) only): cmd/0 runs 1.0-2.4 ms (the tick at 2
+// ms: 24 left) and gives 24 back, cmd/1 runs 2.4-3.8 ms (the tick at 3 ms:
+// 12 left) and gives 12 back: at 3.9 ms the woken shell runs with 12 + 24 +
+// 12 = 48 jiffies.
 func TestForkChildRunsFirst268(t *testing.T) {
 	groups := []TaskGroup{
 		{Name: "sh", Count: 1, Program: []Step{{Op: OpRun, Dur: 1e6}, {Op: OpFork, Target: 1, Count: 2}, {Op: OpWaitChildren}}},
-		{Name: "cmd", Count: 0, Program: []Step{{Op: OpRun, Dur: 1e6}, {Op: OpExit}}},
+		{Name: "cmd", Count: 0, Program: []Step{{Op: OpRun, Dur: 1.4e6}, {Op: OpExit}}},
 	}
 	for _, sched := range []CPUScheduler{CPUSchedO1, CPUSchedStaircase} {
 		s := new268(t, cfg268(1, 1, sched, groups))
@@ -425,10 +429,17 @@ func TestForkChildRunsFirst268(t *testing.T) {
 		if got != want {
 			t.Errorf("sched %d at 1.5 ms: %s, want %s", sched, got, want)
 		}
+		runTo(t, s, 3_900_000)
+		sh := s.tasks[0]
+		if s.cpus[0].curr != sh || sched == CPUSchedO1 && sh.o1.timeSlice != 48 {
+			t.Errorf("sched %d at 3.9 ms: curr is the shell %v, its slice %d, want the shell with 48", sched, s.cpus[0].curr == sh, sh.o1.timeSlice)
+		}
 		if sched == CPUSchedO1 {
+			s := new268(t, cfg268(1, 1, sched, groups))
+			runTo(t, s, 1_500_000)
 			sh, c0, c1 := s.tasks[0], s.tasks[1], s.tasks[2]
-			if sh.o1.timeSlice != 12 || c1.o1.timeSlice != 13 || c0.o1.timeSlice > 26 || c0.o1.timeSlice < 25 {
-				t.Errorf("slices: sh %d, cmd/0 %d, cmd/1 %d; want 12, 26 (less a tick), 13", sh.o1.timeSlice, c0.o1.timeSlice, c1.o1.timeSlice)
+			if sh.o1.timeSlice != 12 || c0.o1.timeSlice != 25 || c1.o1.timeSlice != 13 {
+				t.Errorf("slices: sh %d, cmd/0 %d, cmd/1 %d; want 12, 25, 13", sh.o1.timeSlice, c0.o1.timeSlice, c1.o1.timeSlice)
 			}
 		}
 	}

@@ -91,6 +91,7 @@ type o1Task struct {
 	forked           bool  // staircase PF_FORKED: it forked since it last woke
 	before           *Task // a new child goes right before this running parent (its next queueAdd)
 	ahead            int   // curr: children forked since it last ran that are queued right before it
+	firstTimeSlice   bool  // first_time_slice: a forked child still on the slice its parent gave it
 	// staircase
 	burst    int
 	slice    int64 // jiffies left of slice()
@@ -492,6 +493,7 @@ func (s *Sim) tickPreemptO1(rq *RQ) bool {
 	if p.o1.timeSlice <= 0 {
 		p.o1.prio = s.effectivePrioO1(p)
 		p.o1.timeSlice = s.taskTimeslice(p)
+		p.o1.firstTimeSlice = false
 		if rq.o1.expiredTimestamp == 0 {
 			rq.o1.expiredTimestamp = s.jiffies()
 		}
@@ -550,6 +552,7 @@ func (s *Sim) taskForkO1(rq *RQ, p *Task) {
 		p.o1.timeSlice = (s.taskTimeslice(p) + 1) >> 1
 		return
 	}
+	p.o1.firstTimeSlice = true
 	p.o1.timeSlice = (par.o1.timeSlice + 1) >> 1
 	par.o1.timeSlice >>= 1
 	if par.o1.timeSlice == 0 {
@@ -564,6 +567,31 @@ func (s *Sim) taskForkO1(rq *RQ, p *Task) {
 	// COW overhead when the child exec()s afterwards": set_need_resched().
 	rq.o1.forkResched = true
 	s.markResched(rq)
+}
+
+// schedExitO1 mirrors 2.6.8's sched_exit(p), called from release_task():
+// "Potentially available exiting-child timeslices are retrieved here" — a
+// child still on its first timeslice gives the rest back to its parent (at
+// most MAX_TIMESLICE); and "if the child was a (relative-) CPU hog then
+// decrease the sleep_avg of the parent as well": parent = parent /
+// (EXIT_WEIGHT+1) * EXIT_WEIGHT + child / (EXIT_WEIGHT+1), EXIT_WEIGHT 3.
+// The staircase patch removes sched_exit(). Here it runs at the child's
+// exit (the kernel's release_task() runs when the parent reaps it).
+func (s *Sim) schedExitO1(p *Task) {
+	if s.cfg.Policy.CPUScheduler == CPUSchedStaircase || p.parent < 0 {
+		return
+	}
+	par := s.tasks[p.parent]
+	if par.life != p.parentLife || par.state == TaskExited {
+		return
+	}
+	if p.o1.firstTimeSlice {
+		par.o1.timeSlice = min(par.o1.timeSlice+p.o1.timeSlice, s.o1p.maxTS)
+	}
+	const exitWeight = 3
+	if p.o1.sleepAvg < par.o1.sleepAvg {
+		par.o1.sleepAvg = par.o1.sleepAvg/(exitWeight+1)*exitWeight + p.o1.sleepAvg/(exitWeight+1)
+	}
 }
 
 // o1PickKey orders the snapshot's queue: the active array first, then by
