@@ -5,6 +5,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -324,17 +325,29 @@ func TestPresetPicker(t *testing.T) {
 // tunable at every level of the machine, every feature, every cost, and
 // the machine's and the scenario's own fields. Not in the editor: version
 // (not editable), seed (the panel's #seed: checked to be one control too),
-// summary and the view block (the panel's speed menu and talk button).
+// summary and the view block (the panel's speed menu and talk button),
+// and the fields, flags and features the scenario's base lacks (their
+// schema bases: on v2.6.8 no load_metric, on v6.17 no cpu_scheduler).
 func TestEditorOneControlPerField(t *testing.T) {
 	tb := newTab(t, false)
 	tb.open(serverURL)
 	tb.click("#pause")
-	for _, preset := range []string{"tbench-pairs", "pelt-pingpong"} {
+	// The third case is the v2.6.8 era (issue 17): the editor offers only
+	// the switches of the scenario's base (Field.Bases, KeyInfo.Bases).
+	for _, c := range []struct{ preset, base string }{{"tbench-pairs", ""}, {"pelt-pingpong", ""}, {"sdet-numaq", "v2.6.8"}} {
+		preset := c.preset
 		if r := eval[apiResult](tb, `window.schedplay.loadPreset(`+jsString(preset)+`)`); !r.OK {
 			t.Fatalf("loadPreset(%s): %s", preset, r.Error)
 		}
 		tb.poll(`document.querySelector('#editor .preset.current[data-preset=`+jsString(preset)+`]') !== null`, 10*time.Second)
+		if c.base != "" {
+			if r := eval[apiResult](tb, `window.schedplay.set("policy.base", `+jsString(c.base)+`)`); !r.OK {
+				t.Fatalf("set base %s: %s", c.base, r.Error)
+			}
+			tb.poll(`document.querySelector('#editor [data-path="policy.cpu_scheduler"]') !== null`, 10*time.Second)
+		}
 		sc := tb.scenario()
+		applies := func(bases []string) bool { return len(bases) == 0 || slices.Contains(bases, sc.Policy.Base) }
 		var model struct {
 			Levels  []string          `json:"levels"`
 			CStates []json.RawMessage `json:"cstates"`
@@ -347,10 +360,11 @@ func TestEditorOneControlPerField(t *testing.T) {
 		for _, f := range scenarios.Fields() {
 			switch {
 			case f.Kind == scenarios.KindObject || f.Kind == scenarios.KindMap || f.Kind == scenarios.KindList,
-				f.Path == "version", f.Path == "seed", f.Path == "summary", strings.HasPrefix(f.Path, "view"):
+				f.Path == "version", f.Path == "seed", f.Path == "summary", strings.HasPrefix(f.Path, "view"),
+				!applies(f.Bases):
 				continue
 			}
-			for _, p := range expand(f.Path, sc, model.Levels, len(model.CStates), model.Schema) {
+			for _, p := range expand(f.Path, sc, model.Levels, len(model.CStates), model.Schema, applies) {
 				if st, ok := stepOf(sc, p); ok {
 					// A step shows its kind (a menu at the step's path), the
 					// kind's value, and a wake's fanout and sync.
@@ -389,7 +403,7 @@ func TestEditorOneControlPerField(t *testing.T) {
 // expand lists the concrete paths of a pattern in sc: task groups and steps
 // by index, C-states by index (the ones in effect), levels the machine has,
 // the flags the editor offers, every feature.
-func expand(pattern string, sc *scenarios.Scenario, levels []string, cstates int, schema scenarios.SchemaDoc) []string {
+func expand(pattern string, sc *scenarios.Scenario, levels []string, cstates int, schema scenarios.SchemaDoc, applies func([]string) bool) []string {
 	paths := []string{""}
 	add := func(p, part string) string {
 		if p == "" {
@@ -423,7 +437,7 @@ func expand(pattern string, sc *scenarios.Scenario, levels []string, cstates int
 				}
 			case part == "<flag>" || part == "<feature>":
 				for _, k := range schema.Keys[part] {
-					if k.Edit {
+					if k.Edit && applies(k.Bases) {
 						next = append(next, add(p, k.Name))
 					}
 				}

@@ -48,6 +48,10 @@ var screens = []screen{
 	{name: "80cpu-ab", preset: "tbench-pairs", sets: [][2]string{{"tasks.client.count", "8"}}, speed: 0.001, keys: "a"},
 	{name: "256cpu", preset: "tbench-pairs", sets: bigMachine, speed: 0.001},
 	{name: "256cpu-talk", preset: "tbench-pairs", sets: bigMachine, speed: 0.001, keys: "t"},
+	// v2.6.8: the O(1) priority arrays drawn in place of PELT bars (issue 17):
+	// make -j32 with 1 s jobs, two per CPU, which take turns through the
+	// expired array once their first timeslices are used (after ~100 ms).
+	{name: "numaq-v268", preset: "kernbench-numaq", sets: [][2]string{{"policy.base", "v2.6.8"}, {"tasks.cc.program[2].run", "1s"}}, speed: 0.05},
 }
 
 type pageStats struct {

@@ -206,6 +206,7 @@ func (p *Painter) fullCell(c *Cell, snap *sim.Snapshot, cs *sim.CPUSnap, dst *Sc
 // has none, and its bars stay blank.
 func (p *Painter) bars(c *Cell, snap *sim.Snapshot, cs *sim.CPUSnap, dst *Scene) {
 	if snap.NoPELT {
+		p.o1Arrays(c, snap, cs, dst) // v2.6.8: its priority arrays instead (o1arrays.go)
 		return
 	}
 	run, blocked := p.loadSplit(snap, cs)

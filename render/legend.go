@@ -41,6 +41,7 @@ type LegendOptions struct {
 	V38     bool // the load bar's parts are 3.8's runnable/blocked load averages
 	Compact bool // the machine is drawn in the compact heat view
 	Keys    bool // add the key help
+	V268    bool // v2.6.8: no PELT bars, the priority arrays instead (o1arrays.go)
 }
 
 // KeyHelp is the keyboard help line.
@@ -80,6 +81,9 @@ func LegendItems(o LegendOptions) []LegendItem {
 	)
 	if o.Keys {
 		items = append(items, LegendItem{Icon: IconKeys, Text: KeyHelp})
+	}
+	if o.V268 {
+		items = o1Legend(items) // the arrays' items for the PELT bars' (o1arrays.go)
 	}
 	return items
 }

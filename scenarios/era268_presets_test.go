@@ -11,44 +11,59 @@ import (
 // one 2.6.8 base is the closest A/B the model has, not the same one.
 
 // TestSDET268ContextSwitches: Rick Lindsley's sar data, "cswitches were
-// 10%-20% higher on the no staircase runs". Measured here (2 s): o1
-// against staircase 2753/2691 at 1 user, 11092/10900 at 4, 22232/21609
-// at 8, 31116/21750 at 16, 35614/21861 at 32 — the direction at every
-// count, the size only at 1-8 users (2-3 % there, 40-70 % above).
-// Throughput goes the same way but by at most 0.8 % (Martin's SDET:
-// +11.5 … +18.5 % at 1-16 users): the model does not show that gain.
+// 10%-20% higher on the no staircase runs", and Martin Bligh's SDET gains
+// at 1-16 users. The O(1) fork lets the child run first (do_fork()'s
+// set_need_resched()), so the shell is still runnable when the command
+// execs and sched_balance_exec() pushes every command away; staircase
+// runs the child last, the shell has forked both commands and is waiting
+// when the second one execs, and that one stays (docs/era-2.6.8.md); the
+// O(1) sched_exit() also passes the CPU-bound commands' sleep_avg on to
+// the shell. Measured here (2 s, seed 1), ops/s o1 against staircase:
+// 253/254.5 at 1 user, 949.5/1013.5 at 4, 1685.5/2015 at 8, 2163.5/2288
+// at 16, 2342.5/2363.5 at 32; context switches 4498/2691, 16501/10900,
+// 28026/21609, 31194/21750, 33933/21861. Staircase is ahead at every count
+// and by 3 % or more at 4-16 users; the model's gain at 1-2 users is under
+// 2 % (Martin: 11.5 and 15.1 %), and its context-switch surplus (30-67 %) is
+// larger than Rick's 10-20 %, the preset being nothing but fork, exec and
+// exit where real SDET also switches on pipes and I/O that both share.
 func TestSDET268ContextSwitches(t *testing.T) {
 	for _, users := range []int{1, 4, 8, 16, 32} {
 		n := strconv.Itoa(users)
 		o1 := runPreset(t, "sdet-numaq", "policy.base", "v2.6.8", "tasks.user.count", n, "policy.cpu_scheduler", "o1")
 		st := runPreset(t, "sdet-numaq", "policy.base", "v2.6.8", "tasks.user.count", n, "policy.cpu_scheduler", "staircase")
-		if o1.CtxSwitches <= st.CtxSwitches || o1.OpsPerS > st.OpsPerS {
-			t.Errorf("%d users: o1 %d switches %.1f ops/s, staircase %d switches %.1f ops/s; want fewer switches and no less throughput with staircase",
+		if o1.CtxSwitches <= st.CtxSwitches || o1.OpsPerS >= st.OpsPerS {
+			t.Errorf("%d users: o1 %d switches %.1f ops/s, staircase %d switches %.1f ops/s; want fewer switches and more throughput with staircase",
 				users, o1.CtxSwitches, o1.OpsPerS, st.CtxSwitches, st.OpsPerS)
+		}
+		if users >= 4 && users <= 16 && st.OpsPerS < o1.OpsPerS*1.03 {
+			t.Errorf("%d users: staircase %.1f ops/s against o1 %.1f; want 3 %% or more ahead", users, st.OpsPerS, o1.OpsPerS)
 		}
 	}
 }
 
 // TestSDET268ExecThreshold: sched_balance_exec()'s "if (this_rq()->
-// nr_running <= 2)" becoming "<= 1" (Andrew Theurer). With 1, a command
-// exec'ing while its shell is still queued on its CPU is pushed to an
-// idler CPU; with 2 it stays until a third task is there. Measured (o1,
-// 2 s): 254 against 213 ops/s at 1 user, 1010.5 against 815.5 at 4, 2014.5
-// against 1539 at 8; at 16 users 2269 against 2374.5 (the loaded machine
-// gains from fewer pushes); at 32 equal within 0.2 %.
+// nr_running <= 2)" becoming "<= 1" (Andrew Theurer). In the seed the
+// change is no gain: 2.6.7 against 2.6.8-rc2 is 100 against 95.9, 100.5,
+// 99.2, 100.2, 99.5 % at 1-16 users. With the O(1) child-runs-first fork
+// the shell is runnable when its command execs, so nr_running is 2 or 3
+// and the threshold decides little. Measured (o1, 2 s): threshold 1
+// against 2, 253 against 251.5 ops/s at 1 user, 498.5/492 at 2,
+// 949.5/976.5 at 4, 1685.5/1760 at 8: within 6 % each, against
+// staircase's 19.5 % at 8.
 func TestSDET268ExecThreshold(t *testing.T) {
-	for _, users := range []string{"1", "4", "8"} {
+	for _, users := range []string{"1", "2", "4", "8"} {
 		one := runPreset(t, "sdet-numaq", "policy.base", "v2.6.8", "tasks.user.count", users, "policy.exec_balance_threshold", "1")
 		two := runPreset(t, "sdet-numaq", "policy.base", "v2.6.8", "tasks.user.count", users, "policy.exec_balance_threshold", "2")
-		if one.OpsPerS <= two.OpsPerS*1.1 {
-			t.Errorf("%s users: threshold 1 %.1f ops/s, threshold 2 %.1f; want threshold 1 ahead by more than 10 %%", users, one.OpsPerS, two.OpsPerS)
+		if r := one.OpsPerS / two.OpsPerS; r < 0.94 || r > 1.06 {
+			t.Errorf("%s users: threshold 1 %.1f ops/s, threshold 2 %.1f; want within 6 %% of each other", users, one.OpsPerS, two.OpsPerS)
 		}
 	}
 }
 
 // TestKernbench268: make -j32 on the NUMA-Q (the preset as it is): make's
 // exit, the elapsed time, is earlier with staircase (1884.9 ms against
-// 1978.4 ms with o1, -4.7 %; Martin: 44.09 s against 45.05 s, -2.1 %).
+// 2174.6 ms with o1, -13 %, the O(1) child-runs-first fork included;
+// Martin: 44.09 s against 45.05 s, -2.1 %: the model overstates it).
 func TestKernbench268(t *testing.T) {
 	exit := func(sched string) float64 {
 		m := runPreset(t, "kernbench-numaq", "policy.base", "v2.6.8", "policy.cpu_scheduler", sched)

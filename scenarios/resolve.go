@@ -489,18 +489,6 @@ func (pol *Policy) resolve(p *problems, path string, out *sim.Policy) {
 	}
 }
 
-// Which switches exist in which era. v2.6.8 has no PELT (load is
-// nr_running), no select_idle_sibling, no EEVDF or CFS tunables, and its
-// own sched-domain flags; cpu_scheduler, staircase_mode,
-// exec_balance_threshold, SD_WAKE_IDLE and SD_WAKE_BALANCE exist only
-// there. The schema rows say the same (Field.Bases).
-var (
-	flags268     = []string{"SD_BALANCE_NEWIDLE", "SD_BALANCE_EXEC", "SD_WAKE_IDLE", "SD_WAKE_AFFINE", "SD_WAKE_BALANCE", "SD_SHARE_CPUPOWER", "SD_SHARE_CPUCAPACITY"}
-	flagsOnly268 = []string{"SD_WAKE_IDLE", "SD_WAKE_BALANCE"}
-	features268  = []string{"NEWIDLE_BALANCE", "WAKEUP_PREEMPTION"}
-	only268      = "exists only on base \"v2.6.8\""
-)
-
 // checkBase refuses the switches base lacks, each at its path.
 func (pol *Policy) checkBase(p *problems, path string, base sim.Base) {
 	if base == sim.BaseV268 {

@@ -15,7 +15,8 @@ type SchemaDoc struct {
 	Version      int                  `json:"version"`
 	Fields       []Field              `json:"fields"`
 	Placeholders map[string][]string  `json:"placeholders"`
-	Keys         map[string][]KeyInfo `json:"keys"` // the placeholders' names with their words
+	Keys         map[string][]KeyInfo `json:"keys"`      // the placeholders' names with their words
+	BasePath     string               `json:"base_path"` // the field the rows' and keys' bases lists name (eras.go)
 }
 
 // Schema returns the schema for describe() and `schedsim fields -json`:
@@ -33,7 +34,7 @@ func Schema() SchemaDoc {
 			}
 		}
 	}
-	return SchemaDoc{Version: Version, Fields: fields, Placeholders: Placeholders(), Keys: keyInfos()}
+	return SchemaDoc{Version: Version, Fields: fields, Placeholders: Placeholders(), Keys: keyInfos(), BasePath: BasePath}
 }
 
 // Range describes a row's limits in words: "1 … 256", "0s … 1s",

@@ -61,6 +61,9 @@ type KeyInfo struct {
 	Doc   string `json:"doc,omitempty"`
 	Group string `json:"group,omitempty"` // features: the concept the editor files it under
 	Edit  bool   `json:"edit,omitempty"`  // the editor offers it (flags: the behavioural ones)
+	// Bases lists the policy.base values it can be set on (empty: all;
+	// keyBases in eras.go).
+	Bases []string `json:"bases,omitempty"`
 }
 
 // flagDocs are the SD_* flags the editor offers, in its order; the others
@@ -70,7 +73,9 @@ var flagDocs = [][2]string{
 	{"SD_WAKE_AFFINE", "wake_affine() may pull the wakee to the waker's CPU across this domain"},
 	{"SD_BALANCE_NEWIDLE", "a CPU about to go idle pulls work from this domain"},
 	{"SD_BALANCE_FORK", "a new task is placed on the idlest group of this domain"},
-	{"SD_BALANCE_EXEC", "exec() re-places the task (the model has no exec: no effect here)"},
+	{"SD_BALANCE_EXEC", "exec() re-places the task (sched_exec(); 2.6.8: sched_balance_exec() in the highest such domain)"},
+	{"SD_WAKE_BALANCE", "2.6.8: try_to_wake_up() pulls the wakee to the waking CPU across this domain when that one is less loaded"},
+	{"SD_WAKE_IDLE", "2.6.8: wake_idle() puts the wakee on an idle CPU of this domain (the SMT level) when its own is busy"},
 	{"SD_PREFER_SIBLING", "the balancer spreads tasks to sibling groups before stacking them"},
 }
 
@@ -126,6 +131,11 @@ func keyInfos() map[string][]KeyInfo {
 	for _, n := range featureNames() {
 		if !seen[n] {
 			out["<feature>"] = append(out["<feature>"], KeyInfo{Name: n, Edit: true})
+		}
+	}
+	for ph, list := range out {
+		for i := range list {
+			list[i].Bases = keyBases(ph, list[i].Name)
 		}
 	}
 	return out

@@ -48,6 +48,13 @@ type CPUSnap struct {
 	RunnableLoadAvg int64
 	BlockedLoadAvg  int64
 	CPULoad         [5]int64 // cpu_load[0..4]
+	// v2.6.8 (snapO1 in o1.go): the queued tasks' dynamic priorities in
+	// Queue's order, the running task's (-1 when idle), and how many of
+	// Queue's last tasks wait in the O(1) expired array. Empty in the
+	// other eras.
+	QueuePrio []int16
+	CurrPrio  int16
+	Expired   int
 }
 
 // TaskSnap is one task at the snapshot's time.
@@ -68,4 +75,7 @@ type Snapshot struct {
 	// NoPELT: the era tracks no per-entity load (v2.6.8); the PELT fields
 	// are zero and must not be drawn.
 	NoPELT bool
+	// CPUScheduler is v2.6.8's runqueue ("o1" or "staircase"); "" in the
+	// other eras.
+	CPUScheduler string
 }

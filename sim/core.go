@@ -172,6 +172,15 @@ func (s *Sim) runTask(rq *RQ, p *Task) bool {
 			}
 		case OpFork:
 			p.remaining += s.forkStep(rq, p, st)
+			if rq.o1.forkResched {
+				// 2.6.8 O(1): the parent yields on its way out of fork()
+				// (set_need_resched(), child runs first); the schedule
+				// loop picks again.
+				rq.o1.forkResched = false
+				if p.remaining == 0 {
+					return true
+				}
+			}
 		case OpWaitChildren:
 			if p.nrChildren > 0 {
 				p.waitChild = true

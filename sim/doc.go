@@ -208,13 +208,17 @@
 //     sched_clock() is the simulator's exact clock.
 //   - Forks: a fork step's child starts on its parent's CPU
 //     (wake_up_forked_process()), O(1): half the parent's timeslice, the
-//     CHILD/PARENT_PENALTY sleep_avgs, queued right behind the parent at its
-//     priority; staircase: the parent's slice and priority, no burst, the
-//     parent marked PF_FORKED. The scenario's own instances come from the
+//     CHILD/PARENT_PENALTY sleep_avgs, queued right before the parent at its
+//     priority, and the parent yields when the fork step ends (do_fork()'s
+//     set_need_resched(): child runs first); a fork step of several children
+//     forks them all before the parent yields, where a shell would yield
+//     after each fork(). Staircase: the parent's slice and priority, no
+//     burst, the parent marked PF_FORKED, the child at the tail and no
+//     yield (child runs last). The scenario's own instances come from the
 //     spawner, which is no task (cpu0; half a full timeslice, no sleep_avg;
-//     staircase: a full slice). No sched_exit() give-back, no -mm
-//     child-runs-first, no threads (wake_up_forked_thread(),
-//     SD_BALANCE_CLONE). A fork does not preempt.
+//     staircase: a full slice). No threads (wake_up_forked_thread(),
+//     SD_BALANCE_CLONE). O(1) sched_exit() (timeslice give-back, EXIT_WEIGHT
+//     sleep_avg) runs at the child's exit, not when the parent reaps it.
 //   - Exec: sched_balance_exec() (selectTaskRQ's SD_BALANCE_EXEC case) with
 //     policy.exec_balance_threshold; the move itself is the shared
 //     sched_exec() stopper path, which does not recalc the priority as

@@ -1,6 +1,9 @@
 package sim
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // The v2.6.8 era, worked by hand from 2.6.8's kernel/sched.c and Con
 // Kolivas' staircase patch (docs/era-2.6.8.md). HZ=1000 throughout: a
@@ -358,6 +361,86 @@ func TestTryToWakeUp268(t *testing.T) {
 		p.o1.timestamp = c.ts
 		if got := s.ttwuTarget268(p, 1, 0, d); got != c.want {
 			t.Errorf("last ran at %d ms: woken on cpu%d, want cpu%d (%s)", c.ts/1e6, got, c.want, d.Reason)
+		}
+	}
+}
+
+// TestSnapshotO1Arrays: what the page draws of the O(1) runqueue. Four
+// nice-0 hogs from the spawner on one CPU each start with half a timeslice
+// ((102+1)>>1 = 51 jiffies) at prio 125 (sleep_avg 0: bonus 0, 120+5), not
+// interactive (125 > 118). hog/0 expires at 51 ms, hog/1 at 102 ms: at
+// 120 ms hog/2 runs, hog/3 waits in the active array, hog/0 and hog/1 in
+// the expired one, in that order. Staircase has no expired array.
+func TestSnapshotO1Arrays(t *testing.T) {
+	s := new268(t, cfg268(1, 1, CPUSchedO1, hogs(4, 0)))
+	runTo(t, s, 120e6)
+	var snap Snapshot
+	s.SnapshotInto(&snap)
+	c := snap.CPUs[0]
+	name := func(id int32) string { return s.TaskName(int(id)) }
+	if snap.CPUScheduler != "o1" || name(c.Curr) != "hog/2" || c.CurrPrio != 125 || c.Expired != 2 || len(c.Queue) != 3 {
+		t.Fatalf("sched %q curr %s prio %d expired %d queue %v", snap.CPUScheduler, name(c.Curr), c.CurrPrio, c.Expired, c.Queue)
+	}
+	for i, want := range []string{"hog/3", "hog/0", "hog/1"} {
+		if name(c.Queue[i]) != want || c.QueuePrio[i] != 125 {
+			t.Errorf("queue[%d] = %s prio %d, want %s 125", i, name(c.Queue[i]), c.QueuePrio[i], want)
+		}
+	}
+	st := new268(t, cfg268(1, 1, CPUSchedStaircase, hogs(4, 0)))
+	runTo(t, st, 120e6)
+	st.SnapshotInto(&snap)
+	if snap.CPUScheduler != "staircase" || snap.CPUs[0].Expired != 0 || len(snap.CPUs[0].QueuePrio) != 3 {
+		t.Errorf("staircase: %q expired %d prios %v", snap.CPUScheduler, snap.CPUs[0].Expired, snap.CPUs[0].QueuePrio)
+	}
+}
+
+// TestForkChildRunsFirst268: a shell on one CPU runs 1 ms, forks two
+// commands (1.4 ms each, then exit) and waits. The shell starts with
+// (102+1)>>1 = 51 jiffies; the tick at 1 ms leaves 50. O(1) (2.6.8
+// do_fork()'s set_need_resched(), the children queued right before their
+// parent): cmd/0 gets (50+1)>>1 = 25 (the shell keeps 25), cmd/1 (25+1)>>1
+// = 13 (the shell keeps 12); at 1.5 ms cmd/0 runs, cmd/1 and then the still
+// runnable shell wait, in that order. Staircase ("Run child last"): the
+// shell goes on to wait_children and sleeps; cmd/0 runs and cmd/1 waits
+// behind it. sched_exit() (O(1) only): cmd/0 runs 1.0-2.4 ms (the tick at 2
+// ms: 24 left) and gives 24 back, cmd/1 runs 2.4-3.8 ms (the tick at 3 ms:
+// 12 left) and gives 12 back: at 3.9 ms the woken shell runs with 12 + 24 +
+// 12 = 48 jiffies.
+func TestForkChildRunsFirst268(t *testing.T) {
+	groups := []TaskGroup{
+		{Name: "sh", Count: 1, Program: []Step{{Op: OpRun, Dur: 1e6}, {Op: OpFork, Target: 1, Count: 2}, {Op: OpWaitChildren}}},
+		{Name: "cmd", Count: 0, Program: []Step{{Op: OpRun, Dur: 1.4e6}, {Op: OpExit}}},
+	}
+	for _, sched := range []CPUScheduler{CPUSchedO1, CPUSchedStaircase} {
+		s := new268(t, cfg268(1, 1, sched, groups))
+		runTo(t, s, 1_500_000)
+		var snap Snapshot
+		s.SnapshotInto(&snap)
+		c := snap.CPUs[0]
+		var q []string
+		for _, id := range c.Queue {
+			q = append(q, s.TaskName(int(id)))
+		}
+		got := s.TaskName(int(c.Curr)) + " then " + fmt.Sprint(q)
+		want := "cmd/0 then [cmd/1 sh/0]"
+		if sched == CPUSchedStaircase {
+			want = "cmd/0 then [cmd/1]"
+		}
+		if got != want {
+			t.Errorf("sched %d at 1.5 ms: %s, want %s", sched, got, want)
+		}
+		runTo(t, s, 3_900_000)
+		sh := s.tasks[0]
+		if s.cpus[0].curr != sh || sched == CPUSchedO1 && sh.o1.timeSlice != 48 {
+			t.Errorf("sched %d at 3.9 ms: curr is the shell %v, its slice %d, want the shell with 48", sched, s.cpus[0].curr == sh, sh.o1.timeSlice)
+		}
+		if sched == CPUSchedO1 {
+			s := new268(t, cfg268(1, 1, sched, groups))
+			runTo(t, s, 1_500_000)
+			sh, c0, c1 := s.tasks[0], s.tasks[1], s.tasks[2]
+			if sh.o1.timeSlice != 12 || c0.o1.timeSlice != 25 || c1.o1.timeSlice != 13 {
+				t.Errorf("slices: sh %d, cmd/0 %d, cmd/1 %d; want 12, 25, 13", sh.o1.timeSlice, c0.o1.timeSlice, c1.o1.timeSlice)
+			}
 		}
 	}
 }

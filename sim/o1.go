@@ -41,7 +41,6 @@ type o1Params struct {
 	interactive, compute           bool  // staircase sysctls
 	cacheDelay                     int64 // staircase cache_delay, jiffies
 	execThreshold                  int   // sched_balance_exec(): stay while nr_running <= this
-	listSeq                        int64 // insertion counter (snapshot order)
 	pulledGained, pulledLost       [numIdleTypes]int64
 	sbeCount, ttwuAttempts, ttwuMv int64
 }
@@ -55,6 +54,9 @@ type o1RQ struct {
 	bestExpiredPrio  int
 	cacheTicks       int64 // staircase rq->cache_ticks
 	preempted        bool  // staircase rq->preempted
+	// forkResched is do_fork()'s set_need_resched() after an O(1) fork
+	// (child runs first): the parent yields when its fork step ends.
+	forkResched bool
 	// schedstat v9 counters.
 	schedSwitch, schedNoswitch int64
 	ptGained, ptLost           [numIdleTypes]int64
@@ -87,8 +89,9 @@ type o1Task struct {
 	noPreempt        bool  // the next enqueue does not preempt (sync wake-up to this CPU, fork)
 	byTimer          bool  // the wake-up in flight comes from a timer (in_interrupt())
 	forked           bool  // staircase PF_FORKED: it forked since it last woke
-	behind           *Task // a new child goes right behind this parent (its next queueAdd)
-	key              int64 // list position, for the snapshot's pick order
+	before           *Task // a new child goes right before this running parent (its next queueAdd)
+	ahead            int   // curr: children forked since it last ran that are queued right before it
+	firstTimeSlice   bool  // first_time_slice: a forked child still on the slice its parent gave it
 	// staircase
 	burst    int
 	slice    int64 // jiffies left of slice()
@@ -205,19 +208,24 @@ func (s *Sim) recalcTaskPrioO1(p *Task, now int64) {
 
 // o1ListAdd is enqueue_task() (tail) or enqueue_task_head() (head).
 func (s *Sim) o1ListAdd(rq *RQ, p *Task, arr int, tail bool) {
+	at := 0
+	if tail {
+		at = len(rq.o1.arrays[arr].queue[p.o1.prio])
+	}
+	s.o1ListInsert(rq, p, arr, at)
+}
+
+// o1ListInsert puts p at index at of its priority's list in array arr (at
+// most the list's length): list_add_tail(&p->run_list, &q->run_list) puts
+// p right before q.
+func (s *Sim) o1ListInsert(rq *RQ, p *Task, arr, at int) {
 	a := &rq.o1.arrays[arr]
 	l := a.queue[p.o1.prio]
-	s.o1p.listSeq++
-	if tail {
-		a.queue[p.o1.prio] = append(l, p)
-		p.o1.key = s.o1p.listSeq
-	} else {
-		l = append(l, nil)
-		copy(l[1:], l)
-		l[0] = p
-		a.queue[p.o1.prio] = l
-		p.o1.key = -s.o1p.listSeq
-	}
+	at = min(at, len(l))
+	l = append(l, nil)
+	copy(l[at+1:], l[at:])
+	l[at] = p
+	a.queue[p.o1.prio] = l
 	a.nr++
 	p.o1.arr = arr
 }
@@ -245,14 +253,27 @@ func (s *Sim) o1ListDel(rq *RQ, p *Task) {
 func (s *Sim) o1QueueAdd(rq *RQ, p *Task) {
 	rq.treeAdd(p)
 	switch {
+	case rq.curr == p && p.o1.ahead > 0 && !p.o1.backTail:
+		// The parent goes back behind the children it forked (they were
+		// put right before it).
+		s.o1ListInsert(rq, p, p.o1.backArr, p.o1.ahead)
+		p.o1.ahead = 0
 	case rq.curr == p:
+		p.o1.ahead = 0
 		s.o1ListAdd(rq, p, p.o1.backArr, p.o1.backTail)
-	case p.o1.behind != nil:
+	case p.o1.before != nil:
 		// wake_up_forked_process(): list_add_tail(&p->run_list,
-		// &current->run_list), right behind the running parent.
-		par := p.o1.behind
-		p.o1.behind = nil
-		s.o1ListAdd(rq, p, par.o1.backArr, par.o1.backTail)
+		// &current->run_list) puts the child right before the running
+		// parent, at the parent's place in its list (after the children
+		// it forked before; at the list's tail if the tick requeued it).
+		par := p.o1.before
+		p.o1.before = nil
+		if par.o1.backTail {
+			s.o1ListAdd(rq, p, par.o1.backArr, true)
+		} else {
+			s.o1ListInsert(rq, p, par.o1.backArr, par.o1.ahead)
+			par.o1.ahead++
+		}
 	case p.o1.pullKind >= 0:
 		arr := rq.o1.active
 		if p.o1.pullKind == 1 {
@@ -282,7 +303,7 @@ func o1First(rq *RQ, arr int, curr *Task) *Task {
 		cp = curr.o1.prio
 	}
 	for prio := 0; prio < o1MaxPrio; prio++ {
-		if prio == cp && !curr.o1.backTail {
+		if prio == cp && !curr.o1.backTail && (curr.o1.ahead == 0 || len(a.queue[prio]) == 0) {
 			return curr
 		}
 		if l := a.queue[prio]; len(l) > 0 {
@@ -472,6 +493,7 @@ func (s *Sim) tickPreemptO1(rq *RQ) bool {
 	if p.o1.timeSlice <= 0 {
 		p.o1.prio = s.effectivePrioO1(p)
 		p.o1.timeSlice = s.taskTimeslice(p)
+		p.o1.firstTimeSlice = false
 		if rq.o1.expiredTimestamp == 0 {
 			rq.o1.expiredTimestamp = s.jiffies()
 		}
@@ -509,9 +531,13 @@ func (s *Sim) forkParent(rq *RQ, p *Task) *Task {
 // takes half its parent's remaining timeslice ((slice+1)>>1; the parent
 // keeps the other half, at least one jiffy), both sleep_avgs become the
 // parent's CURRENT_BONUS scaled by CHILD_PENALTY (95 %) and PARENT_PENALTY
-// (100 %), and the child is queued right behind its parent at the parent's
-// priority, without preempting it. The spawner's children (no parent) get
-// half a full timeslice of their nice level and no sleep_avg.
+// (100 %), and the child is queued right before its parent at the parent's
+// priority (list_add_tail(&p->run_list, &current->run_list)); do_fork()
+// then calls set_need_resched() ("Let the child process run first", 2.6.8
+// kernel/fork.c), so the parent yields when its fork step ends and the
+// child runs first. The staircase patch removed both ("Run child last").
+// The spawner's children (no parent) get half a full timeslice of their
+// nice level and no sleep_avg.
 func (s *Sim) taskForkO1(rq *RQ, p *Task) {
 	p.o1.staticPrio = 120 + p.info.Nice
 	p.o1.credit = 0
@@ -526,6 +552,7 @@ func (s *Sim) taskForkO1(rq *RQ, p *Task) {
 		p.o1.timeSlice = (s.taskTimeslice(p) + 1) >> 1
 		return
 	}
+	p.o1.firstTimeSlice = true
 	p.o1.timeSlice = (par.o1.timeSlice + 1) >> 1
 	par.o1.timeSlice >>= 1
 	if par.o1.timeSlice == 0 {
@@ -535,18 +562,95 @@ func (s *Sim) taskForkO1(rq *RQ, p *Task) {
 	par.o1.sleepAvg = s.jiffiesToNS(bonus * 100 / 100 * s.o1p.maxSleepAvg / o1MaxBonus)
 	p.o1.sleepAvg = s.jiffiesToNS(bonus * o1ChildPenalty / 100 * s.o1p.maxSleepAvg / o1MaxBonus)
 	p.o1.prio = par.o1.prio
-	p.o1.behind = par
+	p.o1.before = par
+	// do_fork(): "Let the child process run first, to avoid most of the
+	// COW overhead when the child exec()s afterwards": set_need_resched().
+	rq.o1.forkResched = true
+	s.markResched(rq)
+}
+
+// schedExitO1 mirrors 2.6.8's sched_exit(p), called from release_task():
+// "Potentially available exiting-child timeslices are retrieved here" — a
+// child still on its first timeslice gives the rest back to its parent (at
+// most MAX_TIMESLICE); and "if the child was a (relative-) CPU hog then
+// decrease the sleep_avg of the parent as well": parent = parent /
+// (EXIT_WEIGHT+1) * EXIT_WEIGHT + child / (EXIT_WEIGHT+1), EXIT_WEIGHT 3.
+// The staircase patch removes sched_exit(). Here it runs at the child's
+// exit (the kernel's release_task() runs when the parent reaps it).
+func (s *Sim) schedExitO1(p *Task) {
+	if s.cfg.Policy.CPUScheduler == CPUSchedStaircase || p.parent < 0 {
+		return
+	}
+	par := s.tasks[p.parent]
+	if par.life != p.parentLife || par.state == TaskExited {
+		return
+	}
+	if p.o1.firstTimeSlice {
+		par.o1.timeSlice = min(par.o1.timeSlice+p.o1.timeSlice, s.o1p.maxTS)
+	}
+	const exitWeight = 3
+	if p.o1.sleepAvg < par.o1.sleepAvg {
+		par.o1.sleepAvg = par.o1.sleepAvg/(exitWeight+1)*exitWeight + p.o1.sleepAvg/(exitWeight+1)
+	}
 }
 
 // o1PickKey orders the snapshot's queue: the active array first, then by
-// priority, then by list position.
+// priority, then by place in the list (o1PickOrder does the same in one
+// pass).
 func (s *Sim) o1PickKey(t *Task) int64 {
 	rq := s.cpus[t.cpu]
-	k := int64(t.o1.prio)<<40 + t.o1.key
+	k := int64(t.o1.prio) << 40
+	for i, q := range rq.o1.arrays[t.o1.arr].queue[t.o1.prio] {
+		if q == t {
+			k += int64(i)
+		}
+	}
 	if t.o1.arr != rq.o1.active {
 		k += 1 << 52
 	}
 	return k
+}
+
+// o1PickOrder returns rq's queued tasks in the order schedule() would run
+// them: the active array's lists by priority, then the expired array's.
+func (s *Sim) o1PickOrder(rq *RQ) []*Task {
+	out := s.orderBuf[:0]
+	for _, arr := range [2]int{rq.o1.active, 1 - rq.o1.active} {
+		for prio := range rq.o1.arrays[arr].queue {
+			out = append(out, rq.o1.arrays[arr].queue[prio]...)
+		}
+	}
+	s.orderBuf = out
+	return out
+}
+
+// cpuSchedulerName is the snapshot's CPUScheduler.
+func (s *Sim) cpuSchedulerName() string {
+	switch {
+	case s.cfg.Policy.Base != BaseV268:
+		return ""
+	case s.cfg.Policy.CPUScheduler == CPUSchedStaircase:
+		return "staircase"
+	}
+	return "o1"
+}
+
+// snapO1 fills the v2.6.8 part of a CPU's snapshot (c.Queue already in
+// o1PickOrder's order): priorities, and the expired array's share.
+func (s *Sim) snapO1(rq *RQ, c *CPUSnap) {
+	c.QueuePrio, c.CurrPrio, c.Expired = c.QueuePrio[:0], -1, 0
+	if s.cfg.Policy.Base != BaseV268 {
+		return
+	}
+	for _, id := range c.Queue {
+		c.QueuePrio = append(c.QueuePrio, int16(s.tasks[id].o1.prio))
+	}
+	if rq.curr != nil {
+		c.CurrPrio = int16(rq.curr.o1.prio)
+	}
+	if s.cfg.Policy.CPUScheduler != CPUSchedStaircase {
+		c.Expired = rq.o1.arrays[1-rq.o1.active].nr
+	}
 }
 
 // o1Class is the O(1) runqueue class, bound to s for the list operations

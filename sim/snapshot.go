@@ -4,6 +4,7 @@ package sim
 func (s *Sim) SnapshotInto(snap *Snapshot) {
 	snap.Now = s.now
 	snap.NoPELT = s.era.noPELT
+	snap.CPUScheduler = s.cpuSchedulerName()
 	if cap(snap.CPUs) < len(s.cpus) {
 		snap.CPUs = make([]CPUSnap, len(s.cpus))
 	}
@@ -19,6 +20,7 @@ func (s *Sim) SnapshotInto(snap *Snapshot) {
 			q = append(q, t.id)
 		}
 		c.Queue = q
+		s.snapO1(rq, c)
 		c.Waking = rq.ttwuPending
 		c.IdleState, c.IdleFor, c.Exiting = -1, 0, rq.exiting
 		if rq.idle {
@@ -52,6 +54,9 @@ func (s *Sim) SnapshotInto(snap *Snapshot) {
 // class's pick key: earliest virtual deadline (EEVDF) or smallest vruntime
 // (3.8) first, ties by task id. It allocates into a scratch buffer.
 func (s *Sim) pickOrder(rq *RQ) []*Task {
+	if s.cfg.Policy.Base == BaseV268 {
+		return s.o1PickOrder(rq) // the lists' own order (o1.go)
+	}
 	out := append(s.orderBuf[:0], rq.queue...)
 	key := s.era.class.pickKey
 	for i := 1; i < len(out); i++ {

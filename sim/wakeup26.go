@@ -207,7 +207,7 @@ var track268 = loadTracker{
 	balanceMigrate: func(*Task) {},
 	forkInit:       func(*Sim, *RQ, *Task) {},
 	forkAttach:     func(*Sim, *RQ, *Task) {},
-	exit:           func(*Sim, *RQ, *Task) {},
+	exit:           func(s *Sim, _ *RQ, p *Task) { s.schedExitO1(p) }, // sched_exit() (o1.go)
 	decayBlocked:   func(*Sim, *RQ) {},
 }
 

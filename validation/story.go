@@ -33,7 +33,7 @@ type StoryResult struct {
 
 // Stories returns the seed stories, in report order.
 func Stories() []*Story {
-	return []*Story{{
+	return append([]*Story{{
 		ID:     "pelt-pingpong",
 		Title:  "PELT in the balancer: one 80 % and two 40 % tasks on two CPUs (seed 000, Preeti U Murthy's example)",
 		Preset: "pelt-pingpong",
@@ -79,7 +79,7 @@ func Stories() []*Story {
 				},
 			},
 		},
-	}}
+	}}, seed004Stories()...) // seed 004: validation/seed004.go (issue 17)
 }
 
 func perSeed(xs []float64) string {

@@ -321,5 +321,6 @@ func Tables() []*Table {
 	ts = append(ts, buddiesTables()...)
 	ts = append(ts, preetiTable(), pgbenchTable(), aim9Table())
 	ts = append(ts, eligibleTables()...)
+	ts = append(ts, seed004Tables()...) // seed 004, validation/seed004.go (issue 17)
 	return ts
 }

@@ -34,6 +34,10 @@ function concrete(pattern, ...vals) {
   return pattern.replace(/\[[a-z]\]|<[a-z]+>/g, (p) => (p[0] === "[" ? "[" + vals[n++] + "]" : vals[n++]));
 }
 const oneLine = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+// applies: a schema row or key exists on the scenario's base (its bases
+// list, scenarios/eras.go); the editor offers only those.
+const baseOf = (m) => getIn(m.scenario, m.schema.base_path) || rowAt(m, m.schema.base_path).default;
+const applies = (m, x) => !x.bases || x.bases.includes(baseOf(m));
 
 export function stepKinds(m) {
   return m.schema.fields.filter((f) => f.one_of === "step").map((f) => keyOf(f.path));
@@ -54,7 +58,7 @@ function structureKey(m) {
   return JSON.stringify([
     m.levels,
     (getIn(m.scenario, list.path) || []).map((t) => [t[nameKey], (t[keyOf(prog.path)] || []).map((st) => stepKind(m, st))]),
-    getIn(m.scenario, idle.path) ? "own" : "default", m.cstates.length,
+    getIn(m.scenario, idle.path) ? "own" : "default", m.cstates.length, baseOf(m),
   ]);
 }
 
@@ -566,7 +570,7 @@ export class Editor {
     // The policy's own fields: a menu for a row with values (with "the
     // base's default" when it has none of its own), text for the others.
     const own = sec("Kernel policy", "The base fills every default; the other switches override it.");
-    for (const r of leaves(m0, "kernel-policy")) {
+    for (const r of leaves(m0, "kernel-policy").filter((r) => applies(m0, r))) {
       const k = keyOf(r.path);
       let el;
       if (r.enum) {
@@ -587,7 +591,7 @@ export class Editor {
     // Features, one section per concept.
     const groups = [];
     for (const k of m0.schema.keys["<feature>"]) {
-      if (!k.edit) continue;
+      if (!k.edit || !applies(m0, k)) continue;
       let g = groups.find((x) => x.name === k.group);
       if (!g) groups.push(g = { name: k.group, keys: [] });
       g.keys.push(k);
@@ -608,7 +612,7 @@ export class Editor {
     const t = h("table", { class: "grid flags" },
       h("thead", {}, h("tr", {}, h("th", { text: "flag" }), levels.map((l) => h("th", { text: l })))));
     const body = h("tbody");
-    for (const k of this.model.schema.keys["<flag>"].filter((k) => k.edit)) {
+    for (const k of this.model.schema.keys["<flag>"].filter((k) => k.edit && applies(this.model, k))) {
       const flag = k.name;
       const tr = h("tr", {}, h("th", { class: "rowhead" }, h("code", { text: flag }), h("span", { class: "hint", text: k.doc })));
       for (const l of levels) {

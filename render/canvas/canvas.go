@@ -270,7 +270,7 @@ func (c *Canvas) relayout(f *frame.Frame, stage render.Rect) {
 	// The legend depends on the machine's view (compact or not), which
 	// depends on the space the legend leaves: lay out with the full view's
 	// legend, then redo once if the machine turned out compact.
-	lo := render.LegendOptions{V38: f.A().Era == "v3.8"}
+	lo := render.LegendOptions{V38: f.A().Era == "v3.8", V268: f.A().Era == "v2.6.8"}
 	for attempt := 0; attempt < 2; attempt++ {
 		items := render.LegendItems(lo)
 		legendH := func(w, font float64) float64 { return render.LayoutLegend(items, w, font, c.Measure).H }

@@ -1,0 +1,338 @@
+package validation
+
+import (
+	"fmt"
+	"math"
+	"sync"
+
+	"schedplay/scenarios"
+	"schedplay/sim"
+)
+
+// Seed 004 (issue 17): Martin Bligh's SDET on a 16-way NUMA-Q, 2.6.8-rc2
+// against 2.6.8-rc2-mm2, and the thread's schedstats and sar remarks, on
+// base v2.6.8 with policy.cpu_scheduler o1 against staircase.
+//
+// Attribution: the seed compares 2.6.8-rc2 with 2.6.8-rc2-mm2, and mm2
+// carries the staircase patch and other scheduler changes (Martin found mm2
+// with the staircase patch backed out equal to rc2, so the gain is the
+// patch's, but on mm2's base). O(1) against staircase on one 2.6.8 base is
+// the closest A/B the model has, not the same one.
+
+const seed004Src = "seed 004 (LKML, August 2004, \"2.6.8-rc2-mm2 performance improvements (scheduler?)\"), Martin J. Bligh: " +
+	"SDET tables \"Results are shown as percentages of the first set displayed\" (2.6.7 = 100 %); here 2.6.8-rc2 is before " +
+	"and 2.6.8-rc2-mm2 after, each table's throughput column."
+
+const seed004Machine = "Martin's 16-way NUMA-Q: 4 quads of 4 Pentium III Xeons. The preset's machine: 4 nodes × 4 CPUs, HZ 1000, " +
+	"5 us context switch, HLT only (1 us exit), cache refill 30 us within a quad and 300 us across quads (the NUMA-Q's " +
+	"~10:1 remote:local latency ratio, an assumption: the seed gives no figures)."
+
+const seed004Workload = "SDET: each user runs a shell script of short commands. Modelled by the sdet-numaq preset: a user runs " +
+	"300 us, forks 2 commands and waits for them; a command runs 200 us, execs, runs 3 ms (±30 %) and exits; one op is one " +
+	"script step. The real scripts run many more and more varied commands with pipes and I/O, which the preset leaves out."
+
+func seed004Tables() []*Table {
+	users := []string{"1", "2", "4", "8", "16", "32", "64", "128"}
+	return []*Table{{
+		ID:    "sdet-staircase",
+		Title: "Staircase on 2.6.8: SDET on a 16-way NUMA-Q, 2.6.8-rc2-mm2 ÷ 2.6.8-rc2 (seed 004)",
+		Source: seed004Src + " Attribution: mm2 carries the staircase patch and other scheduler changes; " +
+			"o1 against staircase on one 2.6.8 base is the closest A/B, not the same one.",
+		Machine:    seed004Machine,
+		Workload:   seed004Workload,
+		Preset:     "sdet-numaq",
+		Sets:       []string{"policy.base=v2.6.8"},
+		VaryPath:   "tasks.user.count",
+		BeforeName: "2.6.8-rc2: the O(1) scheduler",
+		AfterName:  "2.6.8-rc2-mm2: Con Kolivas' staircase (interactive=1, compute=0)",
+		Before:     []string{"policy.cpu_scheduler=o1"},
+		After:      []string{"policy.cpu_scheduler=staircase"},
+		Points: pts("users", users,
+			[]float64{95.9, 100.5, 99.2, 100.2, 99.5, 99.7, 101.6, 100.2},
+			[]float64{111.5, 115.1, 111.9, 117.4, 118.5, 102.1, 103.2, 103.0}),
+		Note: "The mechanism the model has: 2.6.8's O(1) fork runs the child first (do_fork()'s set_need_resched(), the " +
+			"child queued right before its parent), so the shell is still runnable when its command execs and " +
+			"sched_balance_exec() (nr_running > 1) pushes every command to the idlest CPU of the machine; the " +
+			"staircase patch runs the child last, the shell has forked both commands and is asleep " +
+			"when the second one execs, and that one stays. Where the model misses: at 1-2 users its gain is a few per cent, " +
+			"not +11.5/+15.1 %: with a near-idle machine the chain shell → command → exit costs the same wherever the command " +
+			"runs, the model charging nothing for a command run away from its shell's node (an exec'd image is first touched " +
+			"where it lands; the real commands share pipes, page cache and the shell's files on the shell's node, and the " +
+			"seed's diffprofile shows find_idlest_cpu −59 %, __copy_from_user_ll −46 %, finish_task_switch −52 %). At 16 users " +
+			"the model's gain is small where the seed's is largest: the model's machine is nearly saturated there under both " +
+			"schedulers, with little idle time left to win. At 32-128 users the gap narrows as in the seed, to under 1 % (seed +2-3 %). The " +
+			"context switches, balancing counters and runqueue lengths are in the story below.",
+	}}
+}
+
+// seed004Pair runs sdet-numaq on v2.6.8 at users users with o1 and with
+// staircase, seeds 1-3, and measures what the thread's schedstats and sar
+// remarks are about. The story's claims share the runs (computed once).
+type seed004Side struct {
+	ctxPerOp, opsPerS      float64
+	pullTask, busyLB, sbe  float64 // per simulated second
+	surgeFirst, surgeLater float64 // busy load_balance() per 200 ms: the first window, the mean of the later ones
+	madEarly, madLate      float64 // mean |nr_running - mean| over CPUs: first 50 ms, last second
+	idlePct, idleOverPct   float64 // idle, and idle while another CPU has a task waiting, % of CPU time
+}
+
+var seed004Cache struct {
+	sync.Mutex
+	m map[string][2]seed004Side
+}
+
+func seed004Pair(users int) ([2]seed004Side, error) {
+	seed004Cache.Lock()
+	defer seed004Cache.Unlock()
+	key := fmt.Sprint(users)
+	if r, ok := seed004Cache.m[key]; ok {
+		return r, nil
+	}
+	var out [2]seed004Side
+	for i, sched := range []string{"o1", "staircase"} {
+		seeds := []uint64{1, 2, 3}
+		for _, seed := range seeds {
+			side, err := seed004Run(users, sched, seed)
+			if err != nil {
+				return out, err
+			}
+			o := &out[i]
+			n := float64(len(seeds))
+			o.ctxPerOp += side.ctxPerOp / n
+			o.opsPerS += side.opsPerS / n
+			o.pullTask += side.pullTask / n
+			o.busyLB += side.busyLB / n
+			o.sbe += side.sbe / n
+			o.surgeFirst += side.surgeFirst / n
+			o.surgeLater += side.surgeLater / n
+			o.madEarly += side.madEarly / n
+			o.madLate += side.madLate / n
+			o.idlePct += side.idlePct / n
+			o.idleOverPct += side.idleOverPct / n
+		}
+	}
+	if seed004Cache.m == nil {
+		seed004Cache.m = map[string][2]seed004Side{}
+	}
+	seed004Cache.m[key] = out
+	return out, nil
+}
+
+func seed004Run(users int, sched string, seed uint64) (seed004Side, error) {
+	var r seed004Side
+	sc, err := scenarios.Preset("sdet-numaq")
+	if err != nil {
+		return r, err
+	}
+	for _, kv := range [][2]string{{"policy.base", "v2.6.8"}, {"policy.cpu_scheduler", sched},
+		{"tasks.user.count", fmt.Sprint(users)}, {"seed", fmt.Sprint(seed)}} {
+		if err := sc.Set(kv[0], kv[1]); err != nil {
+			return r, err
+		}
+	}
+	cfg, err := sc.Config()
+	if err != nil {
+		return r, err
+	}
+	s, err := sim.New(cfg)
+	if err != nil {
+		return r, err
+	}
+	const ms = int64(1e6)
+	const window = 200 * ms
+	var snap sim.Snapshot
+	var madE, madL float64
+	var nE, nL int
+	var lastBusy int64
+	var windows []int64
+	for t := ms; t <= cfg.Duration; t += ms {
+		s.RunUntil(t)
+		if err := s.Err(); err != nil {
+			return r, err
+		}
+		s.SnapshotInto(&snap)
+		sum := 0
+		for _, c := range snap.CPUs {
+			sum += c.NrRunning
+		}
+		mean := float64(sum) / float64(len(snap.CPUs))
+		dev := 0.0
+		for _, c := range snap.CPUs {
+			dev += math.Abs(float64(c.NrRunning) - mean)
+		}
+		dev /= float64(len(snap.CPUs))
+		if t <= 50*ms {
+			madE += dev
+			nE++
+		}
+		if t > cfg.Duration-1000*ms {
+			madL += dev
+			nL++
+		}
+		if t%window == 0 {
+			b := s.Metrics().Schedstat9.LoadBalance.Busy.Count
+			windows = append(windows, b-lastBusy)
+			lastBusy = b
+		}
+	}
+	m := s.Metrics()
+	st := m.Schedstat9
+	sec := m.SimMS / 1000
+	r.opsPerS = m.OpsPerS
+	if m.Ops > 0 {
+		r.ctxPerOp = float64(m.CtxSwitches) / float64(m.Ops)
+	}
+	r.pullTask = float64(st.PullTask.Idle+st.PullTask.Busy+st.PullTask.Newidle) / sec
+	r.busyLB = float64(st.LoadBalance.Busy.Count) / sec
+	r.sbe = float64(st.SchedBalanceExec.Pushed) / sec
+	if len(windows) > 1 {
+		r.surgeFirst = float64(windows[0])
+		for _, w := range windows[1:] {
+			r.surgeLater += float64(w)
+		}
+		r.surgeLater /= float64(len(windows) - 1)
+	}
+	cpuMS := m.SimMS * float64(len(snap.CPUs))
+	r.idleOverPct = 100 * m.IdleWhileOverloadedMS / cpuMS
+	r.idlePct = 100 - m.BusyPct
+	r.madEarly = madE / float64(max(nE, 1))
+	r.madLate = madL / float64(max(nL, 1))
+	return r, nil
+}
+
+// seed004Claim is a claim measured on the o1/staircase pair at users users
+// (the claim's own run, with Sets, is the staircase side at that count).
+func seed004Claim(text, source string, users int, check func(o1, st seed004Side) (string, bool)) Claim {
+	return Claim{
+		Text: text, Source: source,
+		Sets: []string{"policy.base=v2.6.8", "policy.cpu_scheduler=staircase", fmt.Sprintf("tasks.user.count=%d", users)},
+		Check: func(Run) (string, bool) {
+			p, err := seed004Pair(users)
+			if err != nil {
+				return "error: " + err.Error(), false
+			}
+			m, ok := check(p[0], p[1])
+			return fmt.Sprintf("%d users, o1 → staircase (seeds 1-3): %s", users, m), ok
+		},
+	}
+}
+
+func seed004Stories() []*Story {
+	var claims []Claim
+	for _, u := range []int{4, 16, 64} {
+		claims = append(claims, seed004Claim(
+			"\"cswitches were 10%-20% higher on the no staircase runs\" (sar, SDET).",
+			"seed 004, Rick Lindsley (and Andrew Theurer on TIMESLICE_GRANULARITY)", u,
+			func(o1, st seed004Side) (string, bool) {
+				return fmt.Sprintf("context switches per op %.2f → %.2f (o1 %+.0f %%)", o1.ctxPerOp, st.ctxPerOp, 100*(o1.ctxPerOp/st.ctxPerOp-1)),
+					o1.ctxPerOp > st.ctxPerOp
+			}))
+	}
+	for _, u := range []int{4, 8, 16} {
+		claims = append(claims, seed004Claim(
+			"\"The SDET one looks like it's load-balancing better (mainly less idle time)\"; without staircase \"the tasks "+
+				"suffer, waiting on a cpu already loaded up\".",
+			"seed 004, Martin J. Bligh; Andrew Theurer", u,
+			func(o1, st seed004Side) (string, bool) {
+				return fmt.Sprintf("idle %.1f → %.1f %% of CPU time, of which while a task waited elsewhere %.1f → %.1f %%",
+					o1.idlePct, st.idlePct, o1.idleOverPct, st.idleOverPct), st.idlePct < o1.idlePct && st.idleOverPct < o1.idleOverPct
+			}))
+	}
+	claims = append(claims,
+		seed004Claim("Staircase \"does less rebalancing, fewer pull_tasks\" (Rick's schedstats graphs, as Martin relays them).",
+			"seed 004, Martin J. Bligh", 16,
+			func(o1, st seed004Side) (string, bool) {
+				return fmt.Sprintf("pull_task %.0f → %.0f /s, busy load_balance %.0f → %.0f /s, sched_balance_exec pushes %.0f → %.0f /s",
+					o1.pullTask, st.pullTask, o1.busyLB, st.busyLB, o1.sbe, st.sbe), st.pullTask < o1.pullTask && st.sbe < o1.sbe
+			}),
+		seed004Claim("\"A very noticeable surge in load_balance with staircase in the early stage of the test … busy load_balance, "+
+			"sched_balance_exec, and pull_task\"; \"no-staircase does not balance early on\".",
+			"seed 004, Andrew Theurer", 16,
+			func(o1, st seed004Side) (string, bool) {
+				return fmt.Sprintf("busy load_balance() in the first 200 ms %.0f → %.0f, per later 200 ms %.0f → %.0f",
+						o1.surgeFirst, st.surgeFirst, o1.surgeLater, st.surgeLater),
+					st.surgeFirst > o1.surgeFirst && st.surgeFirst > st.surgeLater
+			}),
+		seed004Claim("\"Do the cpus on staircase obtain a runqueue length close to nr_running()/nr_online_cpus sooner than "+
+			"no-staircase?\" (asked, not measured, in the thread; the sim answers it).",
+			"seed 004, Andrew Theurer", 16,
+			func(o1, st seed004Side) (string, bool) {
+				return fmt.Sprintf("mean absolute deviation of the CPUs' nr_running from their average, sampled every 1 ms: first 50 ms %.2f → %.2f, last second %.2f → %.2f",
+					o1.madEarly, st.madEarly, o1.madLate, st.madLate), st.madEarly < o1.madEarly
+			}),
+	)
+	kb := &Story{
+		ID:     "kernbench-staircase",
+		Title:  "Staircase on 2.6.8: kernbench's elapsed time (seed 004)",
+		Preset: "kernbench-numaq",
+		Claims: []Claim{{
+			Text: "\"Kernbench sees most improvement in sys time, but also some elapsed time\": make -j32 (2 × 16 CPUs) 45.05 s " +
+				"on 2.6.8-rc2 against 44.09 s on 2.6.8-rc2-mm2 (−2.1 %), system time 88.53 against 78.84 s (−11 %).",
+			Source: "seed 004, Martin J. Bligh (kernbench table, make -j N with N = 2 × num_cpus)",
+			Sets:   []string{"policy.base=v2.6.8", "policy.cpu_scheduler=staircase"},
+			Check: func(Run) (string, bool) {
+				var ex [2]float64
+				for i, sched := range []string{"o1", "staircase"} {
+					for _, seed := range []uint64{1, 2, 3} {
+						e, err := kernbenchExit(sched, seed)
+						if err != nil {
+							return "error: " + err.Error(), false
+						}
+						ex[i] += e / 3
+					}
+				}
+				return fmt.Sprintf("make's exit (the elapsed time), o1 → staircase (seeds 1-3): %.1f → %.1f ms (%+.1f %%)",
+					ex[0], ex[1], 100*(ex[1]/ex[0]-1)), ex[1] < ex[0]
+			},
+		}},
+		Note: "The model has no system time (no kernel work but the scheduler's own costs): only the elapsed time is " +
+			"compared. Its gain is larger than the seed's: the preset's jobs are pure CPU work of 20 ms, where a real " +
+			"compile also waits on I/O and make, and every O(1) job pays the child-runs-first switch and the exec push " +
+			"that the SDET table explains.",
+	}
+	return []*Story{{
+		ID:     "sdet-staircase-stats",
+		Title:  "Staircase on 2.6.8: the thread's context-switch, balancing and runqueue remarks (seed 004)",
+		Preset: "sdet-numaq",
+		Claims: claims,
+		Note: "Each claim compares o1 with staircase on base v2.6.8, seeds 1-3 averaged (the run-with column is the staircase " +
+			"side). The context-switch surplus of the O(1) runs is larger in the model than Rick's 10-20 %: the preset is " +
+			"nothing but fork, exec and exit, where real SDET also switches on pipes and I/O that both kernels share; its " +
+			"source in the model is the child-runs-first fork (a switch to the child, and back to the shell) and the exec " +
+			"pushes it leads to. The early surge and the runqueue lengths, where they do not hold, are not explained by the " +
+			"model: Rick Lindsley himself suspected the machine (\"this was on an SMT machine\") or \"drawing too much from " +
+			"one data point\", and in the model both schedulers start from the same balance intervals.",
+	}, kb}
+}
+
+// kernbenchExit is make's exit time (ms) on kernbench-numaq at base
+// v2.6.8 with the given runqueue.
+func kernbenchExit(sched string, seed uint64) (float64, error) {
+	sc, err := scenarios.Preset("kernbench-numaq")
+	if err != nil {
+		return 0, err
+	}
+	for _, kv := range [][2]string{{"policy.base", "v2.6.8"}, {"policy.cpu_scheduler", sched}, {"seed", fmt.Sprint(seed)}} {
+		if err := sc.Set(kv[0], kv[1]); err != nil {
+			return 0, err
+		}
+	}
+	cfg, err := sc.Config()
+	if err != nil {
+		return 0, err
+	}
+	s, err := sim.New(cfg)
+	if err != nil {
+		return 0, err
+	}
+	s.Run()
+	if err := s.Err(); err != nil {
+		return 0, err
+	}
+	for _, t := range s.Metrics().Tasks {
+		if t.Name == "make/0" && t.ExitMS > 0 {
+			return t.ExitMS, nil
+		}
+	}
+	return 0, fmt.Errorf("kernbench-numaq %s seed %d: make did not exit", sched, seed)
+}
