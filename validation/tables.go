@@ -49,7 +49,11 @@ func buddiesTables() []*Table {
 			"(each pair walks the package on its own, paying the same cache refill and C6 exit per message), where the real one is " +
 			"superlinear from 1 to 8 clients (30 → 645 MB/s, ×21.5 for ×8 clients): real walking pairs meet busy cores, and a wake-up " +
 			"that lands on a core still in a shallow C-state is cheaper. The model's C-state is a function of the idle time only " +
-			"(no menu governor, no package C-states), so every walk step costs the same C6 exit. At 32 clients the real " +
+			"(no menu governor, no package C-states), so every walk step costs the same C6 exit. A menu-like governor was " +
+			"tried (a state chosen at idle entry from the CPU's last 8 idle periods, get_typical_interval()) and dropped: it " +
+			"leaves 1-8 pairs unchanged, because a walked CPU is revisited every 2.3 ms (one pair per socket) or 1.15 ms (two), " +
+			"both past C6's 800 us target residency, so a predicting governor picks C6 too, and it moved 16 pairs out of " +
+			"their band (+42 %). At 32 clients the real " +
 			"buddies still gained 10 % and at 64 lost 5 %; the model's two designs are level at 32 and buddies lose twice as " +
 			"much at 64, where pairs outnumber cores and the wake-up walk already finds no idle core (the why column: the " +
 			"v3.6 kernel's search cost and idle-while-overloaded against the buddies' migrations).",
@@ -130,7 +134,11 @@ func preetiTable() *Table {
 		Points:     mikeTable(mikeVirgin, mikePreeti),
 		Note: "The sim's patched kernel wins at 5-10 pairs, where the real one lost 9-34 %. In the model, find_idlest_group() " +
 			"inside the LLC keeps a pair on one core's SMT siblings or an idle neighbour instead of walking the package, and a walk " +
-			"step costs a full C6 exit; the real patch also paid its traversal at every wake-up and, by Mike's account, bounced " +
+			"step costs a full C6 exit. At 5 pairs two pairs share a socket: under the patch (traced, seed 1) they settle on one " +
+			"ring of the socket's sibling threads, revisiting each CPU every 100-250 us, short enough to stay out of C6, while under " +
+			"v3.6 the same two pairs walk the socket's cores in lockstep with 1.15 ms between visits and every wake-up pays C6: the " +
+			"model's walk is bistable (a fast ring stays shallow, a slow one stays deep), and which mode a run falls into decides " +
+			"these points. The real patch also paid its traversal at every wake-up and, by Mike's account, bounced " +
 			"more (\"More spots to bounce too equals more bouncing\"). At 40-80 pairs the model loses more than the real patch: " +
 			"every wake-up pays the find_idlest_group() search over the 20-CPU LLC at 40 ns per CPU plus a cache refill when " +
 			"it moves the wakee, and the model has no turbo or SMT contention to dilute it.",
