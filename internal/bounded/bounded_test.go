@@ -28,7 +28,7 @@ func TestCheckCatchesMemoryAndTime(t *testing.T) {
 	sink = nil
 	r = &recorder{TB: t}
 	wall, _ := Limits(0)
-	Check(r, "slow", 0, func() { time.Sleep(wall + 50*time.Millisecond) })
+	Check(r, "slow", 0, func() { spin(wall + 50*time.Millisecond) })
 	if r.failed == "" {
 		t.Fatal("a call slower than the bound passed")
 	}
@@ -36,5 +36,36 @@ func TestCheckCatchesMemoryAndTime(t *testing.T) {
 	Check(r, "fine", 1<<20, func() { sink = make([]byte, 1<<20) })
 	if r.failed != "" {
 		t.Fatal(r.failed)
+	}
+}
+
+// spin burns d of the time Measure counts (CPU time where it can read it,
+// else wall time): a slow decoder, not a sleeping one.
+func spin(d time.Duration) {
+	start, ok := processTime()
+	begin := time.Now()
+	for {
+		for i := 0; i < 1e5; i++ {
+			sink = append(sink[:0], byte(i))
+		}
+		if now, ok2 := processTime(); ok && ok2 {
+			if now-start > d {
+				return
+			}
+		} else if time.Since(begin) > d {
+			return
+		}
+	}
+}
+
+// TestSleepIsNotWork: where CPU time is readable, a call that waits (as a
+// loaded machine makes a call wait for a CPU) is not charged for it.
+func TestSleepIsNotWork(t *testing.T) {
+	if _, ok := processTime(); !ok {
+		t.Skip("no process CPU time here: Measure uses wall time")
+	}
+	el, _ := Measure(func() { time.Sleep(300 * time.Millisecond) })
+	if el > 100*time.Millisecond {
+		t.Fatalf("a 300 ms sleep measured %v", el)
 	}
 }
