@@ -225,6 +225,7 @@ func TestKeys(t *testing.T) {
 
 	tb.press(" ")
 	tb.poll(`window.schedplay.state().playing === false`, 5*time.Second)
+	tb.settle() // where the worker paused
 	before := eval[float64](tb, `window.schedplay.state().now_ms`)
 	tb.press("ArrowRight")
 	// One frame (1/60 s) of simulated time at 1 ms/s: 16.7 µs.
