@@ -205,7 +205,7 @@ func (p *page) panels(l *broadcast.Listener[*frame.Frame]) {
 			state := "paused"
 			switch {
 			case p.fastForward != nil && p.fastForward() && f.A().Now < f.Duration && f.Duration > 0:
-				state = fmt.Sprintf("⏩ to the end: %d %%", 100*f.A().Now/f.Duration)
+				state = fmt.Sprintf("» to the end: %d %%", 100*f.A().Now/f.Duration)
 			case f.A().Now >= f.Duration:
 				state = "finished"
 			case f.Playing:
