@@ -85,7 +85,7 @@ func (tb *tab) drop(name, content string) {
 }
 
 const rtappSample = `{
-	/* 25%: 5 ms every 20 ms, and a lock the simulator does not model */
+	/* 25%: 5 ms every 20 ms under a mutex, and I/O the simulator does not model */
 	"tasks" : {
 		"thread0" : {
 			"instance" : 2,
@@ -93,6 +93,7 @@ const rtappSample = `{
 			"lock" : "mutex0",
 			"run" :   5000,
 			"unlock" : "mutex0",
+			"iorun" : 100,
 			"timer" : { "ref" : "unique", "period" : 20000 },
 		}
 	},
@@ -158,8 +159,16 @@ func TestImportExport(t *testing.T) {
 	if s := tb.scenario(); s.Title != "rt-app: periodic.json" || len(s.Tasks) != 1 || s.Tasks[0].Count != 2 || s.Machine.CoresPerCluster != p.Machine.CoresPerCluster {
 		t.Errorf("the rt-app import gave %+v", s)
 	}
-	if st := eval[string](tb, `document.getElementById("import-status").textContent`); !strings.Contains(st, "tasks.thread0.lock") {
-		t.Errorf("the unmapped lock is not reported by path: %q", st)
+	if st := eval[string](tb, `document.getElementById("import-status").textContent`); !strings.Contains(st, "tasks.thread0.iorun") {
+		t.Errorf("the unmapped I/O is not reported by path: %q", st)
+	}
+	// The mutex is kept (issue 21): a lock and an unlock step around the run.
+	locked := false
+	for _, st := range tb.scenario().Tasks[0].Program {
+		locked = locked || st.SyncStep != nil && st.SyncStep.Lock == "mutex0"
+	}
+	if !locked {
+		t.Errorf("the rt-app mutex was not imported as a lock step: %+v", tb.scenario().Tasks[0].Program)
 	}
 
 	// lscpu -p output replaces the machine, keeps the tasks.
@@ -172,8 +181,21 @@ func TestImportExport(t *testing.T) {
 	tb.click("#import-load")
 	tb.poll(`document.getElementById("import-status").textContent.includes("machine imported from lscpu")`, 10*time.Second)
 	s := tb.scenario()
-	if m := s.Machine; m.CoresPerCluster*m.ThreadsPerCore != 8 || m.ThreadsPerCore != 2 || m.Numbering != "x86" {
-		t.Errorf("lscpu of a 4-core, 8-thread laptop gave %+v", m)
+	// The exact machine per CPU (issue 21): 8 CPUs, each with one SMT
+	// sibling on the same core.
+	cores := map[int]int{}
+	for _, c := range s.Machine.CPUs {
+		if c.Core != nil {
+			cores[*c.Core]++
+		}
+	}
+	if len(s.Machine.CPUs) != 8 || len(cores) != 4 {
+		t.Errorf("lscpu of a 4-core, 8-thread laptop gave %d CPUs on %d cores: %+v", len(s.Machine.CPUs), len(cores), s.Machine)
+	}
+	for core, n := range cores {
+		if n != 2 {
+			t.Errorf("core %d has %d threads, want 2", core, n)
+		}
 	}
 	if len(s.Tasks) != len(tasks) || s.Tasks[0].Name != tasks[0].Name {
 		t.Errorf("the lscpu import changed the tasks: %+v", s.Tasks)
