@@ -206,6 +206,7 @@ type Sim struct {
 	now       int64
 	q         eventQueue
 	rng       *rand.Rand
+	pcg       *rand.PCG // rng's source (a checkpoint copies its state)
 	cpus      []*RQ
 	tasks     []*Task
 	infos     []TaskInfo
@@ -335,7 +336,8 @@ func New(cfg *Config) (*Sim, error) {
 	if s.maxWork <= 0 {
 		s.maxWork = DefaultMaxWork
 	}
-	s.rng = rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15))
+	s.pcg = rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)
+	s.rng = rand.New(s.pcg)
 	s.era = *eraFor(cfg.Policy.Base)
 	if s.era.classFor != nil {
 		s.era.class = s.era.classFor(s)
