@@ -9,16 +9,19 @@ import (
 type Command uint8
 
 const (
-	CmdNone        Command = iota
-	CmdTogglePlay          // Space: play / pause
-	CmdStep                // →: pause and advance one frame of simulated time
-	CmdFaster              // + (or =): next speed up
-	CmdSlower              // − (or -): next speed down
-	CmdToggleAB            // A: A/B on or off (ToggleCompare)
-	CmdNextPreset          // N: the next preset
-	CmdToggleTalk          // T: talk mode on or off
-	CmdFullscreen          // F: full screen (the front end does it)
-	CmdTogglePause         // P: pause on the next migration on or off
+	CmdNone          Command = iota
+	CmdTogglePlay            // Space: play / pause
+	CmdStep                  // →: pause and advance one frame of simulated time
+	CmdFaster                // + (or =): next speed up
+	CmdSlower                // − (or -): next speed down
+	CmdToggleAB              // A: A/B on or off (ToggleCompare)
+	CmdNextPreset            // N: the next preset
+	CmdToggleTalk            // T: talk mode on or off
+	CmdFullscreen            // F: full screen (the front end does it)
+	CmdTogglePause           // P: pause on the next migration on or off
+	CmdStepBack              // ←: pause and go back one frame of simulated time (seek)
+	CmdPrevMigration         // [: back to the previous migration
+	CmdNextMigration         // ]: forward to the next migration
 )
 
 // KeyCommand maps a DOM KeyboardEvent.key to a command (CmdNone if none).
@@ -29,6 +32,12 @@ func KeyCommand(key string) Command {
 		return CmdTogglePlay
 	case "ArrowRight", "Right":
 		return CmdStep
+	case "ArrowLeft", "Left":
+		return CmdStepBack
+	case "[":
+		return CmdPrevMigration
+	case "]":
+		return CmdNextMigration
 	case "+", "=", "Add":
 		return CmdFaster
 	case "-", "_", "−", "Subtract":
@@ -105,6 +114,15 @@ func (s *Session) Do(c Command) error {
 		s.SetTalk(!s.Talk())
 	case CmdTogglePause:
 		s.SetPauseOnMove(!s.PauseOnMove())
+	case CmdStepBack:
+		_, err := s.StepBack(int64(max(float64(StepFrame)*s.Speed(), 1)))
+		return err
+	case CmdPrevMigration:
+		_, err := s.SeekMigration(-1)
+		return err
+	case CmdNextMigration:
+		_, err := s.SeekMigration(+1)
+		return err
 	}
 	return nil
 }

@@ -6,7 +6,8 @@ func TestKeyCommand(t *testing.T) {
 	for key, want := range map[string]Command{
 		" ": CmdTogglePlay, "ArrowRight": CmdStep, "+": CmdFaster, "=": CmdFaster, "-": CmdSlower,
 		"a": CmdToggleAB, "A": CmdToggleAB, "n": CmdNextPreset, "t": CmdToggleTalk, "T": CmdToggleTalk,
-		"f": CmdFullscreen, "p": CmdTogglePause, "x": CmdNone, "Enter": CmdNone, "ArrowLeft": CmdNone,
+		"f": CmdFullscreen, "p": CmdTogglePause, "x": CmdNone, "Enter": CmdNone, "ArrowLeft": CmdStepBack,
+		"[": CmdPrevMigration, "]": CmdNextMigration,
 	} {
 		if got := KeyCommand(key); got != want {
 			t.Errorf("KeyCommand(%q) = %d, want %d", key, got, want)

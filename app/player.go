@@ -26,6 +26,14 @@ type player struct {
 	// bound on one call, exact even when one instant holds much work.
 	workLimit int64
 	series    sampler
+
+	// Seeking (seek.go): the checkpoints, the furthest time simulated, and
+	// the timeline's marks of migrations by cause, counted up to event
+	// number marked.
+	tl       *sim.Timeline
+	frontier int64
+	marks    [sim.NumCauses][MarkBins]int32
+	marked   int64
 }
 
 // playerMaxWork is the work budget of the page's simulators (0:
@@ -46,6 +54,7 @@ func newPlayer(sc *scenarios.Scenario, interval int64) (*player, error) {
 	sm.SetRecording(true)
 	p := &player{scen: sc, sim: sm, topo: sm.Topology(), tasks: sm.Tasks(), idle: sm.Costs().IdleStates}
 	p.series.reset(len(p.tasks), interval)
+	p.tl = sim.NewTimeline(sm, CheckpointInterval(cfg.Duration), CheckpointBudget)
 	return p, nil
 }
 
@@ -62,7 +71,8 @@ func (p *player) advance(t int64, stopAtMigrate bool) bool {
 		t = end
 	}
 	for {
-		next := min(t, p.series.next)
+		ck := p.tl.Next(p.sim.Now())
+		next := min(t, p.series.next, ck)
 		if stopAtMigrate || p.workLimit > 0 {
 			if p.stepUntil(next, stopAtMigrate) {
 				p.collect()
@@ -71,13 +81,22 @@ func (p *player) advance(t int64, stopAtMigrate bool) bool {
 		} else if next >= p.sim.Now() {
 			p.sim.RunUntil(next)
 		}
+		p.frontier = max(p.frontier, p.sim.Now())
 		if p.sim.Err() != nil {
 			return false // a budget stopped the run: no more samples at a stuck clock
+		}
+		atCk := next == ck && p.sim.Now() == ck
+		if atCk {
+			p.collect() // the checkpoint holds no recorded events
+			p.tl.Observe(p.sim)
 		}
 		if next == p.series.next && p.series.next <= t {
 			p.collect()
 			p.series.sample(p.sim, p.sim.Now())
 			p.series.next += p.series.interval
+			continue
+		}
+		if atCk && ck < t {
 			continue
 		}
 		return false
@@ -119,6 +138,7 @@ func (p *player) stepUntil(t int64, migrate bool) bool {
 // series' counters.
 func (p *player) collect() {
 	p.evbuf = p.sim.TakeEvents(p.evbuf)
+	p.mark(p.evbuf)
 	for i := range p.evbuf {
 		e := &p.evbuf[i]
 		p.series.event(e, p.topo)

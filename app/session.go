@@ -92,6 +92,13 @@ type Session struct {
 	pauseOnMove bool
 	pausedMove  bool // playing stopped on a migration; the next frame says so
 
+	// Seeks (seek.go): how many, the last one's numbers, the most any
+	// re-simulated.
+	seeks          int64
+	lastSeek       seekStats
+	maxResimMS     float64
+	maxResimEvents int64
+
 	seq         uint64
 	wall        time.Duration
 	lastMetrics time.Time
