@@ -84,6 +84,12 @@ type TimelineInfo struct {
 // restarted there, no glides in flight.
 func (p *player) restore(ck *sim.Checkpoint) {
 	p.sim = ck.Restore()
+	p.restartSeries()
+}
+
+// restartSeries forgets the events taken and not yet used and starts the
+// charts again at the simulator's time.
+func (p *player) restartSeries() {
 	p.sim.TakeEvents(nil)
 	p.evbuf = p.evbuf[:0]
 	p.moves = p.moves[:0]
@@ -135,6 +141,16 @@ func (p *player) seek(t int64) seekStats {
 		st.RestoredMS = ms(ck.Time())
 	}
 	start, ev0, frontier := p.now(), p.sim.Events(), p.frontier
+	// The charts hold the last frame.SeriesLen samples: what lies before
+	// them (and was simulated before, so has its marks and checkpoints)
+	// is run without sampling.
+	if iv := p.series.interval; iv > 0 {
+		skip := min(t-frame.SeriesLen*iv, frontier) / iv * iv
+		if skip > p.now() {
+			p.sim.RunUntil(skip)
+			p.restartSeries()
+		}
+	}
 	if t > frontier {
 		// Only what goes past the furthest time simulated is bounded.
 		p.workLimit = p.sim.Work() + MaxSeekWork

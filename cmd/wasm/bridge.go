@@ -342,6 +342,7 @@ func installAPI(sess *front, g *game, pg *page) {
 	})
 	fn("settled", func(args []js.Value) any { return sess.settled() })
 	fn("runToEnd", func(args []js.Value) any { return sess.runToEnd() })
+	installTimelineAPI(sess, fn) // seek, seekMigration, timeline (timelineapi.go)
 	js.Global().Set("schedplay", obj)
 }
 

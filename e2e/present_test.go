@@ -1,0 +1,166 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+type seekStats struct {
+	FromMS      float64 `json:"from_ms"`
+	ToMS        float64 `json:"to_ms"`
+	RestoredMS  float64 `json:"restored_ms"`
+	ResimMS     float64 `json:"resim_ms"`
+	NewMS       float64 `json:"new_ms"`
+	ResimEvents int64   `json:"resim_events"`
+	Short       bool    `json:"short"`
+}
+
+type timelineInfo struct {
+	NowMS        float64   `json:"now_ms"`
+	DurationMS   float64   `json:"duration_ms"`
+	FrontierMS   float64   `json:"frontier_ms"`
+	IntervalMS   float64   `json:"interval_ms"`
+	Checkpoints  int       `json:"checkpoints"`
+	CheckpointMB float64   `json:"checkpoint_mb"`
+	Marks        [][]int32 `json:"marks"`
+	Colors       []string  `json:"colors"`
+	LastSeek     seekStats `json:"last_seek"`
+}
+
+func (tb *tab) timeline() timelineInfo {
+	tb.t.Helper()
+	var ti timelineInfo
+	if err := json.Unmarshal(eval[[]byte](tb, `window.schedplay.timeline()`), &ti); err != nil {
+		tb.t.Fatal(err)
+	}
+	return ti
+}
+
+// cliHash is the CLI's trace hash of a preset run with -set duration=D.
+func cliHash(t *testing.T, preset string, d string) string {
+	t.Helper()
+	out, err := exec.Command("go", "run", "../cmd/schedsim", "run", "-json", "-set", "duration="+d, preset).Output()
+	if err != nil {
+		t.Fatalf("schedsim run: %v", err)
+	}
+	var m struct {
+		TraceHash string `json:"trace_hash"`
+	}
+	if err := json.Unmarshal(out, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m.TraceHash
+}
+
+// The timeline: after 300 ms played, seek(50) lands on the CLI's 50 ms run
+// (trace hash); ← steps back to a fresh run's state; previous / next
+// migration; a click on the scrubber seeks there.
+func TestSeek(t *testing.T) {
+	tb := newTab(t, false)
+	tb.open(serverURL)
+	eval[apiResult](tb, `window.schedplay.loadPreset("tbench-pairs")`)
+	tb.click("#pause")
+	for range 3 {
+		eval[float64](tb, `window.schedplay.step(100)`)
+	}
+	if now := tb.metrics().SimMS; now != 300 {
+		t.Fatalf("played to %v ms, want 300", now)
+	}
+	if got := eval[float64](tb, `window.schedplay.seek(50)`); got != 50 {
+		t.Fatalf("seek(50) = %v", got)
+	}
+	want := cliHash(t, "tbench-pairs", "50ms")
+	if got := tb.metrics().TraceHash; got != want {
+		t.Errorf("after seek(50): trace hash %s, the CLI's run -json -set duration=50ms: %s", got, want)
+	}
+	ti := tb.timeline()
+	t.Logf("seek(50): %+v; interval %v ms, %d checkpoints, %.2f MB", ti.LastSeek, ti.IntervalMS, ti.Checkpoints, ti.CheckpointMB)
+	// ← steps back (one frame at the speed), to a fresh run's state.
+	tb.press("ArrowLeft")
+	tb.poll(`window.schedplay.timeline().now_ms < 50`, 10*time.Second)
+	now := tb.timeline().NowMS
+	if got, want := tb.metrics().TraceHash, nativeHash(t, tb.scenario(), now); got != want {
+		t.Errorf("after ← (now %v ms): hash %s, a fresh run's %s", now, got, want)
+	}
+	// Next and previous migration.
+	next := eval[float64](tb, `window.schedplay.seekMigration(1)`)
+	if next <= now {
+		t.Errorf("next migration from %v ms: %v", now, next)
+	}
+	eval[float64](tb, fmt.Sprintf(`window.schedplay.seek(%g)`, next+3))
+	prev := eval[float64](tb, `window.schedplay.seekMigration(-1)`)
+	if prev < next || prev >= next+3 {
+		t.Errorf("previous migration from %v ms: %v, want in [%v, %v)", next+3, prev, next, next+3)
+	}
+	if got, want := tb.metrics().TraceHash, nativeHash(t, tb.scenario(), prev); got != want {
+		t.Errorf("after previous migration (%v ms): hash %s, a fresh run's %s", prev, got, want)
+	}
+	// Marks of the 300 ms played: migrations, by cause.
+	ti = tb.timeline()
+	var marks int32
+	for _, l := range ti.Marks {
+		for _, n := range l {
+			marks += n
+		}
+	}
+	if marks == 0 || len(ti.Colors) != len(ti.Marks) {
+		t.Errorf("timeline marks: %d migrations, %d colours for %d causes", marks, len(ti.Colors), len(ti.Marks))
+	}
+	// A click on the scrubber at a quarter of its width seeks there.
+	var box struct{ X, Y, W, H float64 }
+	if err := json.Unmarshal(eval[[]byte](tb, `(() => { const r = document.getElementById("tl-track").getBoundingClientRect(); return {X: r.left, Y: r.top, W: r.width, H: r.height}; })()`), &box); err != nil {
+		t.Fatal(err)
+	}
+	if box.W < 100 || box.H < 30 {
+		t.Fatalf("scrubber is %vx%v px", box.W, box.H)
+	}
+	if err := chromedp.Do(tb.ctx, chromedp.MouseClickXY(box.X+box.W/4, box.Y+box.H/2)); err != nil {
+		t.Fatal(err)
+	}
+	tb.poll(`Math.abs(window.schedplay.timeline().now_ms - 250) < 20`, 10*time.Second)
+	now = tb.timeline().NowMS
+	if got, want := tb.metrics().TraceHash, nativeHash(t, tb.scenario(), now); got != want {
+		t.Errorf("after a click on the scrubber (%v ms): hash %s, a fresh run's %s", now, got, want)
+	}
+}
+
+// The 256-CPU machine (4x32x2, 20 tbench pairs, 10 s): after 9.5 s, a seek
+// to 9 s re-simulates at most one checkpoint interval; the checkpoints
+// stay under 64 MB.
+func TestSeek256(t *testing.T) {
+	tb := newTab(t, false)
+	tb.open(serverURL)
+	eval[apiResult](tb, `window.schedplay.loadPreset("tbench-pairs")`)
+	tb.click("#pause")
+	for _, kv := range [][2]string{{"machine.cores_per_cluster", "32"}, {"tasks.client.count", "20"}, {"duration", "10s"}} {
+		if r := eval[apiResult](tb, fmt.Sprintf(`window.schedplay.set(%s, %s)`, jsString(kv[0]), jsString(kv[1]))); !r.OK {
+			t.Fatalf("set %v: %s", kv, r.Error)
+		}
+	}
+	tb.click("#pause")
+	start := time.Now()
+	for i := 0; i < 40; i++ {
+		if got := eval[float64](tb, `window.schedplay.seek(9500)`); got == 9500 {
+			break
+		}
+	}
+	ti := tb.timeline()
+	if ti.NowMS != 9500 {
+		t.Fatalf("could not reach 9.5 s: %+v", ti)
+	}
+	t.Logf("simulated 9.5 s of 256 CPUs in %v", time.Since(start).Round(time.Millisecond))
+	start = time.Now()
+	eval[float64](tb, `window.schedplay.seek(9000)`)
+	took := time.Since(start)
+	ti = tb.timeline()
+	t.Logf("seek(9000) took %v: %+v; interval %v ms, %d checkpoints, %.1f MB", took.Round(time.Millisecond), ti.LastSeek, ti.IntervalMS, ti.Checkpoints, ti.CheckpointMB)
+	if ti.NowMS != 9000 || ti.LastSeek.RestoredMS < 0 || ti.LastSeek.ResimMS > ti.IntervalMS || math.IsNaN(ti.CheckpointMB) || ti.CheckpointMB >= 64 {
+		t.Errorf("seek(9000): %+v, interval %v ms, %.1f MB", ti.LastSeek, ti.IntervalMS, ti.CheckpointMB)
+	}
+}
