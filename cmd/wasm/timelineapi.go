@@ -64,4 +64,3 @@ func installTimelineAPI(sess *app.Session, fn func(name string, f func(args []js
 		return v
 	})
 }
-
