@@ -22,6 +22,9 @@ const (
 	CmdStepBack              // ←: pause and go back one frame of simulated time (seek)
 	CmdPrevMigration         // [: back to the previous migration
 	CmdNextMigration         // ]: forward to the next migration
+	CmdNextChapter           // PageDown (a presentation clicker): the next chapter
+	CmdPrevChapter           // PageUp: the previous chapter
+	CmdToggleTheme           // L: light (projector) or dark theme
 )
 
 // KeyCommand maps a DOM KeyboardEvent.key to a command (CmdNone if none).
@@ -38,6 +41,12 @@ func KeyCommand(key string) Command {
 		return CmdPrevMigration
 	case "]":
 		return CmdNextMigration
+	case "PageDown":
+		return CmdNextChapter
+	case "PageUp":
+		return CmdPrevChapter
+	case "l", "L":
+		return CmdToggleTheme
 	case "+", "=", "Add":
 		return CmdFaster
 	case "-", "_", "−", "Subtract":
@@ -123,6 +132,17 @@ func (s *Session) Do(c Command) error {
 	case CmdNextMigration:
 		_, err := s.SeekMigration(+1)
 		return err
+	case CmdNextChapter:
+		_, err := s.StepChapter(+1)
+		return err
+	case CmdPrevChapter:
+		_, err := s.StepChapter(-1)
+		return err
+	case CmdToggleTheme:
+		if s.Theme() == "light" {
+			return s.SetTheme("dark")
+		}
+		return s.SetTheme("light")
 	}
 	return nil
 }

@@ -7,7 +7,7 @@ func TestKeyCommand(t *testing.T) {
 		" ": CmdTogglePlay, "ArrowRight": CmdStep, "+": CmdFaster, "=": CmdFaster, "-": CmdSlower,
 		"a": CmdToggleAB, "A": CmdToggleAB, "n": CmdNextPreset, "t": CmdToggleTalk, "T": CmdToggleTalk,
 		"f": CmdFullscreen, "p": CmdTogglePause, "x": CmdNone, "Enter": CmdNone, "ArrowLeft": CmdStepBack,
-		"[": CmdPrevMigration, "]": CmdNextMigration,
+		"[": CmdPrevMigration, "]": CmdNextMigration, "PageDown": CmdNextChapter, "PageUp": CmdPrevChapter, "l": CmdToggleTheme,
 	} {
 		if got := KeyCommand(key); got != want {
 			t.Errorf("KeyCommand(%q) = %d, want %d", key, got, want)

@@ -92,6 +92,11 @@ type Session struct {
 	pauseOnMove bool
 	pausedMove  bool // playing stopped on a migration; the next frame says so
 
+	// The demo script (chapters.go) and the colour theme.
+	ch     chapterState
+	chDoes string
+	theme  string
+
 	// Seeks (seek.go): how many, the last one's numbers, the most any
 	// re-simulated.
 	seeks          int64
@@ -205,7 +210,11 @@ func (s *Session) LoadJSON(data []byte) error {
 	if err != nil {
 		return s.fail(err)
 	}
-	return s.Load(sc, true)
+	if err := s.Load(sc, true); err != nil {
+		return err
+	}
+	s.resetChapters(sc)
+	return nil
 }
 
 // LoadLink decodes a share link (URL, "#s=..." or "s=...") and loads it;
@@ -218,6 +227,7 @@ func (s *Session) LoadLink(link string) error {
 	if err := s.Load(sc, false); err != nil {
 		return err
 	}
+	s.resetChapters(sc)
 	s.loadLinkView(link)
 	return nil
 }
@@ -228,7 +238,11 @@ func (s *Session) LoadPreset(name string, user bool) error {
 	if err != nil {
 		return s.fail(err)
 	}
-	return s.load(sc, user, name)
+	if err := s.load(sc, user, name); err != nil {
+		return err
+	}
+	s.resetChapters(sc)
+	return nil
 }
 
 // Preset is the name of the preset being played ("" when the scenario is
@@ -280,6 +294,9 @@ func (s *Session) Set(path, value string) error {
 			preset = scenarios.PresetOf(c) // set back to a preset's values
 		}
 		err := s.loadAt(c, true, preset, rev)
+		if err == nil {
+			s.noteSet(path, value)
+		}
 		if err != errStale {
 			return err
 		}
@@ -583,6 +600,7 @@ func (s *Session) Tick(now time.Time, dt time.Duration) *frame.Frame {
 		Err:          s.lastErr,
 		Stats:        s.meter.Stats(),
 		Talk:         s.talk,
+		Theme:        s.theme,
 		PauseOnMove:  s.pauseOnMove,
 		PausedOnMove: s.pausedMove,
 		Compare:      append([]string(nil), s.compare...),

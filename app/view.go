@@ -12,7 +12,13 @@ import (
 func (s *Session) View() scenarios.View {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	v := scenarios.View{Speed: s.speed, Talk: s.talk}
+	v := scenarios.View{Speed: s.speed, Talk: s.talk, Chapters: cloneChapters(s.ch.list), Chapter: s.ch.cur}
+	if s.theme == "light" {
+		v.Theme = s.theme
+	}
+	if s.a != nil {
+		v.TimeMS = ms(s.a.now())
+	}
 	switch {
 	case len(s.compare) > 0:
 		v.Compare, v.AB = append([]string(nil), s.compare...), true
@@ -32,15 +38,35 @@ func (s *Session) ApplyView(v scenarios.View) error {
 		}
 	}
 	s.SetTalk(v.Talk)
-	if len(v.Compare) == 0 {
-		return nil
+	if v.Theme != "" {
+		if err := s.SetTheme(v.Theme); err != nil {
+			return err
+		}
 	}
-	if v.AB {
-		return s.SetCompare(v.Compare)
+	if len(v.Chapters) > 0 {
+		s.SetChapters(v.Chapters)
 	}
-	s.mu.Lock()
-	s.lastCompare = append([]string(nil), v.Compare...)
-	s.mu.Unlock()
+	switch {
+	case v.AB && len(v.Compare) > 0:
+		if err := s.SetCompare(v.Compare); err != nil {
+			return err
+		}
+	case len(v.Compare) > 0:
+		s.mu.Lock()
+		s.lastCompare = append([]string(nil), v.Compare...)
+		s.mu.Unlock()
+	}
+	// The presenter's place: a chapter, then the time shown.
+	if v.Chapter > 0 {
+		if err := s.GoChapter(v.Chapter); err != nil {
+			return err
+		}
+	}
+	if v.TimeMS > 0 {
+		if _, err := s.Seek(v.TimeMS); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

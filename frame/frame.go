@@ -37,6 +37,8 @@ type Frame struct {
 	// Talk: talk mode is on; the canvas draws large type, the clock and
 	// the key help; the page hides its side panels.
 	Talk bool
+	// Theme is the colour theme: "light" for a projector, else dark.
+	Theme string
 	// PauseOnMove: the pause on the next migration is armed;
 	// PausedOnMove: playing stopped right after a migration in this frame,
 	// which is side A's LastMove.

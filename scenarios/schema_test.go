@@ -48,7 +48,9 @@ func TestFormatFieldReference(t *testing.T) {
 
 // schemaBase is a scenario in which every pattern has an instance.
 const schemaBase = `{"version":2,"title":"t","seed":3,"duration":"1s","summary":"s",
- "view":{"speed":0.001,"compare":["policy.features.WAKE_AFFINE=false"]},
+ "view":{"speed":0.001,"compare":["policy.features.WAKE_AFFINE=false"],"theme":"light","time_ms":5,"chapter":1,
+  "chapters":[{"caption":"c","set":["seed=4"],"compare":["policy.features.WAKE_AFFINE=false"],"seek":"10ms","speed":0.002,"pause_on_move":true,"play":true},
+   {"caption":"d","at":{"event":"migrate","cause":"wakeup","task":"client/0","nth":2}}]},
  "machine":{"nodes":2,"cores_per_cluster":4,"threads_per_core":2,
   "costs":{"idle_states":[{"name":"C1","after":"0s","exit_latency":"2us"},{"name":"C6","after":"1ms","exit_latency":"80us"}]}},
  "policy":{"sd_flags":{"MC":{"SD_BALANCE_WAKE":true}},"tunables":{"MC":{"imbalance_pct":117}},"features":{"WAKE_AFFINE":true}},

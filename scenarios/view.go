@@ -30,6 +30,14 @@ type View struct {
 	AB bool `json:"ab,omitempty"`
 	// Talk is talk mode (large type, the canvas alone).
 	Talk bool `json:"talk,omitempty"`
+
+	// The presenter's view (chapters.go, format version 2): the colour
+	// theme, the simulated time shown (ms), the demo script and the
+	// chapter shown (1-based; 0 none).
+	Theme    string    `json:"theme,omitempty"`
+	TimeMS   float64   `json:"time_ms,omitzero"`
+	Chapters []Chapter `json:"chapters,omitempty"`
+	Chapter  int       `json:"chapter,omitzero"`
 }
 
 // Limits of a view.
@@ -41,10 +49,20 @@ const (
 )
 
 // IsZero reports whether v says nothing.
-func (v View) IsZero() bool { return v.Speed == 0 && len(v.Compare) == 0 && !v.AB && !v.Talk }
+func (v View) IsZero() bool {
+	return v.Speed == 0 && len(v.Compare) == 0 && !v.AB && !v.Talk &&
+		v.Theme == "" && v.TimeMS == 0 && len(v.Chapters) == 0 && v.Chapter == 0
+}
 
 func (v View) clone() View {
 	v.Compare = cloneSlice(v.Compare)
+	if v.Chapters != nil {
+		cs := make([]Chapter, len(v.Chapters))
+		for i, c := range v.Chapters {
+			cs[i] = c.clone()
+		}
+		v.Chapters = cs
+	}
 	return v
 }
 
@@ -69,11 +87,12 @@ func (v View) validate(p *problems, path string) {
 	if v.AB && len(v.Compare) == 0 {
 		p.add(join(path, "ab"), "A/B needs compare sets")
 	}
+	v.validateChapters(p, path)
 }
 
 // viewRows are the view block's rows of the schema.
 func viewRows() []Field {
-	return []Field{
+	rows := []Field{
 		{Path: "summary", Kind: KindString, Max: MaxTitle, Absent: "the first sentence of the description",
 			Doc: "one line for a preset picker; not part of the canonical JSON", Example: "a summary",
 			at: strAt(func(s *Scenario, _ keys) *string { return &s.Summary })},
@@ -96,6 +115,7 @@ func viewRows() []Field {
 		{Path: "view.talk", Kind: KindBool, Default: "false", Doc: "talk mode: large type, the canvas alone", Example: "true",
 			at: boolAt(func(s *Scenario, _ keys) *bool { return &s.View.Talk })},
 	}
+	return append(rows, chapterRows()...)
 }
 
 // numSlot is a JSON number (a float).
