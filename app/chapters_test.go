@@ -134,3 +134,30 @@ func TestRecordChapter(t *testing.T) {
 		t.Error("a chapter without a caption was recorded")
 	}
 }
+
+// Every preset has at least three chapters, and each applies: its sets and
+// compare sets fit, its anchor event happens, its time is reached.
+func TestPresetChapters(t *testing.T) {
+	for _, p := range scenarios.Presets() {
+		s := NewSession()
+		if err := s.LoadPreset(p.Name, false); err != nil {
+			t.Fatal(err)
+		}
+		ci := s.Chapters()
+		if len(ci.Captions) < 3 {
+			t.Errorf("%s: %d chapters", p.Name, len(ci.Captions))
+		}
+		for i := range ci.Captions {
+			start := time.Now()
+			if err := s.GoChapter(i + 1); err != nil {
+				t.Errorf("%s: chapter %d: %v", p.Name, i+1, err)
+				continue
+			}
+			if e := s.Error(); e != "" {
+				t.Errorf("%s: chapter %d: %s", p.Name, i+1, e)
+			}
+			ti, _ := s.Timeline()
+			t.Logf("%s: chapter %d at %.3f ms (%v): %s", p.Name, i+1, ti.NowMS, time.Since(start).Round(time.Millisecond), s.Chapters().Does)
+		}
+	}
+}
