@@ -74,7 +74,7 @@ func IdleShade(depth, n int) color.RGBA {
 	}
 	f := clamp(float64(depth)/float64(n-1), 0, 1)
 	mix := func(a, b uint8) uint8 { return uint8(math.Round(float64(a)*(1-f*0.6) + float64(b)*f*0.6)) }
-	return color.RGBA{mix(CellIdle.R, 0x05), mix(CellIdle.G, 0x06), mix(CellIdle.B, 0x09), 0xff}
+	return color.RGBA{mix(CellIdle.R, idleDeep.R), mix(CellIdle.G, idleDeep.G), mix(CellIdle.B, idleDeep.B), 0xff}
 }
 
 // WithAlpha returns c with opacity a (0..1).
@@ -86,13 +86,7 @@ func WithAlpha(c color.RGBA, a float64) color.RGBA {
 // boxFill is the fill of a box at nesting depth d (0 = outermost): each level
 // a little lighter, so nesting reads without heavy borders.
 func boxFill(d int) color.RGBA {
-	base := [...]color.RGBA{
-		{0x14, 0x19, 0x22, 0xff},
-		{0x1a, 0x21, 0x2c, 0xff},
-		{0x1f, 0x28, 0x35, 0xff},
-		{0x24, 0x2e, 0x3c, 0xff},
-		{0x29, 0x33, 0x43, 0xff},
-	}
+	base := boxFills
 	if d < 0 {
 		d = 0
 	}
@@ -100,6 +94,15 @@ func boxFill(d int) color.RGBA {
 		d = len(base) - 1
 	}
 	return base[d]
+}
+
+// boxFills are the box fills by nesting depth (theme.go swaps them).
+var boxFills = [5]color.RGBA{
+	{0x14, 0x19, 0x22, 0xff},
+	{0x1a, 0x21, 0x2c, 0xff},
+	{0x1f, 0x28, 0x35, 0xff},
+	{0x24, 0x2e, 0x3c, 0xff},
+	{0x29, 0x33, 0x43, 0xff},
 }
 
 // causeColors are the colours of migration causes, shared by the canvas

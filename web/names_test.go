@@ -117,6 +117,11 @@ var allowed = map[string]bool{
 	"seed":    true, // index.html's #seed control (its data-path is in the HTML)
 	"speed":   true, // index.html's #speed menu
 	"talk":    true, // index.html's #talk button
+	// Words of the presenter's view (view.chapters, view.theme) that are the
+	// page's own too:
+	"play":    true, // index.html's #play button (view.chapters[i].play)
+	"task":    true, // the event log's and the editor's word (view.chapters[i].at.task)
+	"migrate": true, // an event kind as the event log shows it (view.chapters[i].at.event)
 }
 
 func init() {

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"syscall/js"
 
@@ -27,6 +28,17 @@ import (
 //	                          resim_ms, new_ms, resim_events, short}, max_resim_ms,
 //	                          max_resim_events}; marks[c] are app.MarkBins counts
 //	                          of migrations of cause causes[c] over the run
+//	chapters()             -> {current, captions, caption, does}: the demo script
+//	                          (the link's or the preset's view.chapters), the chapter
+//	                          shown (1-based, 0 none) and what it did, in words
+//	chapter(n)             -> {ok, error}: apply chapter n (1-based)
+//	nextChapter(), prevChapter()
+//	                       -> {ok, error, current} (keys PageDown, PageUp)
+//	recordChapter(caption) -> {ok, error, current}: the current state as a new
+//	                          chapter (the field changes made with set() since the
+//	                          script's scenario, A/B, speed, the time)
+//	theme(name)            -> "dark" or "light" (key L); theme() reads it
+//	lightTheme(on)         -> true when the light theme is on; lightTheme() reads it
 func installTimelineAPI(sess *app.Session, fn func(name string, f func(args []js.Value) any)) {
 	fn("seek", func(args []js.Value) any {
 		if len(args) < 1 || args[0].Type() != js.TypeNumber || math.IsNaN(args[0].Float()) {
@@ -62,5 +74,43 @@ func installTimelineAPI(sess *app.Session, fn func(name string, f func(args []js
 		}
 		v.Set("colors", colors)
 		return v
+	})
+	withCurrent := func(n int, err error) any {
+		r := js.ValueOf(result(err))
+		r.Set("current", n)
+		return r
+	}
+	fn("chapters", func(args []js.Value) any { return parseJSON(sess.Chapters()) })
+	fn("chapter", func(args []js.Value) any {
+		if len(args) < 1 || args[0].Type() != js.TypeNumber {
+			return result(fmt.Errorf("chapter(n): want a chapter number (1 = the first)"))
+		}
+		return result(sess.GoChapter(args[0].Int()))
+	})
+	fn("nextChapter", func(args []js.Value) any { return withCurrent(sess.StepChapter(+1)) })
+	fn("prevChapter", func(args []js.Value) any { return withCurrent(sess.StepChapter(-1)) })
+	fn("recordChapter", func(args []js.Value) any {
+		if len(args) < 1 || args[0].Type() != js.TypeString {
+			return result(fmt.Errorf("recordChapter(caption): want the caption text"))
+		}
+		return withCurrent(sess.RecordChapter(args[0].String()))
+	})
+	fn("theme", func(args []js.Value) any {
+		if len(args) > 0 && args[0].Type() == js.TypeString {
+			if err := sess.SetTheme(args[0].String()); err != nil {
+				return js.Null()
+			}
+		}
+		return sess.Theme()
+	})
+	fn("lightTheme", func(args []js.Value) any {
+		if len(args) > 0 && args[0].Type() == js.TypeBoolean {
+			name := "dark"
+			if args[0].Bool() {
+				name = "light"
+			}
+			sess.SetTheme(name)
+		}
+		return sess.Theme() == "light"
 	})
 }

@@ -45,6 +45,7 @@ type Canvas struct {
 	talk   bool
 	ab     bool
 	era    string
+	theme  string // render.SetTheme's (a change redraws the static layer)
 	laidOK bool
 	err    error
 
@@ -190,7 +191,8 @@ func (c *Canvas) Build(stage render.Rect, wall float64) {
 		return
 	}
 	ab := f.B() != nil
-	if f.Rev != c.rev || stage != c.stage || f.Talk != c.talk || ab != c.ab || f.A().Era != c.era {
+	render.SetTheme(f.Theme)
+	if f.Rev != c.rev || stage != c.stage || f.Talk != c.talk || ab != c.ab || f.A().Era != c.era || render.CurrentTheme() != c.theme {
 		c.relayout(f, stage)
 	}
 	if !c.laidOK {
@@ -252,7 +254,7 @@ func (c *Canvas) Build(stage render.Rect, wall float64) {
 }
 
 func (c *Canvas) relayout(f *frame.Frame, stage render.Rect) {
-	c.rev, c.stage, c.talk, c.ab, c.era = f.Rev, stage, f.Talk, f.B() != nil, f.A().Era
+	c.rev, c.stage, c.talk, c.ab, c.era, c.theme = f.Rev, stage, f.Talk, f.B() != nil, f.A().Era, render.CurrentTheme()
 	c.version++
 	c.static.Reset()
 	c.laidOK = false
