@@ -1,14 +1,21 @@
 package e2e
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"image/png"
 	"math"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"schedplay/scenarios"
+	"schedplay/sim"
 )
 
 type seekStats struct {
@@ -162,5 +169,119 @@ func TestSeek256(t *testing.T) {
 	t.Logf("seek(9000) took %v: %+v; interval %v ms, %d checkpoints, %.1f MB", took.Round(time.Millisecond), ti.LastSeek, ti.IntervalMS, ti.Checkpoints, ti.CheckpointMB)
 	if ti.NowMS != 9000 || ti.LastSeek.RestoredMS < 0 || ti.LastSeek.ResimMS > ti.IntervalMS || math.IsNaN(ti.CheckpointMB) || ti.CheckpointMB >= 64 {
 		t.Errorf("seek(9000): %+v, interval %v ms, %.1f MB", ti.LastSeek, ti.IntervalMS, ti.CheckpointMB)
+	}
+}
+
+// A link with three chapters, opened in a fresh browser context: PageDown
+// walks them, each showing its caption and applying its change (a time, an
+// anchor event, a policy change with A/B); then the chapter in talk mode,
+// dark and light (screenshots written to $SCHEDPLAY_DOCS when set).
+func TestChaptersLink(t *testing.T) {
+	sc := defaultScenario(t)
+	chapters := []scenarios.Chapter{
+		{Caption: "One: 10 ms into the run", Seek: "10ms"},
+		{Caption: "Two: the 3rd wake-up migration of client/0", At: scenarios.Anchor{Event: "migrate", Cause: "wakeup", Task: "client/0", Nth: 3}, PauseOnMove: true},
+		{Caption: "Three: CPU buddies, A/B against wake_affine off", Set: []string{"policy.select_idle_sibling=cpu_buddies"},
+			Compare: []string{"policy.features.WAKE_AFFINE=false"}, Seek: "20ms"},
+	}
+	link := scenarios.EncodeLinkView(sc, scenarios.View{Chapters: chapters})
+	tb := newTab(t, true)
+	tb.open(serverURL + "#" + link)
+	tb.poll(`!document.getElementById("chapter-bar").hidden`, 10*time.Second)
+	// Where chapter two must land: the anchor, found natively.
+	cfg, _ := sc.Config()
+	sm, _ := sim.New(cfg)
+	sm.SetRecording(true)
+	var anchor int64 = -1
+	for n := 0; anchor < 0 && sm.Step(); {
+		for _, e := range sm.TakeEvents(nil) {
+			if e.Kind == sim.EvMigrate && e.Cause == sim.CauseWakeup && sm.TaskName(int(e.Task)) == "client/0" {
+				if n++; n == 3 {
+					anchor = e.T
+					break
+				}
+			}
+		}
+	}
+	for i, c := range chapters {
+		tb.press("PageDown")
+		tb.poll(fmt.Sprintf(`window.schedplay.chapters().current === %d`, i+1), 20*time.Second)
+		tb.poll(fmt.Sprintf(`document.getElementById("chapter-caption").textContent === %s`, jsString(c.Caption)), 5*time.Second)
+		now := tb.timeline().NowMS
+		switch i {
+		case 0:
+			if now != 10 {
+				t.Errorf("chapter 1 at %v ms, want 10", now)
+			}
+		case 1:
+			if int64(math.Round(now*1e6)) != anchor {
+				t.Errorf("chapter 2 at %v ms, the 3rd wake-up migration of client/0 is at %d ns", now, anchor)
+			}
+			if !eval[bool](tb, `window.schedplay.pauseOnMove()`) {
+				t.Error("chapter 2 did not arm the pause at the next migration")
+			}
+			if got, want := tb.metrics().TraceHash, nativeHash(t, sc, now); got != want {
+				t.Errorf("chapter 2: hash %s, a fresh run's %s", got, want)
+			}
+		case 2:
+			if got := tb.scenario().Policy.SelectIdleSibling; got != "cpu_buddies" || now != 20 {
+				t.Errorf("chapter 3: select_idle_sibling %q at %v ms", got, now)
+			}
+			if got := eval[[]string](tb, `window.schedplay.compare()`); len(got) != 1 || got[0] != chapters[2].Compare[0] {
+				t.Errorf("chapter 3: compare %v", got)
+			}
+		}
+	}
+	// The link now carries the chapter and the time.
+	v, ok, err := scenarios.LinkView(eval[string](tb, `window.schedplay.shareLink(true)`))
+	if err != nil || !ok || v.Chapter != 3 || v.TimeMS != 20 || len(v.Chapters) != 3 {
+		t.Errorf("shareLink(true) view: chapter %d time %v chapters %d (%v)", v.Chapter, v.TimeMS, len(v.Chapters), err)
+	}
+	// PageUp goes back: chapter two, the link's policy again, A/B off.
+	tb.press("PageUp")
+	tb.poll(`window.schedplay.chapters().current === 2`, 20*time.Second)
+	if got := tb.scenario().Policy.SelectIdleSibling; got == "cpu_buddies" {
+		t.Errorf("back in chapter 2, select_idle_sibling is still %q", got)
+	}
+	// Talk mode, dark then light (key L): the caption large.
+	tb.press("t")
+	tb.poll(`document.documentElement.classList.contains("talk")`, 5*time.Second)
+	size := eval[float64](tb, `parseFloat(getComputedStyle(document.getElementById("chapter-caption")).fontSize)`)
+	if size < 30 {
+		t.Errorf("talk mode caption is %v px", size)
+	}
+	dir := os.Getenv("SCHEDPLAY_DOCS")
+	time.Sleep(1500 * time.Millisecond)
+	if dir != "" {
+		writeShot(t, tb, filepath.Join(dir, "screenshot-chapter-talk-dark.png"))
+	}
+	tb.press("l")
+	tb.poll(`document.documentElement.classList.contains("projector")`, 5*time.Second)
+	if got := eval[string](tb, `window.schedplay.theme()`); got != "light" {
+		t.Errorf("theme after L: %q", got)
+	}
+	bg := eval[string](tb, `getComputedStyle(document.getElementById("top")).backgroundColor`)
+	if bg != "rgb(255, 255, 255)" {
+		t.Errorf("light theme: the header's background is %s", bg)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	if dir != "" {
+		writeShot(t, tb, filepath.Join(dir, "screenshot-chapter-talk-light.png"))
+	}
+	// The canvas is light too: the stage's background, just inside it.
+	shot, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct{ X, Y float64 }
+	json.Unmarshal(eval[[]byte](tb, `(() => { const r = document.getElementById("stage").getBoundingClientRect(); return {X: r.left + 4, Y: r.top + 4}; })()`), &st)
+	dpr := float64(img.Bounds().Dx()) / eval[float64](tb, `document.documentElement.clientWidth`)
+	r, g, b, _ := img.At(int(st.X*dpr), int(st.Y*dpr)).RGBA()
+	if r>>8 < 200 || g>>8 < 200 || b>>8 < 200 {
+		t.Errorf("light theme: the canvas at the stage's corner is rgb(%d, %d, %d)", r>>8, g>>8, b>>8)
 	}
 }

@@ -76,5 +76,13 @@ func TestThemeCSSContrast(t *testing.T) {
 		if c := contrast(v["error-fg"], v["error-bg"]); c < 4.5 {
 			t.Errorf("%s: the error text is %.2f:1 on its background", name, c)
 		}
+		for _, bg := range []string{"pressed", "changed-bg"} {
+			if v[bg] == "" {
+				continue // the dark theme's are literals in style.css
+			}
+			if c := contrast(v["fg"], v[bg]); c < 4.5 {
+				t.Errorf("%s: text on --%s is %.2f:1", name, bg, c)
+			}
+		}
 	}
 }

@@ -42,7 +42,7 @@ export class Timeline {
       row.appendChild(x);
       return x;
     };
-    b("tl-prev-mig", "⏮", "back to the previous migration (key [)").addEventListener("click", () => this.call(() => this.api.seekMigration(-1)));
+    b("tl-prev-mig", "◀ move", "back to the previous migration (key [)").addEventListener("click", () => this.call(() => this.api.seekMigration(-1)));
     b("tl-back", "◀", "one step back (key ←)").addEventListener("click", () => this.call(() => this.api.seek(this.nowMS() - this.stepMS())));
     this.track = el("canvas", {
       id: "tl-track", role: "slider", tabindex: "0", "aria-label": "simulated time",
@@ -50,7 +50,7 @@ export class Timeline {
     });
     row.appendChild(this.track);
     b("tl-fwd", "▶", "one step forward (key →)").addEventListener("click", () => this.call(() => this.api.seek(this.nowMS() + this.stepMS())));
-    b("tl-next-mig", "⏭", "forward to the next migration (key ])").addEventListener("click", () => this.call(() => this.api.seekMigration(1)));
+    b("tl-next-mig", "move ▶", "forward to the next migration (key ])").addEventListener("click", () => this.call(() => this.api.seekMigration(1)));
     this.label = el("span", { id: "tl-label", "aria-live": "off" });
     row.appendChild(this.label);
     box.appendChild(row);
@@ -86,8 +86,6 @@ export class Timeline {
       const d = this.info.duration_ms;
       if (e.key === "Home") this.want(0);
       else if (e.key === "End") this.want(d);
-      else if (e.key === "PageUp" && e.shiftKey) this.want(this.nowMS() - d / 10);
-      else if (e.key === "PageDown" && e.shiftKey) this.want(this.nowMS() + d / 10);
       else return;
       e.preventDefault();
     });
