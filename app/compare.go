@@ -31,7 +31,11 @@ func buildB(sc *scenarios.Scenario, sets []string, interval int64) (*player, err
 	if err != nil {
 		return nil, err
 	}
-	return newPlayer(c, interval)
+	p, err := newPlayer(c, interval)
+	if err == nil {
+		p.tl.SetBudget(budgetFor(true))
+	}
+	return p, err
 }
 
 func applySets(sc *scenarios.Scenario, sets []string) (*scenarios.Scenario, error) {

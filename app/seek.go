@@ -22,10 +22,19 @@ import (
 // The timeline's marks (migrations by cause, per bin of the run's duration)
 // are counted once, as the run first simulates each event.
 
-// Checkpoint memory per player: the Timeline doubles its interval when
-// its checkpoints outgrow this (the 256-CPU machine's checkpoint is about
+// CheckpointBudget is the checkpoint memory of a session: one side has it
+// all, with A/B on each side half. A Timeline doubles its interval when its
+// checkpoints outgrow its share (the 256-CPU machine's checkpoint is about
 // 2.7 MB: TestCheckpointMemory256).
 const CheckpointBudget = 48 << 20
+
+// budgetFor is a side's share of CheckpointBudget.
+func budgetFor(ab bool) int64 {
+	if ab {
+		return CheckpointBudget / 2
+	}
+	return CheckpointBudget
+}
 
 // MarkBins is the number of bins the timeline's marks cut the run into.
 const MarkBins = 400

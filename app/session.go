@@ -142,6 +142,7 @@ func (s *Session) loadAt(sc *scenarios.Scenario, userChange bool, preset string,
 	if err != nil {
 		return s.fail(err)
 	}
+	a.tl.SetBudget(budgetFor(len(compare) > 0))
 	var b *player
 	var abErr error
 	if len(compare) > 0 {
@@ -186,6 +187,7 @@ func (s *Session) restartLocked() error {
 	if err != nil {
 		return err
 	}
+	a.tl.SetBudget(budgetFor(len(s.compare) > 0))
 	var b *player
 	if len(s.compare) > 0 {
 		if b, err = buildB(s.scen, s.compare, iv); err != nil {

@@ -385,9 +385,20 @@ func (tl *Timeline) Observe(s *Sim) bool {
 	return true
 }
 
+// SetBudget changes the memory budget, thinning the checkpoints at once
+// when they outgrow it.
+func (tl *Timeline) SetBudget(budget int64) {
+	tl.budget = budget
+	tl.thin()
+}
+
 func (tl *Timeline) add(c *Checkpoint) {
 	tl.cks = append(tl.cks, c)
 	tl.bytes += c.Bytes()
+	tl.thin()
+}
+
+func (tl *Timeline) thin() {
 	for tl.budget > 0 && tl.bytes > tl.budget && len(tl.cks) > 2 {
 		tl.interval *= 2
 		kept := tl.cks[:1]
