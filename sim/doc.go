@@ -62,6 +62,14 @@
 // the run, never clocks, so a run stops at the same event everywhere; Err
 // then returns a *LimitError and Metrics describe what was simulated.
 //
+// Between events the whole state can be copied (checkpoint.go): Checkpoint
+// freezes it, PRNG included, and Restore returns an independent simulator
+// that runs on exactly as the original would (the same events, trace hash
+// and metrics). A Timeline keeps one every interval within a memory
+// budget, so a front end can show any time by re-simulating less than one
+// interval. A field added to the state that holds a pointer, slice, map
+// or function must be taught to clone; the guard tests say which.
+//
 // # Eras
 //
 // The kernel era (Policy.Base) is chosen once, in New: an era value holds
