@@ -41,8 +41,11 @@ const MarkBins = 400
 
 // MaxSeekWork bounds the simulator work one Seek (or migration search) may
 // do past what was already simulated: a seek far beyond the furthest time
-// played simulates forward, and stops short (saying so) after this much.
-const MaxSeekWork = 100_000_000
+// played simulates forward, and stops short (saying so) after this much:
+// four times a Step's (MaxCallWork), a few seconds of wasm on a loaded
+// machine. Re-simulating from a checkpoint (less than one interval of
+// time already simulated) is not bounded by it.
+const MaxSeekWork = 20_000_000
 
 // CheckpointInterval is the checkpoint interval of a run of duration d:
 // d/100 rounded down to 1, 2 or 5 times a power of ten, at least 1 µs.

@@ -151,7 +151,7 @@ func TestSeek256(t *testing.T) {
 	s.Pause()
 	// Forward past the furthest time played: each seek simulates at most
 	// MaxSeekWork, so seek until there.
-	for i := 0; i < 20; i++ {
+	for i := 0; i < 100; i++ {
 		if now, err := s.Seek(9500); err != nil || now == 9500 {
 			break
 		}

@@ -152,7 +152,7 @@ func TestSeek256(t *testing.T) {
 	}
 	tb.click("#pause")
 	start := time.Now()
-	for i := 0; i < 40; i++ {
+	for i := 0; i < 100; i++ {
 		if got := eval[float64](tb, `window.schedplay.seek(9500)`); got == 9500 {
 			break
 		}
@@ -242,6 +242,18 @@ func TestChaptersLink(t *testing.T) {
 	tb.poll(`window.schedplay.chapters().current === 2`, 20*time.Second)
 	if got := tb.scenario().Policy.SelectIdleSibling; got == "cpu_buddies" {
 		t.Errorf("back in chapter 2, select_idle_sibling is still %q", got)
+	}
+	// The editor records the current state as a fourth chapter.
+	tb.showEditor(true)
+	tb.fill("#chapter-new", "Four: recorded here")
+	tb.click("#chapter-record")
+	tb.poll(`window.schedplay.chapters().current === 4`, 10*time.Second)
+	if got := eval[string](tb, `document.getElementById("chapter-status").textContent`); got != "Recorded as chapter 4." {
+		t.Errorf("record: %q", got)
+	}
+	v, _, _ = scenarios.LinkView(eval[string](tb, `window.schedplay.shareLink(true)`))
+	if len(v.Chapters) != 4 || v.Chapters[3].Caption != "Four: recorded here" || v.Chapters[3].At != (scenarios.Anchor{}) {
+		t.Errorf("recorded chapter in the link: %+v", v.Chapters)
 	}
 	// Talk mode, dark then light (key L): the caption large.
 	tb.press("t")
