@@ -278,6 +278,14 @@ func (s *Session) RecordChapter(caption string) (int, error) {
 	s.ch.list = append(s.ch.list, c)
 	s.ch.cur = len(s.ch.list)
 	s.ch.sets = nil
+	does := append([]string{"recorded"}, sets...)
+	if len(c.Compare) > 0 {
+		does = append(does, "A/B: "+strings.Join(c.Compare, ", "))
+	}
+	if c.Seek != "" {
+		does = append(does, "t = "+c.Seek)
+	}
+	s.chDoes = strings.Join(does, "; ")
 	return s.ch.cur, nil
 }
 

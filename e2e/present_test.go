@@ -243,18 +243,6 @@ func TestChaptersLink(t *testing.T) {
 	if got := tb.scenario().Policy.SelectIdleSibling; got == "cpu_buddies" {
 		t.Errorf("back in chapter 2, select_idle_sibling is still %q", got)
 	}
-	// The editor records the current state as a fourth chapter.
-	tb.showEditor(true)
-	tb.fill("#chapter-new", "Four: recorded here")
-	tb.click("#chapter-record")
-	tb.poll(`window.schedplay.chapters().current === 4`, 10*time.Second)
-	if got := eval[string](tb, `document.getElementById("chapter-status").textContent`); got != "Recorded as chapter 4." {
-		t.Errorf("record: %q", got)
-	}
-	v, _, _ = scenarios.LinkView(eval[string](tb, `window.schedplay.shareLink(true)`))
-	if len(v.Chapters) != 4 || v.Chapters[3].Caption != "Four: recorded here" || v.Chapters[3].At != (scenarios.Anchor{}) {
-		t.Errorf("recorded chapter in the link: %+v", v.Chapters)
-	}
 	// Talk mode, dark then light (key L): the caption large.
 	tb.press("t")
 	tb.poll(`document.documentElement.classList.contains("talk")`, 5*time.Second)
@@ -295,5 +283,19 @@ func TestChaptersLink(t *testing.T) {
 	r, g, b, _ := img.At(int(st.X*dpr), int(st.Y*dpr)).RGBA()
 	if r>>8 < 200 || g>>8 < 200 || b>>8 < 200 {
 		t.Errorf("light theme: the canvas at the stage's corner is rgb(%d, %d, %d)", r>>8, g>>8, b>>8)
+	}
+	// The editor records the current state as a fourth chapter.
+	tb.press("t") // out of talk mode: the editor shows
+	tb.poll(`!document.documentElement.classList.contains("talk")`, 5*time.Second)
+	tb.showEditor(true)
+	tb.fill("#chapter-new", "Four: recorded here")
+	tb.click("#chapter-record")
+	tb.poll(`window.schedplay.chapters().current === 4`, 10*time.Second)
+	if got := eval[string](tb, `document.getElementById("chapter-status").textContent`); got != "Recorded as chapter 4." {
+		t.Errorf("record: %q", got)
+	}
+	v, _, _ = scenarios.LinkView(eval[string](tb, `window.schedplay.shareLink(true)`))
+	if len(v.Chapters) != 4 || v.Chapters[3].Caption != "Four: recorded here" || v.Chapters[3].At != (scenarios.Anchor{}) {
+		t.Errorf("recorded chapter in the link: %+v", v.Chapters)
 	}
 }
