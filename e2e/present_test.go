@@ -72,12 +72,13 @@ func TestSeek(t *testing.T) {
 	tb := newTab(t, false)
 	tb.open(serverURL)
 	eval[apiResult](tb, `window.schedplay.loadPreset("tbench-pairs")`)
-	tb.click("#pause")
+	eval[chromedp.Void](tb, `window.schedplay.pause()`)
+	var now float64
 	for range 3 {
-		eval[float64](tb, `window.schedplay.step(100)`)
+		now = eval[float64](tb, `window.schedplay.step(100)`)
 	}
-	if now := tb.metrics().SimMS; now != 300 {
-		t.Fatalf("played to %v ms, want 300", now)
+	if now != 300 {
+		t.Fatalf("played to %v ms, want 300 (%s)", now, eval[string](tb, `window.schedplay.error()`))
 	}
 	if got := eval[float64](tb, `window.schedplay.seek(50)`); got != 50 {
 		t.Fatalf("seek(50) = %v", got)
@@ -91,7 +92,7 @@ func TestSeek(t *testing.T) {
 	// ← steps back (one frame at the speed), to a fresh run's state.
 	tb.press("ArrowLeft")
 	tb.poll(`window.schedplay.timeline().now_ms < 50`, 10*time.Second)
-	now := tb.timeline().NowMS
+	now = tb.timeline().NowMS
 	if got, want := tb.metrics().TraceHash, nativeHash(t, tb.scenario(), now); got != want {
 		t.Errorf("after ← (now %v ms): hash %s, a fresh run's %s", now, got, want)
 	}

@@ -11,6 +11,9 @@ import { wireControls, syncControls } from "./controls.js";
 import { wireFiles } from "./files.js";
 import { wireCompare } from "./compare.js";
 import { wireLog } from "./log.js";
+// The presenter's scrubber and chapters start themselves once the API is up.
+import "./timeline.js";
+import "./chapters.js";
 
 function showError(text) {
   const el = $("error");
