@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"schedplay/frame"
 	"schedplay/scenarios"
 	"schedplay/sim"
 )
@@ -51,21 +52,17 @@ func cloneChapters(l []scenarios.Chapter) []scenarios.Chapter {
 	return out
 }
 
-// ChapterInfo is the script as the page shows it.
-type ChapterInfo struct {
-	Current  int      `json:"current"` // 1-based; 0: none
-	Captions []string `json:"captions"`
-	Caption  string   `json:"caption"` // the current chapter's
-	// Does is the current chapter in words: what it changed and where it
-	// went ("policy.select_idle_sibling=cpu_buddies; the 3rd wakeup
-	// migrate of client/0 at 12.345 ms").
-	Does string `json:"does"`
-}
+// ChapterInfo is the script as the page shows it (frame's).
+type ChapterInfo = frame.ChapterInfo
 
 // Chapters returns the script and the chapter shown.
 func (s *Session) Chapters() ChapterInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.chaptersLocked()
+}
+
+func (s *Session) chaptersLocked() ChapterInfo {
 	ci := ChapterInfo{Current: s.ch.cur, Captions: []string{}}
 	for _, c := range s.ch.list {
 		ci.Captions = append(ci.Captions, c.Caption)
@@ -149,6 +146,13 @@ func (s *Session) GoChapter(n int) error {
 	defer s.mu.Unlock()
 	var t int64
 	switch {
+	case s.shadow:
+		// The session that plays goes there; a mirror only notes the
+		// chapter (its time comes with that session's frames).
+		s.ch.cur = n
+		s.chDoes = strings.Join(does, "; ")
+		s.playing = c.Play
+		return nil
 	case !c.At.IsZero():
 		at, ok, err := findAnchor(s.a, c.At)
 		if err != nil {
@@ -272,7 +276,7 @@ func (s *Session) RecordChapter(caption string) (int, error) {
 	}
 	c := scenarios.Chapter{Caption: caption, Set: sets, Compare: append([]string(nil), s.compare...),
 		Speed: s.speed, PauseOnMove: s.pauseOnMove}
-	if now := s.a.now(); now > 0 {
+	if now := s.nowLocked(); now > 0 {
 		c.Seek = scenarios.FormatDuration(now)
 	}
 	s.ch.list = append(s.ch.list, c)

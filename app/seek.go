@@ -64,33 +64,11 @@ func CheckpointInterval(d int64) int64 {
 	return p
 }
 
-// seekStats describe the last seek of side A (the page's timeline() shows
-// them): what it restored and how much it re-simulated.
-type seekStats struct {
-	FromMS      float64 `json:"from_ms"`
-	ToMS        float64 `json:"to_ms"`
-	RestoredMS  float64 `json:"restored_ms"` // time of the checkpoint restored, -1: none (ran on)
-	ResimMS     float64 `json:"resim_ms"`    // simulated time run again (already simulated before)
-	NewMS       float64 `json:"new_ms"`      // simulated time run for the first time
-	ResimEvents int64   `json:"resim_events"`
-	Short       bool    `json:"short"` // stopped by MaxSeekWork before t
-}
-
-// TimelineInfo is what the page's scrubber needs (window.schedplay.timeline()).
-type TimelineInfo struct {
-	NowMS         float64   `json:"now_ms"`
-	DurationMS    float64   `json:"duration_ms"`
-	FrontierMS    float64   `json:"frontier_ms"` // the furthest time simulated
-	IntervalMS    float64   `json:"interval_ms"` // checkpoint interval
-	Checkpoints   int       `json:"checkpoints"`
-	CheckpointMB  float64   `json:"checkpoint_mb"`
-	Causes        []string  `json:"causes"`
-	Marks         [][]int32 `json:"marks"` // per cause: MarkBins counts of migrations
-	Seeks         int64     `json:"seeks"`
-	LastSeek      seekStats `json:"last_seek"`
-	MaxResimMS    float64   `json:"max_resim_ms"` // the most any seek re-simulated
-	MaxResimEvent int64     `json:"max_resim_events"`
-}
+// seekStats and TimelineInfo are frame's (the worker sends them to the page).
+type (
+	seekStats    = frame.SeekStats
+	TimelineInfo = frame.Timeline
+)
 
 // restore puts the player at checkpoint ck: a new simulator, the charts
 // restarted there, no glides in flight.
@@ -193,6 +171,10 @@ func (s *Session) seekLocked(t int64) (float64, error) {
 		return 0, errors.New("no scenario loaded")
 	}
 	t = min(max(t, 0), s.a.sim.Config().Duration)
+	if s.shadow {
+		s.shownNS = t
+		return ms(t), nil
+	}
 	st := s.a.seek(t)
 	if s.b != nil {
 		s.b.seek(s.a.now())
@@ -220,7 +202,7 @@ func (s *Session) StepBack(d int64) (float64, error) {
 	if s.a == nil {
 		return 0, errors.New("no scenario loaded")
 	}
-	return s.seekLocked(s.a.now() - max(d, 1))
+	return s.seekLocked(s.nowLocked() - max(d, 1))
 }
 
 // errNoMigration: no migration lies in the direction asked.
@@ -235,6 +217,9 @@ func (s *Session) SeekMigration(dir int) (float64, error) {
 	defer s.mu.Unlock()
 	if s.a == nil {
 		return 0, errors.New("no scenario loaded")
+	}
+	if s.shadow {
+		return ms(s.shownNS), nil // the session that plays finds it
 	}
 	p := s.a
 	if dir > 0 {
@@ -307,11 +292,52 @@ func lastMigration(ck *sim.Checkpoint, hi int64) (int64, bool) {
 	return last, last >= 0
 }
 
+// presentLocked puts the timeline and the chapters into a frame.
+func (s *Session) presentLocked(f *frame.Frame) {
+	if ti, ok := s.timelineLocked(); ok {
+		f.Timeline = &ti
+	}
+	ci := s.chaptersLocked()
+	f.Chapters = &ci
+}
+
+// SetShadow makes s a mirror of a session that plays elsewhere (the page's
+// main thread mirrors the worker's): Seek, SeekMigration and a chapter's
+// time then simulate nothing (the other session does); NoteTime tells s
+// the time the other one shows, for View and RecordChapter.
+func (s *Session) SetShadow() {
+	s.mu.Lock()
+	s.shadow = true
+	s.mu.Unlock()
+}
+
+// NoteTime records the simulated time the mirrored session shows.
+func (s *Session) NoteTime(ns int64) {
+	s.mu.Lock()
+	s.shownNS = ns
+	s.mu.Unlock()
+}
+
+// nowLocked is the time shown: the simulator's, or a shadow's noted one.
+func (s *Session) nowLocked() int64 {
+	if s.shadow {
+		return s.shownNS
+	}
+	if s.a == nil {
+		return 0
+	}
+	return s.a.now()
+}
+
 // Timeline returns what the scrubber draws: the time, the run's extent, the
 // checkpoints and the marks of side A.
 func (s *Session) Timeline() (TimelineInfo, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.timelineLocked()
+}
+
+func (s *Session) timelineLocked() (TimelineInfo, bool) {
 	if s.a == nil {
 		return TimelineInfo{}, false
 	}
@@ -325,5 +351,6 @@ func (s *Session) Timeline() (TimelineInfo, bool) {
 		ti.Causes = append(ti.Causes, c.String())
 		ti.Marks = append(ti.Marks, append([]int32(nil), p.marks[c][:]...))
 	}
+	ti.MarksRev = p.marked
 	return ti, true
 }

@@ -96,6 +96,11 @@ type Session struct {
 	ch     chapterState
 	chDoes string
 	theme  string
+	// shadow: this session mirrors one that plays elsewhere (the page's
+	// main thread mirrors the worker's): it never simulates for a seek, a
+	// migration or an anchor; shownNS is the time the other one shows.
+	shadow  bool
+	shownNS int64
 
 	// Seeks (seek.go): how many, the last one's numbers, the most any
 	// re-simulated.
@@ -628,6 +633,7 @@ func (s *Session) Tick(now time.Time, dt time.Duration) *frame.Frame {
 		m := s.metricsLocked(s.a)
 		a.Metrics = &m
 		s.lastMetrics = now
+		s.presentLocked(f)
 	}
 	if s.b != nil {
 		f.AB = true

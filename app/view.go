@@ -16,9 +16,7 @@ func (s *Session) View() scenarios.View {
 	if s.theme == "light" {
 		v.Theme = s.theme
 	}
-	if s.a != nil {
-		v.TimeMS = ms(s.a.now())
-	}
+	v.TimeMS = ms(s.nowLocked())
 	switch {
 	case len(s.compare) > 0:
 		v.Compare, v.AB = append([]string(nil), s.compare...), true

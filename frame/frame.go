@@ -39,6 +39,10 @@ type Frame struct {
 	Talk bool
 	// Theme is the colour theme: "light" for a projector, else dark.
 	Theme string
+	// Timeline and Chapters (present.go), on frames with fresh metrics; a
+	// Timeline's Marks only when they changed (MarksRev).
+	Timeline *Timeline
+	Chapters *ChapterInfo
 	// PauseOnMove: the pause on the next migration is armed;
 	// PausedOnMove: playing stopped right after a migration in this frame,
 	// which is side A's LastMove.

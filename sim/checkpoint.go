@@ -236,7 +236,7 @@ func (s *Sim) clone(ring bool) (*Sim, int64) {
 	for _, t := range c.tasks {
 		t.wakers = cloneSlice(t.wakers, &k.n)
 		t.rr = cloneSlice(t.rr, &k.n)
-		t.o1.behind = k.task(t.o1.behind)
+		t.o1.before = k.task(t.o1.before)
 		// t.prog is the group's program in the Config: immutable, shared.
 	}
 	// Runqueues.

@@ -44,10 +44,12 @@ type front struct {
 	seq     uint64 // calls forwarded
 	applied uint64 // calls the newest frame has applied
 	last    *frame.Frame
-	metrics [2]*sim.Metrics // newest metrics of A and B (B nil when A/B is off)
-	playing bool            // the main thread's idea until the worker catches up
-	predNow int64           // simulated ns side A will be at once the worker caught up
-	ff      bool            // a run to the end is under way
+	metrics [2]*sim.Metrics    // newest metrics of A and B (B nil when A/B is off)
+	playing bool               // the main thread's idea until the worker catches up
+	predNow int64              // simulated ns side A will be at once the worker caught up
+	tl      *frame.Timeline    // the newest timeline (timelineapi.go)
+	ch      *frame.ChapterInfo // the newest chapter state
+	ff      bool               // a run to the end is under way
 	waiters []waiter
 	ffWait  []js.Value // runToEnd promises' resolve functions
 	exports map[float64]exportWait
@@ -117,7 +119,9 @@ type waiter struct {
 }
 
 func newFront(worker js.Value, hub *app.Hub) *front {
-	return &front{shadow: app.NewSession(), hub: hub, worker: worker, dec: wire.NewDecoder(), playing: true, lastRev: -1}
+	fr := &front{shadow: app.NewSession(), hub: hub, worker: worker, dec: wire.NewDecoder(), playing: true, lastRev: -1}
+	fr.shadow.SetShadow() // seeks and chapters' times are the worker's
+	return fr
 }
 
 // post forwards a call to the worker; kv names its arguments.
@@ -177,6 +181,7 @@ func (fr *front) onMessage(data js.Value) {
 		}
 		if fr.applied == fr.seq {
 			fr.playing, fr.predNow = f.Playing, f.A().Now
+			fr.presentFrame(f)
 		}
 	}
 	var ready []js.Value
@@ -434,6 +439,16 @@ func (fr *front) Do(c app.Command) {
 	case app.CmdToggleAB:
 		fr.restarted(fr.shadow.Do(c))
 		fr.post("do", map[string]any{"n": float64(c)})
+	case app.CmdStepBack, app.CmdPrevMigration, app.CmdNextMigration:
+		// Seeks: the worker simulates (the shadow would on this thread).
+		fr.mu.Lock()
+		fr.playing = false
+		fr.mu.Unlock()
+		fr.post("do", map[string]any{"n": float64(c)})
+	case app.CmdNextChapter:
+		fr.StepChapter(+1)
+	case app.CmdPrevChapter:
+		fr.StepChapter(-1)
 	default:
 		fr.shadow.Do(c)
 		fr.post("do", map[string]any{"n": float64(c)})

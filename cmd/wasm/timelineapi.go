@@ -8,26 +8,31 @@ import (
 	"syscall/js"
 
 	"schedplay/app"
+	"schedplay/frame"
 	"schedplay/render"
 	"schedplay/sim"
 )
 
-// installTimelineAPI adds the presenter's calls to window.schedplay (obj):
+// installTimelineAPI adds the presenter's calls to window.schedplay. The
+// simulator plays in the worker: a seek, a chapter or a recording is
+// forwarded to it (numbered, like every call), and what comes back with
+// its frames (the time, metrics, the timeline, the chapter shown) is what
+// timeline(), chapters() and metrics() read once settled() resolved.
 //
 //	seek(ms)               -> pauses and moves to simulated time ms (clamped to the
-//	                          run); returns the new simulated time in ms, or null (see
-//	                          error()). Afterwards metrics(), trace hash included, is a
-//	                          fresh run's at that time: the newest checkpoint at or
-//	                          before ms is restored and at most one checkpoint
-//	                          interval re-simulated (timeline().last_seek counts it)
-//	seekMigration(dir)     -> dir < 0: back to the previous migration; dir > 0: on to
-//	                          the next; the new time in ms, or null
+//	                          run); returns the time the worker goes to (ms). Once
+//	                          settled(), metrics(), trace hash included, is a fresh
+//	                          run's at that time: the newest checkpoint at or before
+//	                          ms is restored and at most one checkpoint interval
+//	                          re-simulated (timeline().last_seek counts it)
+//	seekMigration(dir)     -> Promise of the new time in ms: dir < 0 back to the
+//	                          previous migration, dir > 0 on to the next
 //	timeline()             -> {now_ms, duration_ms, frontier_ms, interval_ms,
 //	                          checkpoints, checkpoint_mb, causes, colors, marks,
-//	                          seeks, last_seek: {from_ms, to_ms, restored_ms,
-//	                          resim_ms, new_ms, resim_events, short}, max_resim_ms,
-//	                          max_resim_events}; marks[c] are app.MarkBins counts
-//	                          of migrations of cause causes[c] over the run
+//	                          marks_rev, seeks, last_seek: {from_ms, to_ms,
+//	                          restored_ms, resim_ms, new_ms, resim_events, short},
+//	                          max_resim_ms, max_resim_events}; marks[c] are
+//	                          app.MarkBins counts of migrations of cause causes[c]
 //	chapters()             -> {current, captions, caption, does}: the demo script
 //	                          (the link's or the preset's view.chapters), the chapter
 //	                          shown (1-based, 0 none) and what it did, in words
@@ -39,32 +44,31 @@ import (
 //	                          script's scenario, A/B, speed, the time)
 //	theme(name)            -> "dark" or "light" (key L); theme() reads it
 //	lightTheme(on)         -> true when the light theme is on; lightTheme() reads it
-func installTimelineAPI(sess *app.Session, fn func(name string, f func(args []js.Value) any)) {
+func installTimelineAPI(fr *front, fn func(name string, f func(args []js.Value) any)) {
 	fn("seek", func(args []js.Value) any {
 		if len(args) < 1 || args[0].Type() != js.TypeNumber || math.IsNaN(args[0].Float()) {
-			sess.SetError("seek(ms): want a number of milliseconds of simulated time")
+			fr.SetError("seek(ms): want a number of milliseconds of simulated time")
 			return js.Null()
 		}
-		now, err := sess.Seek(args[0].Float())
-		if err != nil {
-			return js.Null()
-		}
-		return now
+		return fr.Seek(args[0].Float())
 	})
 	fn("seekMigration", func(args []js.Value) any {
 		dir := 1
 		if len(args) > 0 && args[0].Type() == js.TypeNumber && args[0].Float() < 0 {
 			dir = -1
 		}
-		now, err := sess.SeekMigration(dir)
-		if err != nil {
-			return js.Null()
-		}
-		return now
+		fr.post("seekMig", map[string]any{"n": float64(dir)})
+		fr.mu.Lock()
+		fr.playing = false
+		fr.mu.Unlock()
+		return fr.settled().Call("then", js.FuncOf(func(this js.Value, args []js.Value) any {
+			now, _ := fr.Clock()
+			return float64(now) / 1e6
+		}))
 	})
 	fn("timeline", func(args []js.Value) any {
-		ti, ok := sess.Timeline()
-		if !ok {
+		ti := fr.timeline()
+		if ti == nil {
 			return js.Null()
 		}
 		v := parseJSON(ti)
@@ -80,28 +84,28 @@ func installTimelineAPI(sess *app.Session, fn func(name string, f func(args []js
 		r.Set("current", n)
 		return r
 	}
-	fn("chapters", func(args []js.Value) any { return parseJSON(sess.Chapters()) })
+	fn("chapters", func(args []js.Value) any { return parseJSON(fr.chapters()) })
 	fn("chapter", func(args []js.Value) any {
 		if len(args) < 1 || args[0].Type() != js.TypeNumber {
 			return result(fmt.Errorf("chapter(n): want a chapter number (1 = the first)"))
 		}
-		return result(sess.GoChapter(args[0].Int()))
+		return result(fr.GoChapter(args[0].Int()))
 	})
-	fn("nextChapter", func(args []js.Value) any { return withCurrent(sess.StepChapter(+1)) })
-	fn("prevChapter", func(args []js.Value) any { return withCurrent(sess.StepChapter(-1)) })
+	fn("nextChapter", func(args []js.Value) any { return withCurrent(fr.StepChapter(+1)) })
+	fn("prevChapter", func(args []js.Value) any { return withCurrent(fr.StepChapter(-1)) })
 	fn("recordChapter", func(args []js.Value) any {
 		if len(args) < 1 || args[0].Type() != js.TypeString {
 			return result(fmt.Errorf("recordChapter(caption): want the caption text"))
 		}
-		return withCurrent(sess.RecordChapter(args[0].String()))
+		return withCurrent(fr.RecordChapter(args[0].String()))
 	})
 	fn("theme", func(args []js.Value) any {
 		if len(args) > 0 && args[0].Type() == js.TypeString {
-			if err := sess.SetTheme(args[0].String()); err != nil {
+			if err := fr.SetTheme(args[0].String()); err != nil {
 				return js.Null()
 			}
 		}
-		return sess.Theme()
+		return fr.shadow.Theme()
 	})
 	fn("lightTheme", func(args []js.Value) any {
 		if len(args) > 0 && args[0].Type() == js.TypeBoolean {
@@ -109,8 +113,91 @@ func installTimelineAPI(sess *app.Session, fn func(name string, f func(args []js
 			if args[0].Bool() {
 				name = "light"
 			}
-			sess.SetTheme(name)
+			fr.SetTheme(name)
 		}
-		return sess.Theme() == "light"
+		return fr.shadow.Theme() == "light"
 	})
+}
+
+// Seek forwards a seek to the worker and returns the time it goes to (ms).
+func (fr *front) Seek(msec float64) float64 {
+	t := int64(math.Round(msec * 1e6))
+	fr.mu.Lock()
+	if fr.last != nil {
+		t = min(max(t, 0), fr.last.Duration)
+	}
+	fr.playing, fr.predNow = false, t
+	fr.mu.Unlock()
+	fr.shadow.NoteTime(t)
+	fr.post("seek", map[string]any{"n": msec})
+	return float64(t) / 1e6
+}
+
+// timeline is the newest frame's timeline, with the newest marks.
+func (fr *front) timeline() *frame.Timeline {
+	fr.mu.Lock()
+	defer fr.mu.Unlock()
+	return fr.tl
+}
+
+// chapters is the script: the shadow's list and chapter, and what the
+// worker says the chapter did.
+func (fr *front) chapters() app.ChapterInfo {
+	ci := fr.shadow.Chapters()
+	fr.mu.Lock()
+	defer fr.mu.Unlock()
+	if fr.caughtUp() && fr.ch != nil && fr.ch.Current == ci.Current {
+		ci.Does = fr.ch.Does
+	}
+	return ci
+}
+
+// GoChapter applies chapter n on the shadow (the scenario, A/B, speed:
+// what the page's other calls read) and in the worker (which also goes to
+// its time or event).
+func (fr *front) GoChapter(n int) error {
+	err := fr.shadow.GoChapter(n)
+	fr.post("chapter", map[string]any{"n": float64(n)})
+	return err
+}
+
+// StepChapter goes to the next (dir > 0) or previous chapter.
+func (fr *front) StepChapter(dir int) (int, error) {
+	n, err := fr.shadow.StepChapter(dir)
+	if err == nil {
+		fr.post("chapter", map[string]any{"n": float64(n)})
+	}
+	return n, err
+}
+
+// RecordChapter records the current state, at the time the worker shows.
+func (fr *front) RecordChapter(caption string) (int, error) {
+	now, _ := fr.Clock()
+	fr.shadow.NoteTime(now)
+	n, err := fr.shadow.RecordChapter(caption)
+	if err == nil {
+		fr.post("record", map[string]any{"s": caption, "n": float64(now)})
+	}
+	return n, err
+}
+
+// SetTheme switches the colour theme on both sides.
+func (fr *front) SetTheme(name string) error {
+	if err := fr.shadow.SetTheme(name); err != nil {
+		return err
+	}
+	fr.post("theme", map[string]any{"s": name})
+	return nil
+}
+
+// presentFrame keeps what the presenter's calls read from a worker's frame
+// (called with fr.mu held).
+func (fr *front) presentFrame(f *frame.Frame) {
+	if f.Timeline != nil {
+		fr.tl = f.Timeline
+	}
+	if f.Chapters != nil {
+		fr.ch = f.Chapters
+	}
+	fr.shadow.NoteTime(f.A().Now)
 }

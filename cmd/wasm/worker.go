@@ -365,6 +365,17 @@ func (w *simWorker) apply(op js.Value) {
 		}
 	case "do":
 		s.Do(app.Command(num("n")))
+	case "seek":
+		s.Seek(num("n"))
+	case "seekMig":
+		s.SeekMigration(int(num("n")))
+	case "chapter":
+		s.GoChapter(int(num("n")))
+	case "record":
+		s.NoteTime(int64(num("n")))
+		s.RecordChapter(str("s"))
+	case "theme":
+		s.SetTheme(str("s"))
 	case "error":
 		s.SetError(str("s"))
 	case "runToEnd":
