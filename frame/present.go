@@ -24,8 +24,8 @@ type Timeline struct {
 	Checkpoints   int       `json:"checkpoints"`
 	CheckpointMB  float64   `json:"checkpoint_mb"`
 	Causes        []string  `json:"causes"`
-	Marks         [][]int32 `json:"marks"`      // per cause: MarkBins counts of migrations
-	MarksRev      int64     `json:"marks_rev"`  // changes when Marks do (a frame may leave Marks out)
+	Marks         [][]int32 `json:"marks"`     // per cause: MarkBins counts of migrations
+	MarksRev      int64     `json:"marks_rev"` // changes when Marks do (a frame may leave Marks out)
 	Seeks         int64     `json:"seeks"`
 	LastSeek      SeekStats `json:"last_seek"`
 	MaxResimMS    float64   `json:"max_resim_ms"` // the most any seek re-simulated
