@@ -64,6 +64,9 @@ func NewDash(stage Rect, o DashOptions) Dash {
 		return o.LegendH(w, f)
 	}
 	gap := 8.0
+	if stage.H < ShortStage && stage.W >= 1.3*stage.H {
+		return d.short(o)
+	}
 	if o.Talk {
 		d.Font = clamp(math.Min(stage.H/40, stage.W/64), 15, 28)
 		d.LegendFont = math.Max(15, d.Font*0.72)
@@ -73,6 +76,9 @@ func NewDash(stage Rect, o DashOptions) Dash {
 		r.Y += d.Status.H + gap
 		r.H -= d.Status.H + gap
 		lh := legendH(r.W, d.LegendFont)
+		if lh > 1.5*maxLegendShare*r.H {
+			lh = 0
+		}
 		d.Legend = Rect{r.X, r.Bottom() - lh, r.W, lh}
 		r.H -= lh + gap
 		// Right column: the charts stacked. Under the machine(s): the
@@ -107,6 +113,9 @@ func NewDash(stage Rect, o DashOptions) Dash {
 	d.LegendFont = d.Font
 	r := stage
 	lh := legendH(r.W, d.LegendFont)
+	if lh > maxLegendShare*r.H {
+		lh = 0 // a phone: the legend would crowd out the machine
+	}
 	d.Legend = Rect{r.X, r.Bottom() - lh, r.W, lh}
 	r.H -= lh + gap
 	if r.W >= 1000 {
@@ -140,6 +149,51 @@ func NewDash(stage Rect, o DashOptions) Dash {
 	}
 	d.machines(r, o.AB, o.Stacked, gap)
 	return d
+}
+
+// ShortStage is the stage height (CSS px) below which a wide stage (a
+// phone held sideways, a laptop with a big header) gets the short
+// dashboard: the charts in a column beside the machine, and no legend.
+const ShortStage = 480
+
+// maxLegendShare is the largest part of the stage's height the legend may
+// take; a taller legend (a phone's narrow stage) is left out.
+const maxLegendShare = 0.3
+
+// short lays out a short, wide stage: machine(s) on the left, the charts
+// stacked on the right (with A/B the difference table under them), no
+// legend; in talk mode a status line on top but no log.
+func (d *Dash) short(o DashOptions) Dash {
+	stage := d.Stage
+	gap := 6.0
+	if o.Talk {
+		d.Font = clamp(math.Min(stage.H/18, stage.W/40), 15, 24)
+	} else {
+		d.Font = clamp(math.Min(stage.H/30, stage.W/70), 11, 14)
+	}
+	d.LegendFont = d.Font
+	r := stage
+	if o.Talk {
+		d.Status = Rect{r.X, r.Y, r.W, math.Ceil(d.Font * 1.6)}
+		r.Y += d.Status.H + gap
+		r.H -= d.Status.H + gap
+	}
+	colW := math.Round(clamp(r.W*0.3, 150, 380))
+	col := Rect{r.Right() - colW, r.Y, colW, r.H}
+	r.W -= colW + gap
+	if o.AB {
+		dh := math.Min(math.Ceil(d.Font*1.45*7.4), col.H*0.45)
+		d.Diff = Rect{col.X, col.Bottom() - dh, col.W, dh}
+		col.H -= dh + gap
+	}
+	// Two by two in the column: four charts stacked would be slivers.
+	cw, ch := (col.W-gap)/2, (col.H-gap)/2
+	for i := range d.Charts {
+		d.Charts[i] = Rect{col.X + float64(i%2)*(cw+gap), col.Y + float64(i/2)*(ch+gap), cw, ch}
+	}
+	d.Legend = Rect{r.X, r.Bottom(), r.W, 0}
+	d.machines(r, o.AB, o.Stacked, gap)
+	return *d
 }
 
 func (d *Dash) stackCharts(col Rect, gap float64) {

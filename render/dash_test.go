@@ -16,6 +16,11 @@ func TestDashRegions(t *testing.T) {
 		{W: 1920, H: 1080},
 		{W: 1280, H: 720},
 		{W: 800, H: 1200},
+		// Phones (issue 20): portrait 390x844 and landscape 844x390 with
+		// the page's header.
+		{X: 10, Y: 79, W: 370, H: 755},
+		{X: 10, Y: 50, W: 824, H: 328},
+		{X: 10, Y: 50, W: 340, H: 600},
 	}
 	for _, st := range stages {
 		for _, o := range []DashOptions{{}, {AB: true}, {AB: true, Stacked: true}, {Talk: true}, {Talk: true, AB: true}} {
@@ -37,7 +42,14 @@ func TestDashRegions(t *testing.T) {
 				regions["caption A"], regions["caption B"] = d.Caption[0], d.Caption[1]
 				regions["diff"] = d.Diff
 			}
+			phone := st.W < 700 || st.H < ShortStage
 			for k, r := range regions {
+				if k == "legend" && phone && r.H == 0 {
+					continue // left out on a phone (maxLegendShare)
+				}
+				if k == "log" && st.H < ShortStage && st.W >= 1.3*st.H {
+					continue // the short dashboard has neither
+				}
 				if r.W <= 0 || r.H <= 0 {
 					t.Errorf("%s: %s is empty: %v", name, k, r)
 				}

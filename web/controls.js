@@ -2,6 +2,7 @@
 "use strict";
 
 import { $ } from "./dom.js";
+import { syncPlayToggle } from "./layout.js";
 
 // syncControls makes the controls show the session's state (changed from
 // the console, by a key, or by a new scenario).
@@ -9,6 +10,7 @@ export function syncControls(api) {
   const st = api.state();
   $("play").setAttribute("aria-pressed", st.playing ? "true" : "false");
   $("pause").setAttribute("aria-pressed", st.playing ? "false" : "true");
+  syncPlayToggle(st.playing);
   const sel = $("speed");
   let opt = [...sel.options].find((o) => Math.abs(parseFloat(o.value) / st.speed - 1) < 1e-9);
   if (!opt || !opt.dataset.extra) {
@@ -46,6 +48,7 @@ export function wireControls(api, editor) {
   const sync = () => syncControls(api);
   $("play").addEventListener("click", () => { api.play(); sync(); });
   $("pause").addEventListener("click", () => { api.pause(); sync(); });
+  $("play-toggle").addEventListener("click", () => { if (api.state().playing) api.pause(); else api.play(); sync(); });
   $("step").addEventListener("click", () => { api.step(0.1); sync(); });
   $("restart").addEventListener("click", () => { api.restart(); sync(); });
   $("speed").addEventListener("change", (e) => { api.setSpeed(parseFloat(e.target.value)); sync(); });

@@ -14,6 +14,7 @@ import { wireLog } from "./log.js";
 // The presenter's scrubber and chapters start themselves once the API is up.
 import "./timeline.js";
 import "./chapters.js";
+import { wireLayout } from "./layout.js";
 
 function showError(text) {
   const el = $("error");
@@ -52,8 +53,9 @@ function wireEditorToggle() {
     b.textContent = open ? "Hide editor" : "Show editor";
   };
   b.addEventListener("click", () => set(document.body.classList.contains("no-editor")));
-  // A narrow window starts with the machine alone.
-  set(window.innerWidth >= 1200);
+  // A window under 1400 px (a laptop, a tablet, a phone) starts with the
+  // machine alone: with the editor open its stage would be a third of it.
+  set(window.innerWidth >= 1400);
 }
 
 // wireRunToEnd: the "to the end" button runs the scenario (and side B) to
@@ -86,6 +88,7 @@ function whenAPI(fn) {
 function wirePage() {
   wireTabs();
   wireEditorToggle();
+  wireLayout();
   whenAPI((api) => {
     const editor = new Editor(api);
     editor.buildPresets();

@@ -345,7 +345,9 @@ func (c *Canvas) relayout(f *frame.Frame, stage render.Rect) {
 	for i, r := range d.Charts {
 		render.ChartFrame(&c.static, r, render.Chart(i), c.cst)
 	}
-	c.legend.Draw(&c.static, d.Legend.X, d.Legend.Y)
+	if d.Legend.H > 0 { // a short or narrow stage has none (render.NewDash)
+		c.legend.Draw(&c.static, d.Legend.X, d.Legend.Y)
+	}
 	// Heatmap rows: one per CPU while they fit, one per pixel row else.
 	areas := render.HeatArea(d.Charts[render.ChartHeat], c.cst, ab)
 	for k := range c.heat {

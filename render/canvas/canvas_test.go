@@ -38,6 +38,10 @@ var (
 	normalStage = render.Rect{X: 550, Y: 142, W: 626, H: 850}
 	wideStage   = render.Rect{X: 10, Y: 142, W: 1166, H: 850}
 	talkStage   = render.Rect{X: 10, Y: 262, W: 1580, H: 730}
+	// A phone (issue 20), as the page's narrow layout gives it: 390x844
+	// portrait and 844x390 landscape, under the page's header.
+	phoneStage     = render.Rect{X: 10, Y: 79, W: 370, H: 755}
+	landscapeStage = render.Rect{X: 10, Y: 50, W: 824, H: 328}
 )
 
 // big is a 256-CPU machine (4 nodes x 32 cores x 2 threads) with 100 tbench pairs.
@@ -56,6 +60,11 @@ var shots = []shot{
 	{name: "80cpu-ab", preset: "tbench-pairs", sets: [][2]string{{"tasks.client.count", "8"}}, compare: []string{"policy.select_idle_sibling=cpu_buddies"}, speed: 0.001, frames: 60, stage: normalStage},
 	{name: "80cpu-ab-talk", preset: "tbench-pairs", sets: [][2]string{{"tasks.client.count", "8"}}, compare: []string{"policy.select_idle_sibling=cpu_buddies"}, speed: 0.001, frames: 60, stage: talkStage, talk: true},
 	{name: "overload", preset: "overload-on-wakeup", speed: 0.01, frames: 90, stage: wideStage},
+	{name: "80cpu-phone", preset: "tbench-pairs", speed: 0.001, frames: 60, stage: phoneStage},
+	{name: "80cpu-landscape", preset: "tbench-pairs", speed: 0.001, frames: 60, stage: landscapeStage},
+	{name: "80cpu-landscape-talk", preset: "tbench-pairs", speed: 0.001, frames: 60, stage: landscapeStage, talk: true},
+	{name: "80cpu-ab-landscape", preset: "tbench-pairs", compare: []string{"policy.select_idle_sibling=cpu_buddies"}, speed: 0.001, frames: 60, stage: landscapeStage},
+	{name: "256cpu-phone", preset: "tbench-pairs", sets: big, speed: 0.001, frames: 60, stage: phoneStage},
 	{name: "pgbench-pause", preset: "pgbench-1toN", speed: 0.01, frames: 200, stage: talkStage, talk: true, pause: true},
 }
 
