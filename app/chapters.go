@@ -126,7 +126,7 @@ func (s *Session) GoChapter(n int) error {
 	var does []string
 	does = append(does, c.Set...)
 	if cur == nil || string(sc.Canonical()) != string(cur.Canonical()) {
-		if err := s.loadAt(sc, false, "", -1); err != nil {
+		if err := s.loadAt(sc, changeNone, "", -1); err != nil {
 			return fmt.Errorf("%s: %w", where, err)
 		}
 	}
@@ -271,6 +271,9 @@ func (s *Session) RecordChapter(caption string) (int, error) {
 	}
 	sets = append(sets, s.ch.sets...)
 	sc, err := applySets(s.ch.base, sets)
+	if err == nil {
+		sc.Title = s.scen.Title // an edited preset's "(edited)" mark (markEdited) is no field edit
+	}
 	if err != nil || string(sc.Canonical()) != string(s.scen.Canonical()) {
 		return 0, s.failLocked(errors.New("record chapter: the scenario was changed by more than field edits (a structural edit or a loaded file): load it as the base first"))
 	}

@@ -21,8 +21,9 @@ func (s *Session) Edit(edit func(sc *scenarios.Scenario) error) error {
 	if err := edit(c); err != nil {
 		return s.fail(err)
 	}
+	markEdited(c, preset)
 	if preset == "" {
 		preset = scenarios.PresetOf(c)
 	}
-	return s.load(c, true, preset)
+	return s.load(c, changeEdit, preset)
 }

@@ -83,6 +83,12 @@ type Session struct {
 	rev         int64
 	link        string // share-link fragment of scen ("s=...")
 	linkRev     int64  // rev whose change the link updater should write to the URL (0: none)
+	linkSeq     int64  // counts the links to write to the URL (user changes); 0: none yet
+	linkPush    bool   // the newest link to write replaced the scenario: a new history entry
+	linkPrev    string // the link of the scenario before that replacing change
+	linkWrite   string // the newest link to write (the last user change whose link fits)
+	undo, redo  []undoEntry
+	userPaused  bool // the user paused (Pause, Step): a new scenario stays paused
 	playing     bool
 	speed       float64
 	budget      time.Duration
@@ -129,16 +135,21 @@ func NewSession() *Session {
 // they no longer apply (a path the new scenario lacks), A/B is turned off
 // and Error says why, while sc itself loads.
 func (s *Session) Load(sc *scenarios.Scenario, userChange bool) error {
-	return s.load(sc, userChange, "")
+	how := changeNone
+	if userChange {
+		how = changeEdit
+	}
+	return s.load(sc, how, "")
 }
 
-func (s *Session) load(sc *scenarios.Scenario, userChange bool, preset string) error {
-	return s.loadAt(sc, userChange, preset, -1)
+func (s *Session) load(sc *scenarios.Scenario, how change, preset string) error {
+	return s.loadAt(sc, how, preset, -1)
 }
 
 // loadAt is load that installs sc only if the revision is still rev (-1:
 // any), and otherwise returns errStale.
-func (s *Session) loadAt(sc *scenarios.Scenario, userChange bool, preset string, rev int64) error {
+func (s *Session) loadAt(sc *scenarios.Scenario, how change, preset string, rev int64) error {
+	userChange := how != changeNone
 	s.mu.Lock()
 	iv := SampleInterval(s.speed)
 	compare := s.compare
@@ -165,6 +176,7 @@ func (s *Session) loadAt(sc *scenarios.Scenario, userChange bool, preset string,
 	if rev >= 0 && s.rev != rev {
 		return errStale
 	}
+	old, oldPreset, oldLink := s.scen, s.preset, s.link
 	s.scen, s.a, s.b = sc, a, b
 	s.pace = 0
 	s.preset = preset
@@ -173,6 +185,7 @@ func (s *Session) loadAt(sc *scenarios.Scenario, userChange bool, preset string,
 	if userChange {
 		s.linkRev = s.rev
 	}
+	s.history(how, old, oldPreset, sc)
 	s.wall = 0
 	s.lastErr = ""
 	s.lastMetrics = time.Time{}
@@ -181,6 +194,21 @@ func (s *Session) loadAt(sc *scenarios.Scenario, userChange bool, preset string,
 		s.lastCompare = s.compare
 		s.compare = nil
 		s.lastErr = "A/B turned off: " + abErr.Error()
+	}
+	if userChange {
+		if err := LinkFits(link); err != nil {
+			// The scenario plays; the address bar keeps the last link
+			// that fits rather than get one a reload would refuse.
+			s.lastErr = err.Error()
+		} else {
+			s.linkSeq++
+			s.linkWrite = link
+			s.linkPush = how == changeReplace
+			s.linkPrev = oldLink
+		}
+	}
+	if how == changeReplace && !s.userPaused {
+		s.playing = true // a new scenario plays unless the user paused
 	}
 	return nil
 }
@@ -217,11 +245,18 @@ func (s *Session) LoadJSON(data []byte) error {
 	if err != nil {
 		return s.fail(err)
 	}
-	if err := s.Load(sc, true); err != nil {
+	return s.Replace(sc)
+}
+
+// Replace loads sc as a user change that replaces the scenario (a file, an
+// import, a blank scenario): it plays at SpeedFor(sc), gets a history entry
+// of its own (Back restores what it replaced) and can be undone.
+func (s *Session) Replace(sc *scenarios.Scenario) error {
+	if err := s.load(sc, changeReplace, ""); err != nil {
 		return err
 	}
 	s.resetChapters(sc)
-	return nil
+	return s.SetSpeed(SpeedFor(sc))
 }
 
 // LoadLink decodes a share link (URL, "#s=..." or "s=...") and loads it;
@@ -235,6 +270,9 @@ func (s *Session) LoadLink(link string) error {
 		return err
 	}
 	s.resetChapters(sc)
+	if err := s.SetSpeed(SpeedFor(sc)); err != nil {
+		return err
+	}
 	s.loadLinkView(link)
 	return nil
 }
@@ -245,11 +283,15 @@ func (s *Session) LoadPreset(name string, user bool) error {
 	if err != nil {
 		return s.fail(err)
 	}
-	if err := s.load(sc, user, name); err != nil {
+	how := changeNone
+	if user {
+		how = changeReplace
+	}
+	if err := s.load(sc, how, name); err != nil {
 		return err
 	}
 	s.resetChapters(sc)
-	return nil
+	return s.SetSpeed(SpeedFor(sc))
 }
 
 // Preset is the name of the preset being played ("" when the scenario is
@@ -297,10 +339,11 @@ func (s *Session) Set(path, value string) error {
 		if err := c.Set(path, value); err != nil {
 			return s.fail(err)
 		}
+		markEdited(c, preset)
 		if preset == "" {
 			preset = scenarios.PresetOf(c) // set back to a preset's values
 		}
-		err := s.loadAt(c, true, preset, rev)
+		err := s.loadAt(c, changeEdit, preset, rev)
 		if err == nil {
 			s.noteSet(path, value)
 		}
@@ -384,12 +427,16 @@ func (s *Session) Play() {
 		}
 	}
 	s.playing = true
+	s.userPaused = false
 }
 
-// Pause stops the clock; Step still works.
+// Pause stops the clock; Step still works. A scenario loaded later stays
+// paused until Play (a run that ends, or stops at a migration, is not the
+// user's pause: the next scenario plays).
 func (s *Session) Pause() {
 	s.mu.Lock()
 	s.playing = false
+	s.userPaused = true
 	s.mu.Unlock()
 }
 
@@ -489,6 +536,7 @@ func (s *Session) Step(d time.Duration) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.playing = false
+	s.userPaused = true
 	if s.a == nil {
 		return 0, nil
 	}
@@ -627,6 +675,10 @@ func (s *Session) Tick(now time.Time, dt time.Duration) *frame.Frame {
 	}
 	if s.linkRev == s.rev {
 		f.Link = s.link
+	}
+	if s.linkSeq > 0 {
+		f.LinkSeq, f.LinkPush = s.linkSeq, s.linkPush
+		f.LinkWrite, f.LinkPrev = s.linkWrite, s.linkPrev
 	}
 	fresh := now.Sub(s.lastMetrics) >= metricsEvery || !s.playing
 	if fresh {

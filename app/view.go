@@ -8,11 +8,11 @@ import (
 
 // View is the session's view block (scenarios.View): its speed, the A/B
 // sets (the ones running, else the ones the A key would turn on) and
-// whether A/B is on, and talk mode.
+// whether A/B is on, talk mode, and whether the user paused it.
 func (s *Session) View() scenarios.View {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	v := scenarios.View{Speed: s.speed, Talk: s.talk, Chapters: cloneChapters(s.ch.list), Chapter: s.ch.cur}
+	v := scenarios.View{Speed: s.speed, Talk: s.talk, Chapters: cloneChapters(s.ch.list), Chapter: s.ch.cur, Paused: s.userPaused && !s.playing}
 	if s.theme == "light" {
 		v.Theme = s.theme
 	}
@@ -65,6 +65,9 @@ func (s *Session) ApplyView(v scenarios.View) error {
 			return err
 		}
 	}
+	if v.Paused {
+		s.Pause()
+	}
 	return nil
 }
 
@@ -93,4 +96,19 @@ func (s *Session) loadLinkView(link string) {
 	if err := s.ApplyView(v); err != nil {
 		s.SetError(fmt.Sprintf("share link: view: %v", err))
 	}
+}
+
+// ShareLink is the share-link fragment to copy: with the view ("s=...&v=...")
+// or without. It is "" when the link would be over the limit a reload
+// applies, and Error says so (LinkFits).
+func (s *Session) ShareLink(view bool) string {
+	link := s.Link()
+	if view {
+		link = s.ViewLink()
+	}
+	if err := LinkFits(link); err != nil {
+		s.SetError(err.Error())
+		return ""
+	}
+	return link
 }

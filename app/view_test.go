@@ -9,7 +9,8 @@ import (
 )
 
 // TestViewLink: a link with a view plays the scenario in that view; an old
-// link (no v) leaves the view alone; a bad v still plays the scenario.
+// link (no v) leaves the view alone but for the scenario's own speed
+// (SpeedFor); a bad v still plays the scenario.
 func TestViewLink(t *testing.T) {
 	sc, err := scenarios.Preset("pelt-pingpong")
 	if err != nil {
@@ -37,7 +38,7 @@ func TestViewLink(t *testing.T) {
 	if err := old.LoadLink("#" + scenarios.EncodeLink(sc)); err != nil {
 		t.Fatal(err)
 	}
-	if old.Speed() != DefaultSpeed || old.Talk() || old.Compare() != nil || old.Error() != "" {
+	if old.Speed() != SpeedFor(sc) || old.Talk() || old.Compare() != nil || old.Error() != "" {
 		t.Errorf("an old link changed the view: %+v, error %q", old.View(), old.Error())
 	}
 

@@ -32,7 +32,16 @@ type Frame struct {
 	Err    string // the last error text, "" if none
 	// Link is the share-link fragment when this revision came from a user
 	// change (loadScenario, set) and the page URL should follow; else "".
-	Link  string
+	Link string
+	// LinkSeq counts the user changes whose link the page URL should
+	// follow (0: none yet); LinkWrite is the newest of them. LinkPush:
+	// that change replaced the scenario (a preset, an import), so it gets
+	// a history entry of its own, and LinkPrev is the link it replaced
+	// (for the entry Back returns to).
+	LinkSeq             int64
+	LinkPush            bool
+	LinkWrite, LinkPrev string
+
 	Stats Stats
 	// Talk: talk mode is on; the canvas draws large type, the clock and
 	// the key help; the page hides its side panels.

@@ -38,6 +38,9 @@ type View struct {
 	TimeMS   float64   `json:"time_ms,omitzero"`
 	Chapters []Chapter `json:"chapters,omitempty"`
 	Chapter  int       `json:"chapter,omitzero"`
+	// Paused: the player was paused by its user (a link opens paused
+	// where the presenter stopped to explain; absent: it plays).
+	Paused bool `json:"paused,omitempty"`
 }
 
 // Limits of a view.
@@ -50,7 +53,7 @@ const (
 
 // IsZero reports whether v says nothing.
 func (v View) IsZero() bool {
-	return v.Speed == 0 && len(v.Compare) == 0 && !v.AB && !v.Talk &&
+	return v.Speed == 0 && len(v.Compare) == 0 && !v.AB && !v.Talk && !v.Paused &&
 		v.Theme == "" && v.TimeMS == 0 && len(v.Chapters) == 0 && v.Chapter == 0
 }
 
@@ -114,6 +117,8 @@ func viewRows() []Field {
 			at: boolAt(func(s *Scenario, _ keys) *bool { return &s.View.AB })},
 		{Path: "view.talk", Kind: KindBool, Default: "false", Doc: "talk mode: large type, the canvas alone", Example: "true",
 			at: boolAt(func(s *Scenario, _ keys) *bool { return &s.View.Talk })},
+		{Path: "view.paused", Kind: KindBool, Default: "false", Doc: "opens paused (the player's user had paused it)", Example: "true",
+			at: boolAt(func(s *Scenario, _ keys) *bool { return &s.View.Paused })},
 	}
 	return append(rows, chapterRows()...)
 }

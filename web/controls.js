@@ -26,6 +26,8 @@ export function syncControls(api) {
     sel.insertBefore(opt, after || null);
   }
   sel.value = opt.value;
+  $("undo").disabled = !st.can_undo;
+  $("redo").disabled = !st.can_redo;
   const seed = $("seed");
   if (document.activeElement !== seed) {
     try { seed.value = String(JSON.parse(api.scenario()).seed); } catch (e) { /* keep */ }
@@ -67,14 +69,39 @@ export function wireControls(api, editor) {
   });
 
   $("talk").addEventListener("click", () => setTalk(api, !api.talk()));
+  const travel = (redo) => {
+    const r = redo ? api.redo() : api.undo();
+    if (r.ok) editor.refresh();
+    sync();
+  };
+  $("undo").addEventListener("click", () => travel(false));
+  $("redo").addEventListener("click", () => travel(true));
+  $("blank").addEventListener("click", () => {
+    const r = api.blank();
+    if (r.ok) editor.refresh();
+    sync();
+  });
 
   // Keys. The canvas side (cmd/wasm/keys.go) takes its keys on the whole
   // page and marks them handled (defaultPrevented); these are the same
   // keys for a page whose canvas side does not take them, so that the
   // help line holds either way.
   document.addEventListener("keydown", (e) => {
-    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
     const t = e.target;
+    const inText = t && (t.isContentEditable || /^(INPUT|TEXTAREA)$/.test(t.tagName));
+    // Ctrl+Z / Ctrl+Shift+Z (Cmd on a Mac, and Ctrl+Y): the scenario's undo
+    // and redo, except in a text field, where they are the field's own.
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && !inText && /^[zZyY]$/.test(e.key)) {
+      travel(e.shiftKey || e.key === "y" || e.key === "Y");
+      e.preventDefault();
+      return;
+    }
+    if (e.key === "Escape" && api.talk()) {
+      setTalk(api, false);
+      e.preventDefault();
+      return;
+    }
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
     if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
     if (t && /^(BUTTON|A|SUMMARY)$/.test(t.tagName) && (e.key === " " || e.key === "Enter")) return;
     switch (e.key) {

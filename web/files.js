@@ -18,7 +18,14 @@ function showIn(slotId, text) {
 
 export function wireFiles(api, editor) {
   $("share").addEventListener("click", async () => {
-    const link = api.shareLink();
+    // The view too: the receiver sees the speed, A/B, talk mode and pause.
+    const link = api.shareLink(true);
+    if (!link) {
+      // Over the link limit: say so here, where the link was asked for.
+      $("share-status").textContent = "no link: " + api.error();
+      setTimeout(() => { $("share-status").textContent = ""; }, 12000);
+      return;
+    }
     try {
       await navigator.clipboard.writeText(link);
       $("share-status").textContent = "link copied";

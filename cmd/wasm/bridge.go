@@ -26,8 +26,13 @@ import (
 //	presets()              -> [{name, title, description}]
 //	scenario()             -> canonical JSON string of the loaded scenario
 //	shareLink()            -> this page's URL with #s=...; shareLink(true) adds the
-//	                          view block: #s=...&v=... (speed, A/B, talk mode)
-//	view()                 -> the view block {speed, compare, ab, talk}
+//	                          view block: #s=...&v=... (speed, A/B, talk mode, paused);
+//	                          "" when the link would be over 64 KiB (error() says so)
+//	view()                 -> the view block {speed, compare, ab, talk, paused}
+//	blank()                -> {ok, error}: a new blank scenario on the current machine
+//	                          and policy (a history entry of its own)
+//	undo(), redo()         -> {ok, error}: the scenario before the last user change
+//	                          (an edit, a preset, an import), and back
 //	metrics()              -> object with the CLI's -json keys
 //	error()                -> last error text, "" if none
 //	play(), pause()
@@ -65,7 +70,8 @@ import (
 // The page's own additions (README, "The page"):
 //
 //	restart()              -> {ok, error}; the same scenario from t = 0
-//	state()                -> {playing, now_ms, duration_ms, speed, speed_label}
+//	state()                -> {playing, now_ms, duration_ms, speed, speed_label,
+//	                          can_undo, can_redo}
 //	describe()             -> the editor's model: {scenario, json, ncpu, levels,
 //	                          effective, base, cost_defaults, cstates, preset,
 //	                          schema: {version, fields, placeholders, keys}, values,
@@ -262,7 +268,8 @@ func installAPI(sess *front, g *game, pg *page) {
 		now, dur := sess.Clock()
 		speed := sess.Speed()
 		return map[string]any{"playing": sess.Playing(), "now_ms": float64(now) / 1e6, "duration_ms": float64(dur) / 1e6,
-			"speed": speed, "speed_label": frame.FormatSpeed(speed), "fast_forward": sess.fastForward()}
+			"speed": speed, "speed_label": frame.FormatSpeed(speed), "fast_forward": sess.fastForward(),
+			"can_undo": sess.CanUndo(), "can_redo": sess.CanRedo()}
 	})
 	fn("describe", func(args []js.Value) any {
 		sc, err := scenarios.Decode(sess.Scenario())
@@ -285,11 +292,22 @@ func installAPI(sess *front, g *game, pg *page) {
 	})
 	fn("scenario", func(args []js.Value) any { return string(sess.Scenario()) })
 	fn("shareLink", func(args []js.Value) any {
-		if len(args) > 0 && args[0].Truthy() {
-			return pg.shareURL(sess.ViewLink())
+		link := sess.ShareLink(len(args) > 0 && args[0].Truthy())
+		if link == "" {
+			return "" // over the link limit: error() says so
 		}
-		return pg.shareURL(sess.Link())
+		return pg.shareURL(link)
 	})
+	fn("blank", func(args []js.Value) any {
+		cur, _ := scenarios.Decode(sess.Scenario())
+		b, err := pagemodel.Blank(cur)
+		if err != nil {
+			return result(err)
+		}
+		return result(sess.Replace(b))
+	})
+	fn("undo", func(args []js.Value) any { return result(sess.Undo()) })
+	fn("redo", func(args []js.Value) any { return result(sess.Redo()) })
 	fn("view", func(args []js.Value) any { return parseJSON(sess.View()) })
 	fn("metrics", func(args []js.Value) any {
 		b, err := sess.MetricsJSON()

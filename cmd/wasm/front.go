@@ -562,3 +562,29 @@ func (fr *front) Talk() bool             { return fr.shadow.Talk() }
 func (fr *front) PauseOnMove() bool      { return fr.shadow.PauseOnMove() }
 func (fr *front) Preset() string         { return fr.shadow.Preset() }
 func (fr *front) Info() (string, string) { return fr.shadow.Info() }
+
+// Replace loads sc as a new scenario (an import, a blank one): a history
+// entry of its own, its own speed (app.Session.Replace).
+func (fr *front) Replace(sc *scenarios.Scenario) error {
+	err := fr.shadow.Replace(sc)
+	fr.post("replace", map[string]any{"s": string(sc.Canonical()), "t": sc.Title})
+	return fr.restarted(err)
+}
+
+// Undo and Redo walk the scenario history (app.Session.Undo); the worker's
+// session keeps the same history, as it applies the same calls.
+func (fr *front) Undo() error {
+	err := fr.shadow.Undo()
+	fr.post("undo", nil)
+	return fr.restarted(err)
+}
+
+func (fr *front) Redo() error {
+	err := fr.shadow.Redo()
+	fr.post("redo", nil)
+	return fr.restarted(err)
+}
+
+func (fr *front) CanUndo() bool              { return fr.shadow.CanUndo() }
+func (fr *front) CanRedo() bool              { return fr.shadow.CanRedo() }
+func (fr *front) ShareLink(view bool) string { return fr.shadow.ShareLink(view) }

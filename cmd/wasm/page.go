@@ -296,16 +296,30 @@ func (p *page) setError(text string) {
 }
 
 // linkUpdater keeps the address bar on the share link of the scenario the
-// user changed (loadScenario, set, a preset chosen). replaceState does not
-// fire hashchange, so this does not reload anything.
+// user changed (set, an edit, a preset, an import, undo). An edit replaces
+// the current history entry (replaceState); a change that replaces the
+// scenario (a preset, N, an import, a blank scenario) gets an entry of its
+// own (pushState), so that Back returns to what it replaced: the hashchange
+// handler loads it. Neither call fires hashchange, so this does not reload
+// anything.
 func (p *page) linkUpdater(l *broadcast.Listener[*frame.Frame]) {
-	var written int64 = -1
+	var written int64
 	for f := range l.Ch() {
-		if f.Link == "" || f.Rev == written {
+		if f.LinkSeq == 0 || f.LinkSeq == written || f.LinkWrite == "" {
 			continue
 		}
-		written = f.Rev
-		p.win.Get("history").Call("replaceState", js.Null(), "", "#"+f.Link)
+		written = f.LinkSeq
+		h := p.win.Get("history")
+		if !f.LinkPush {
+			h.Call("replaceState", js.Null(), "", "#"+f.LinkWrite)
+			continue
+		}
+		// The entry Back returns to must name the scenario replaced (the
+		// page opened without a link has none).
+		if f.LinkPrev != "" && !strings.Contains(p.hash(), "s=") {
+			h.Call("replaceState", js.Null(), "", "#"+f.LinkPrev)
+		}
+		h.Call("pushState", js.Null(), "", "#"+f.LinkWrite)
 	}
 }
 

@@ -193,5 +193,5 @@ func importText(sess *front, text, name, kind string) map[string]any {
 	if err != nil {
 		return res(im.Kind, failed(sess, err), im.Notes)
 	}
-	return res(im.Kind, sess.Load(im.Scenario, true), im.Notes)
+	return res(im.Kind, sess.Replace(im.Scenario), im.Notes)
 }

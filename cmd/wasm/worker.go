@@ -376,6 +376,17 @@ func (w *simWorker) apply(op js.Value) {
 		s.RecordChapter(str("s"))
 	case "theme":
 		s.SetTheme(str("s"))
+	case "replace":
+		if sc, err := scenarios.Decode([]byte(str("s"))); err != nil {
+			s.SetError(err.Error())
+		} else {
+			sc.Title = str("t")
+			s.Replace(sc)
+		}
+	case "undo":
+		s.Undo()
+	case "redo":
+		s.Redo()
 	case "error":
 		s.SetError(str("s"))
 	case "runToEnd":
