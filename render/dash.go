@@ -84,7 +84,7 @@ func NewDash(stage Rect, o DashOptions) Dash {
 		// Right column: the charts stacked. Under the machine(s): the
 		// newest explanations, or with A/B the metric differences.
 		if r.W >= 1000 && r.W >= 1.3*r.H {
-			colW := math.Round(clamp(r.W*0.27, 260, 560))
+			colW := math.Round(clamp(r.W*0.23, 260, 560))
 			col := Rect{r.Right() - colW, r.Y, colW, r.H}
 			r.W -= colW + gap
 			d.stackCharts(col, gap)

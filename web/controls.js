@@ -74,6 +74,21 @@ export function wireControls(api, editor) {
     if (r.ok) editor.refresh();
     sync();
   };
+  // The QR code of the link with the view, for the audience's phones.
+  const overlay = $("qr-overlay");
+  const showQR = (on) => {
+    if (!on) { overlay.hidden = true; return; }
+    const link = api.shareLink(true);
+    if (!link) { $("share-status").textContent = "no QR code: " + api.error(); return; }
+    const url = link;
+    const r = api.qr(url);
+    if (!r.ok) { $("share-status").textContent = "no QR code: " + r.error; return; }
+    $("qr-img").src = r.src;
+    $("qr-caption").textContent = "Scan to open this run (" + url.length + " characters, QR version " + r.version + "). Click, Esc or Q to close.";
+    overlay.hidden = false;
+  };
+  $("qr-button").addEventListener("click", () => showQR(overlay.hidden));
+  overlay.addEventListener("click", () => showQR(false));
   $("undo").addEventListener("click", () => travel(false));
   $("redo").addEventListener("click", () => travel(true));
   $("blank").addEventListener("click", () => {
@@ -93,6 +108,11 @@ export function wireControls(api, editor) {
     // and redo, except in a text field, where they are the field's own.
     if ((e.ctrlKey || e.metaKey) && !e.altKey && !inText && /^[zZyY]$/.test(e.key)) {
       travel(e.shiftKey || e.key === "y" || e.key === "Y");
+      e.preventDefault();
+      return;
+    }
+    if (e.key === "Escape" && !overlay.hidden) {
+      showQR(false);
       e.preventDefault();
       return;
     }
@@ -139,6 +159,9 @@ export function wireControls(api, editor) {
         if (list.length) api.loadPreset(list[(i + 1) % list.length].name);
         break;
       }
+      case "q": case "Q":
+        showQR(overlay.hidden);
+        break;
       case "f": case "F":
         if (document.fullscreenElement) document.exitFullscreen();
         else if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen().catch(() => {});

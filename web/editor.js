@@ -106,8 +106,12 @@ export class Editor {
 
   result(r, el, byPath) {
     if (r && r.ok) {
+      // Other fields still holding a rejected value keep their own error:
+      // a field shows the value being played or why it is not.
+      const pending = this.pendingErrors(el);
       this.clearErrors();
       this.refresh();
+      this.restoreErrors(pending);
       return true;
     }
     this.showProblems(r, el, byPath);
@@ -130,6 +134,30 @@ export class Editor {
       e.hidden = true;
     }
     for (const e of document.querySelectorAll("#editor .has-error")) e.classList.remove("has-error");
+  }
+
+  // pendingErrors lists the fields (but el's) that show an error, with the
+  // text typed into them.
+  pendingErrors(el) {
+    const out = [];
+    for (const f of document.querySelectorAll("#editor .field.has-error")) {
+      const c = f.querySelector("input[data-path], textarea[data-path]");
+      const slot = f.querySelector(":scope > .field-error");
+      if (!c || c === el || !slot || slot.hidden) continue;
+      out.push({ field: f, control: c, text: slot.textContent });
+    }
+    return out;
+  }
+
+  // restoreErrors shows again the errors of fields whose text is still not
+  // the value being played (after a refresh, which rewrites the others).
+  restoreErrors(pending) {
+    for (const p of pending) {
+      if (!document.contains(p.control)) continue; // rebuilt: it shows the model
+      const b = this.bindings.find((x) => x.el === p.control && x.prop === "value");
+      const v = b ? b.get(this.model) : undefined;
+      if (p.control.value !== (v === undefined || v === null ? "" : String(v))) this.fieldError(p.field, p.text);
+    }
   }
 
   // showProblems writes each problem next to the field its path names, and

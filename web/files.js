@@ -88,7 +88,7 @@ export function wireFiles(api, editor) {
     const what = { scenario: "scenario loaded", rtapp: "rt-app workload imported onto this machine", lscpu: "machine imported from lscpu" }[r.kind] || "loaded";
     const notes = r.notes || [];
     showIn("import-status", (source ? source + ": " : "") + what +
-      (notes.length ? ". Not mapped as written:\n" + notes.join("\n") : "."));
+      (notes.length ? ".\n" + notes.join("\n") : "."));
     editor.refresh();
     return true;
   };

@@ -31,6 +31,7 @@ import (
 //	view()                 -> the view block {speed, compare, ab, talk, paused}
 //	blank()                -> {ok, error}: a new blank scenario on the current machine
 //	                          and policy (a history entry of its own)
+//	qr(text)               -> {ok, error, src, version}: text as a QR code, a PNG data URL
 //	undo(), redo()         -> {ok, error}: the scenario before the last user change
 //	                          (an edit, a preset, an import), and back
 //	metrics()              -> object with the CLI's -json keys
@@ -305,6 +306,15 @@ func installAPI(sess *front, g *game, pg *page) {
 			return result(err)
 		}
 		return result(sess.Replace(b))
+	})
+	fn("qr", func(args []js.Value) any {
+		if len(args) < 1 || args[0].Type() != js.TypeString {
+			return result(fmt.Errorf("qr(text): want the text"))
+		}
+		url, v, err := pagemodel.QR(args[0].String())
+		r := result(err).(map[string]any)
+		r["src"], r["version"] = url, v
+		return r
 	})
 	fn("undo", func(args []js.Value) any { return result(sess.Undo()) })
 	fn("redo", func(args []js.Value) any { return result(sess.Redo()) })

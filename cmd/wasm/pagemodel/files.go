@@ -91,6 +91,16 @@ func Import(cur *scenarios.Scenario, text, name, kind string) (Imported, error) 
 				sc.Title = title
 			}
 		}
+		// rt-app describes tasks only: the scheduler policy (its base
+		// kernel and switches) stays the one being played, as the machine
+		// does, and the notes say so.
+		kept := sc.Clone()
+		kept.Policy = cur.Clone().Policy
+		if kept.Validate() == nil {
+			sc = kept
+			out.Notes = append(out.Notes, interop.Problem{Path: "policy", Message: "kept the current scenario's (" + PolicyWords(cur) + "): rt-app gives none"})
+		}
+		out.Notes = append(out.Notes, interop.Problem{Path: "machine", Message: "kept the current scenario's: rt-app gives none"})
 		out.Scenario = sc
 		return out, nil
 	case KindLscpu:
@@ -157,4 +167,41 @@ func FileSlug(title string) string {
 		return "scenario"
 	}
 	return s
+}
+
+// PolicyWords names a scenario's policy in a few words: its base kernel and
+// how many settings it changes ("v3.8, 2 settings changed").
+func PolicyWords(s *scenarios.Scenario) string {
+	if s == nil {
+		return "the default"
+	}
+	base := s.Policy.Base
+	if base == "" {
+		base = scenarios.DefaultBase
+	}
+	// Count what the policy's JSON sets besides the base: a setting, or
+	// each entry of a map of them (features, a level's flags).
+	n := 0
+	var count func(v any)
+	count = func(v any) {
+		if m, ok := v.(map[string]any); ok {
+			for _, x := range m {
+				count(x)
+			}
+			return
+		}
+		n++
+	}
+	var top map[string]any
+	if b, err := json.Marshal(s.Policy); err == nil && json.Unmarshal(b, &top) == nil {
+		delete(top, "base")
+		count(top)
+	}
+	switch n {
+	case 0:
+		return base
+	case 1:
+		return base + ", 1 setting changed"
+	}
+	return fmt.Sprintf("%s, %d settings changed", base, n)
 }

@@ -1,7 +1,9 @@
 package pagemodel
 
 import (
+	"fmt"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -73,6 +75,18 @@ func TestImport(t *testing.T) {
 	im, err = Import(cur, `{"tasks":{"thread0":{"loop":-1,"run":1000,"sleep":9000}},"global":{"duration":2}}`, "dir/w.json", "")
 	if err != nil || im.Kind != KindRTApp || im.Scenario.Title != "rt-app: w.json" || im.Scenario.Machine.CoresPerCluster != cur.Machine.CoresPerCluster {
 		t.Fatalf("rt-app import: %+v %v", im, err)
+	}
+	// rt-app keeps the policy too, and says what it kept (issue 20, 7:
+	// v3.8 + v3.6 + SD_BALANCE_WAKE became a bare v6.17).
+	tb, _ := scenarios.Preset("tbench-pairs")
+	tb.Set("policy.sd_flags.MC.SD_BALANCE_WAKE", "true")
+	im, err = Import(tb, `{"tasks":{"thread0":{"loop":-1,"run":1000,"sleep":9000}},"global":{"duration":2}}`, "w.json", "")
+	if err != nil || !reflect.DeepEqual(im.Scenario.Policy, tb.Policy) {
+		t.Fatalf("rt-app import kept policy %+v, want %+v (%v)", im.Scenario.Policy, tb.Policy, err)
+	}
+	said := fmt.Sprint(im.Notes)
+	if !strings.Contains(said, "policy: kept the current scenario's (v3.8, 2 settings changed)") || !strings.Contains(said, "machine: kept") {
+		t.Errorf("rt-app import notes %s", said)
 	}
 	// lscpu replaces the machine, keeps the tasks.
 	lscpu, _ := os.ReadFile("../../../interop/testdata/lscpu-laptop.txt")
