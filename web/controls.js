@@ -6,8 +6,23 @@ import { syncPlayToggle } from "./layout.js";
 
 // syncControls makes the controls show the session's state (changed from
 // the console, by a key, or by a new scenario).
+// frameStep is one frame (1/60 s) of playing at speed, in simulated ms.
+export function frameStep(speed) { return 1000 / 60 * speed; }
+
+// stepLabel says a step of ms simulated milliseconds: "+16.7 µs", "+0.17 ms".
+export function stepLabel(ms) {
+  if (ms < 1) return "+" + (ms * 1000).toPrecision(3).replace(/\.?0+$/, "") + " µs";
+  return "+" + ms.toPrecision(3).replace(/\.?0+$/, "") + " ms";
+}
+
 export function syncControls(api) {
   const st = api.state();
+  const step = $("step");
+  const label = stepLabel(frameStep(st.speed));
+  if (step.textContent !== label) {
+    step.textContent = label;
+    step.title = "pause and advance " + label.slice(1) + " of simulated time: one frame of playing at this speed (key →)";
+  }
   $("play").setAttribute("aria-pressed", st.playing ? "true" : "false");
   $("pause").setAttribute("aria-pressed", st.playing ? "false" : "true");
   syncPlayToggle(st.playing);
@@ -51,7 +66,9 @@ export function wireControls(api, editor) {
   $("play").addEventListener("click", () => { api.play(); sync(); });
   $("pause").addEventListener("click", () => { api.pause(); sync(); });
   $("play-toggle").addEventListener("click", () => { if (api.state().playing) api.pause(); else api.play(); sync(); });
-  $("step").addEventListener("click", () => { api.step(0.1); sync(); });
+  // The step button advances what → does: one frame of playing at the
+  // current speed (its label says how much).
+  $("step").addEventListener("click", () => { api.step(frameStep(api.state().speed)); sync(); });
   $("restart").addEventListener("click", () => { api.restart(); sync(); });
   $("speed").addEventListener("change", (e) => { api.setSpeed(parseFloat(e.target.value)); sync(); });
 
@@ -132,7 +149,7 @@ export function wireControls(api, editor) {
         if (api.state().playing) api.pause(); else api.play();
         break;
       case "ArrowRight":
-        api.step(1000 / 60 * api.state().speed); // one frame of playing
+        api.step(frameStep(api.state().speed)); // one frame of playing
         break;
       case "p": case "P":
         $("pause-on-move").checked = api.pauseOnMove(!api.pauseOnMove());

@@ -22,7 +22,7 @@ export function wireLog(api) {
     const t = task.value.trim().toLowerCase();
     if (t && !(e.task || "").toLowerCase().includes(t)) return false;
     const c = cpu.value.trim();
-    if (c !== "") {
+    if (/^\d+$/.test(c)) {
       const n = Number(c);
       if (!Number.isInteger(n) || (e.cpu !== n && e.from !== n)) return false;
     }
@@ -79,6 +79,17 @@ export function wireLog(api) {
     note();
   };
 
+  // A CPU filter that is no CPU number says so instead of showing nothing.
+  const cpuCheck = () => {
+    const c = cpu.value.trim();
+    const bad = c !== "" && !(/^\d+$/.test(c));
+    cpu.setAttribute("aria-invalid", bad ? "true" : "false");
+    cpu.classList.toggle("bad", bad);
+    const slot = $("log-cpu-error");
+    slot.textContent = bad ? "CPU: \u201c" + c + "\u201d is not a CPU number (0, 1, 2, …); the log is not filtered by CPU" : "";
+    slot.hidden = !bad;
+  };
+  cpu.addEventListener("input", cpuCheck);
   for (const el of [task, cpu]) el.addEventListener("input", render);
   moves.addEventListener("change", render);
 
