@@ -5,8 +5,12 @@ package e2e
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
 )
 
 // The "Smaller" list of issue 20: the step button says what it steps (the
@@ -35,4 +39,36 @@ func TestSmaller(t *testing.T) {
 	tb.poll(`!document.getElementById("log-cpu-error").hidden && document.getElementById("log-cpu-error").textContent.includes("not a CPU number")`, 5*time.Second)
 	tb.typeInto("#log-cpu", "3")
 	tb.poll(`document.getElementById("log-cpu-error").hidden`, 5*time.Second)
+}
+
+// TestTooltip: the mouse over a CPU of the canvas shows its state and PELT
+// values in a tooltip; off the machine none (issue 20: hover or tap a CPU
+// or a task).
+func TestTooltip(t *testing.T) {
+	tb := newTab(t, true)
+	tb.open(serverURL)
+	tb.click(`#presets .preset[data-preset="pelt-pingpong"]`)
+	time.Sleep(2 * time.Second)
+	st := tb.rectOf("#stage")
+	shown := ""
+	for i := 1; i < 8 && shown == ""; i++ {
+		for j := 1; j < 6 && shown == ""; j++ {
+			x, y := st.X+st.W*float64(i)/8, st.Y+st.H*0.6*float64(j)/6
+			if err := chromedp.Do(tb.ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x, y)); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(150 * time.Millisecond)
+			if eval[bool](tb, `!document.getElementById("tip").hidden`) {
+				shown = eval[string](tb, `document.getElementById("tip").textContent`)
+			}
+		}
+	}
+	t.Logf("tooltip: %q", shown)
+	if !strings.Contains(shown, "nr_running") && !strings.Contains(shown, "util_avg") {
+		t.Fatalf("no CPU tooltip over the machine (got %q)", shown)
+	}
+	if err := chromedp.Do(tb.ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 5, 5)); err != nil {
+		t.Fatal(err)
+	}
+	tb.poll(`document.getElementById("tip").hidden`, 5*time.Second)
 }

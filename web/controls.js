@@ -2,7 +2,7 @@
 "use strict";
 
 import { $ } from "./dom.js";
-import { syncPlayToggle } from "./layout.js";
+import { syncPlayToggle, wireTooltip } from "./layout.js";
 
 // syncControls makes the controls show the session's state (changed from
 // the console, by a key, or by a new scenario).
@@ -189,6 +189,7 @@ export function wireControls(api, editor) {
     e.preventDefault();
     sync();
   });
+  wireTooltip(api);
   sync();
   setInterval(sync, 500);
 }

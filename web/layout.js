@@ -64,3 +64,33 @@ export function syncPlayToggle(playing) {
   b.setAttribute("aria-label", playing ? "pause" : "play");
   b.setAttribute("aria-pressed", playing ? "false" : "true");
 }
+
+// wireTooltip shows what is under the pointer on the canvas (a task, a CPU:
+// schedplay.tooltip) next to it: on hover with a mouse, on a tap with a
+// finger (a second tap elsewhere, or off the machine, hides it).
+export function wireTooltip(api) {
+  const tip = $("tip");
+  let pending = null;
+  const show = (x, y) => {
+    const text = api.tooltip ? api.tooltip(x, y) : "";
+    if (!text) { tip.hidden = true; return; }
+    tip.textContent = text;
+    tip.hidden = false;
+    const w = tip.offsetWidth, hgt = tip.offsetHeight;
+    tip.style.left = Math.max(4, Math.min(x + 14, innerWidth - w - 4)) + "px";
+    tip.style.top = (y + 18 + hgt < innerHeight ? y + 18 : Math.max(4, y - hgt - 12)) + "px";
+  };
+  const onCanvas = (e) => e.target && e.target.tagName === "CANVAS";
+  document.addEventListener("pointermove", (e) => {
+    if (e.pointerType !== "mouse") return;
+    if (!onCanvas(e)) { tip.hidden = true; return; }
+    if (pending) return;
+    pending = requestAnimationFrame(() => { pending = null; show(e.clientX, e.clientY); });
+  });
+  document.addEventListener("pointerdown", (e) => {
+    if (e.pointerType === "mouse") return;
+    if (onCanvas(e)) show(e.clientX, e.clientY);
+    else tip.hidden = true;
+  });
+  document.addEventListener("pointerleave", () => { tip.hidden = true; });
+}

@@ -15,6 +15,7 @@ import (
 	"schedplay/app"
 	"schedplay/cmd/wasm/pagemodel"
 	"schedplay/frame"
+	"schedplay/render"
 	"schedplay/scenarios"
 )
 
@@ -32,6 +33,8 @@ import (
 //	blank()                -> {ok, error}: a new blank scenario on the current machine
 //	                          and policy (a history entry of its own)
 //	qr(text)               -> {ok, error, src, version}: text as a QR code, a PNG data URL
+//	tooltip(x, y)          -> the text for the canvas point (CSS px): a task or a CPU,
+//	                          its state and PELT values, its last decision; "" off the machine
 //	undo(), redo()         -> {ok, error}: the scenario before the last user change
 //	                          (an edit, a preset, an import), and back
 //	metrics()              -> object with the CLI's -json keys
@@ -315,6 +318,12 @@ func installAPI(sess *front, g *game, pg *page) {
 		r := result(err).(map[string]any)
 		r["src"], r["version"] = url, v
 		return r
+	})
+	fn("tooltip", func(args []js.Value) any {
+		if len(args) < 2 || args[0].Type() != js.TypeNumber || args[1].Type() != js.TypeNumber {
+			return ""
+		}
+		return pagemodel.Tooltip(g.cv.Frame(), [2]*render.Layout{g.cv.Layout(0), g.cv.Layout(1)}, pg.log, args[0].Float(), args[1].Float())
 	})
 	fn("undo", func(args []js.Value) any { return result(sess.Undo()) })
 	fn("redo", func(args []js.Value) any { return result(sess.Redo()) })
