@@ -1,7 +1,7 @@
 // Playback controls, the seed, talk mode and the page's keyboard keys.
 "use strict";
 
-import { $ } from "./dom.js";
+import { $, h } from "./dom.js";
 import { syncPlayToggle, wireTooltip } from "./layout.js";
 
 // syncControls makes the controls show the session's state (changed from
@@ -100,7 +100,14 @@ export function wireControls(api, editor) {
     const url = link;
     const r = api.qr(url);
     if (!r.ok) { $("share-status").textContent = "no QR code: " + r.error; return; }
-    $("qr-img").src = r.src;
+    // The image is made on first use: the page has no images of its own
+    // until then (TestTitleIsText counts them).
+    let img = $("qr-img");
+    if (!img) {
+      img = h("img", { id: "qr-img", alt: "QR code of this run's link" });
+      overlay.insertBefore(img, overlay.firstChild);
+    }
+    img.src = r.src;
     $("qr-caption").textContent = "Scan to open this run (" + url.length + " characters, QR version " + r.version + "). Click, Esc or Q to close.";
     overlay.hidden = false;
   };

@@ -350,7 +350,9 @@ export class Editor {
     const root = $("machine-fields");
     clear(root);
     const dims = h("div", { class: "dims" });
-    const topo = leaves(this.model, "topology");
+    // The dimensions; a per-CPU machine's list rows (their [i]) are not
+    // fields of their own here.
+    const topo = leaves(this.model, "topology").filter((r) => !r.path.includes("["));
     for (const r of topo) {
       const label = oneLine(r.doc);
       const el = this.text(r.path, (m) => getIn(m.scenario, r.path), { size: 4, inputmode: "numeric", aria: label });
@@ -364,7 +366,7 @@ export class Editor {
     const machineBox = this.fieldBox(topo.length ? topo[0].path.slice(0, topo[0].path.lastIndexOf(".")) : "", summary);
     root.append(h("h3", { text: "Topology" }), dims, machineBox, h("h3", { text: "Tick and numbering" }));
     // The machine's other fields: a menu when the row has values, else text.
-    for (const r of leaves(this.model, "hardware")) {
+    for (const r of leaves(this.model, "hardware").filter((r) => !r.path.includes("["))) {
       const label = oneLine(r.doc) + (r.unit ? " (" + r.unit + ")" : "");
       const el = r.enum
         ? this.select(r.path, menu(r), (m) => String(getIn(m.scenario, r.path)), { aria: label })
