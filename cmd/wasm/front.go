@@ -368,6 +368,7 @@ func (fr *front) SetPauseOnMove(on bool) {
 }
 
 func (fr *front) Play() {
+	fr.shadow.Play() // its flags: the view's pause, a new scenario's playing
 	fr.mu.Lock()
 	fr.playing = true
 	fr.mu.Unlock()
@@ -375,6 +376,7 @@ func (fr *front) Play() {
 }
 
 func (fr *front) Pause() {
+	fr.shadow.Pause()
 	fr.mu.Lock()
 	fr.playing = false
 	fr.mu.Unlock()
@@ -409,6 +411,7 @@ func (fr *front) Step(d time.Duration) (int64, error) {
 			dur = cfg.Duration
 		}
 	}
+	fr.shadow.Pause() // a step is the user's pause (the shadow never simulates)
 	fr.mu.Lock()
 	fr.playing = false
 	now := fr.predNow + int64(d)
