@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -24,9 +23,15 @@ func TestSmaller(t *testing.T) {
 	}
 	tb.click("#pause")
 	tb.poll(`document.getElementById("step").textContent === "+16.7 µs"`, 5*time.Second)
+	// The simulator runs in a worker: read the clock once it applied the pause.
+	settle := func() {
+		eval[chromedp.Void](tb, `window.__settled = false; window.schedplay.settled().then(() => { window.__settled = true; })`)
+		tb.poll(`window.__settled === true`, 10*time.Second)
+	}
+	settle()
 	t0 := eval[float64](tb, `window.schedplay.state().now_ms`)
 	tb.click("#step")
-	tb.poll(fmt.Sprintf(`window.schedplay.state().now_ms > %v`, t0), 5*time.Second)
+	settle()
 	if d := eval[float64](tb, `window.schedplay.state().now_ms`) - t0; math.Abs(d-1.0/60) > 1e-6 {
 		t.Errorf("the step button advanced %.6f ms, its label says 0.0167", d)
 	}
