@@ -71,6 +71,7 @@ func exactMachine(cpus []lcpu, probs *problems) scenarios.Machine {
 		}
 		m.CPUs = append(m.CPUs, cpu)
 	}
+	compactIDs(&m, probs)
 	if len(mhzOrder) > 1 {
 		var parts []string
 		for _, f := range mhzOrder {
@@ -374,4 +375,54 @@ func SysfsScenario(fsys fs.FS, where string) (*scenarios.Scenario, []Problem, er
 		return nil, probs, err
 	}
 	return machineScenario(m, probs, "sysfs ("+where+")", "sysfs does not tell them")
+}
+
+// compactIDs renumbers a topology column whose ids exceed what the format
+// holds (scenarios.MaxTopologyID): the ids only say which CPUs share a core,
+// cluster, LLC, socket or node, so each id becomes its rank among the
+// column's ids (ascending, so node order, and with it a distance table's
+// rows, is kept). Columns within range are left as lscpu printed them.
+func compactIDs(m *scenarios.Machine, probs *problems) {
+	cols := []struct {
+		name, what string
+		get        func(c *scenarios.CPU) *int
+	}{
+		{"core", "core", func(c *scenarios.CPU) *int { return c.Core }},
+		{"cluster", "cluster", func(c *scenarios.CPU) *int { return c.Cluster }},
+		{"llc", "last-level cache", func(c *scenarios.CPU) *int { return c.LLC }},
+		{"socket", "socket", func(c *scenarios.CPU) *int { return &c.Socket }},
+		{"node", "node", func(c *scenarios.CPU) *int { return &c.Node }},
+	}
+	for _, col := range cols {
+		var ids []int
+		over := false
+		for i := range m.CPUs {
+			if p := col.get(&m.CPUs[i]); p != nil {
+				ids = append(ids, *p)
+				over = over || *p > scenarios.MaxTopologyID || *p < 0
+			}
+		}
+		if !over {
+			continue
+		}
+		slices.Sort(ids)
+		ids = slices.Compact(ids)
+		for i := range m.CPUs {
+			if p := col.get(&m.CPUs[i]); p != nil {
+				r, _ := slices.BinarySearch(ids, *p)
+				v := r
+				switch col.name { // the pointers may be shared with the lcpu loop's copies: write fresh ones
+				case "core":
+					m.CPUs[i].Core = &v
+				case "cluster":
+					m.CPUs[i].Cluster = &v
+				case "llc":
+					m.CPUs[i].LLC = &v
+				default:
+					*p = v
+				}
+			}
+		}
+		probs.add("machine", "%s ids above %d renumbered 0…%d in their order (they only say which CPUs share a %s)", col.name, scenarios.MaxTopologyID, len(ids)-1, col.what)
+	}
 }
