@@ -195,7 +195,7 @@ func StatusLine(dst *Scene, r Rect, f float64, st Status, m Measure) {
 // StatusKeys are the talk-mode key hints, longest first.
 var StatusKeys = []string{
 	"Space play/pause · → step · + − speed · A A/B · P pause on next move · N next preset · T leave talk mode · F full screen",
-	"Space ►/❚❚ · → step · + − speed · A A/B · P pause on move · N next · T talk · F full",
+	"Space play · → step · + − speed · A A/B · P pause on move · N next · T talk · F full",
 	"Space · → · + − · A · P · N · T · F",
 }
 
