@@ -101,6 +101,17 @@ type headValue struct {
 func headValues(dst *Scene, r Rect, st ChartStyle, vals []headValue) {
 	x := r.Right() - st.Font*0.5
 	y := r.Y + st.titleBand()/2
+	// The values sit on the panel's own colour, so that where a narrow
+	// panel's title runs under them (talk mode at 1280x720) the numbers are
+	// read, not both strokes on top of each other.
+	if len(vals) > 0 {
+		w := -st.Font * 0.6
+		for _, v := range vals {
+			w += st.measure(v.s, st.Font) + st.Font*0.6
+		}
+		pad := st.Font * 0.3
+		dst.Fill(Rect{X: x - w - pad, Y: r.Y + 1, W: w + pad, H: st.titleBand() - 1}, Panel)
+	}
 	for i := len(vals) - 1; i >= 0; i-- {
 		dst.Label(x, y, st.Font, vals[i].c, vals[i].s, AlignRight)
 		x -= st.measure(vals[i].s, st.Font) + st.Font*0.6
@@ -342,6 +353,11 @@ func LatencyChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 		for i, name := range []string{"p50", "p95", "p99"} {
 			dst.Label(x, y, st.small(), latColors[i], name, AlignLeft)
 			x += st.small() * 2.4
+		}
+		// A narrow panel (talk mode at 1280x720) has no room for the time
+		// caption beside the legend: the legend says what the lines are.
+		if x-st.small()*2.4+st.measure("p99", st.small()) > r.X+r.W*0.5 {
+			return
 		}
 	}
 	ChartCaption(dst, r, st, samplesOf(sd.A))

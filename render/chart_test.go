@@ -119,3 +119,67 @@ func TestChartsStayInside(t *testing.T) {
 		}
 	}
 }
+
+// The texts of a chart never overlap, however narrow its panel: talk mode
+// at 1280x720 gives each chart ~180 px at an 18 px font, where the title ran
+// under the newest value and the latency legend under the time caption.
+func TestChartTextsDoNotOverlap(t *testing.T) {
+	var ss []*frame.Sample
+	for i := range frame.SeriesLen {
+		s := &frame.Sample{T: int64(i+1) * 1000, Dt: 1000, Ops: 5, OpsRate: 5000,
+			LatP50: 1, LatP95: 10, LatP99: 212, NR: []uint8{1, 2}}
+		s.Mig[sim.CauseWakeup] = 20
+		ss = append(ss, s)
+	}
+	sd := Sides{A: &frame.Series{Samples: ss}}
+	for _, w := range []float64{180, 240, 300, 420} {
+		st := ChartStyle{Font: 18}
+		r := Rect{X: 0, Y: 0, W: w, H: 180}
+		for i, draw := range []func(*Scene, Rect, ChartStyle, Sides){OpsChart, LatencyChart, MigrationChart} {
+			var sc Scene
+			ChartFrame(&sc, r, Chart(i), st)
+			draw(&sc, r, st, sd)
+			type box struct{ x0, x1, y float64 }
+			var boxes []box
+			for _, tx := range sc.Texts {
+				wd := ApproxMeasure(tx.S, tx.Size)
+				x0 := tx.X
+				if tx.Align == AlignRight {
+					x0 -= wd
+				}
+				boxes = append(boxes, box{x0, x0 + wd, tx.Y})
+			}
+			// A value drawn on its own panel-coloured band covers the title
+			// beneath it (headValues): the title counts only up to that band.
+			for a := range boxes {
+				for b := a + 1; b < len(boxes); b++ {
+					A, B := boxes[a], boxes[b]
+					if math.Abs(A.y-B.y) > 1 || A.x1 <= B.x0 || B.x1 <= A.x0 {
+						continue
+					}
+					if covered(sc, sc.Texts[a], sc.Texts[b]) {
+						continue
+					}
+					t.Errorf("chart %d at %.0f px: %q and %q overlap", i, w, sc.Texts[a].S, sc.Texts[b].S)
+				}
+			}
+		}
+	}
+}
+
+// covered: one of two overlapping texts is the title, and the other is a
+// head value drawn on a panel band that starts left of the value.
+func covered(sc Scene, a, b Text) bool {
+	if b.Align != AlignRight {
+		a, b = b, a
+	}
+	if b.Align != AlignRight || a.Align != AlignLeft {
+		return false
+	}
+	for _, q := range sc.Quads {
+		if q.C == Panel && float64(q.X[0]) <= b.X-ApproxMeasure(b.S, b.Size) && float64(q.X[1]) >= b.X-1 && math.Abs(float64(q.Y[0]+q.Y[2])/2-b.Y) < b.Size {
+			return true
+		}
+	}
+	return false
+}
