@@ -775,25 +775,7 @@ func (im *rtImporter) names() {
 		if t.dropped {
 			continue
 		}
-		b := []byte(t.key)
-		for i, c := range b {
-			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
-				b[i] = '_'
-			}
-		}
-		base := string(b)
-		if base == "" {
-			base = "task"
-		}
-		if len(base) > 32 {
-			base = base[:32]
-		}
-		name := base
-		for n := 2; used[name]; n++ {
-			suf := "-" + strconv.Itoa(n)
-			name = base[:min(len(base), 32-len(suf))] + suf
-		}
-		used[name] = true
+		name := uniqueName(t.key, "task", used)
 		t.name = name
 		if name != t.key {
 			im.probs.add(t.path, "named %q in the scenario (names are 1-32 of A-Z a-z 0-9 _ . -)", name)

@@ -41,7 +41,7 @@ func (im *rtImporter) resource(key, kind, path string) string {
 		}
 		return r.name
 	}
-	name := safeName(key, im.resNames)
+	name := uniqueName(key, "res", im.resNames)
 	if name != key {
 		im.probs.add(path, "resource %q is named %q in the scenario (names are 1-32 of A-Z a-z 0-9 _ . -)", key, name)
 	}
@@ -49,8 +49,11 @@ func (im *rtImporter) resource(key, kind, path string) string {
 	return name
 }
 
-// safeName makes key a valid name not in used, and marks it used.
-func safeName(key string, used map[string]bool) string {
+// uniqueName is key with the characters the format does not allow in a
+// name replaced by '_', cut to 32 (empty: fallback), made unique against
+// used with a "-2", "-3"... suffix, and marked used: task and resource
+// names alike.
+func uniqueName(key, fallback string, used map[string]bool) string {
 	b := []byte(key)
 	for i, c := range b {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
@@ -59,7 +62,7 @@ func safeName(key string, used map[string]bool) string {
 	}
 	base := string(b)
 	if base == "" {
-		base = "res"
+		base = fallback
 	}
 	if len(base) > 32 {
 		base = base[:32]
