@@ -126,6 +126,17 @@ func TestBackAndUndo(t *testing.T) {
 	tb.poll(`location.hash !== `+jsString(hash), 10*time.Second)
 	tb.back()
 	tb.poll(`window.schedplay.scenario() === `+jsString(edited), 10*time.Second)
+
+	// An edit and a replacing change in the same moment: the worker merges
+	// their frames, and Back must still return to the edit (the entry is
+	// rewritten with the replaced scenario before the new one is pushed).
+	eval[chromedp.Void](tb, `(window.schedplay.set("tasks[0].count", "7"), window.schedplay.blank(), undefined)`)
+	tb.poll(`JSON.parse(window.schedplay.scenario()).title === "New scenario"`, 5*time.Second)
+	tb.settle()
+	tb.poll(`location.hash.length > 0`, 5*time.Second)
+	time.Sleep(300 * time.Millisecond) // the link updater runs on the next frame
+	tb.back()
+	tb.poll(`JSON.parse(window.schedplay.scenario()).tasks[0].count === 7`, 10*time.Second)
 }
 
 // bigScenario is a valid scenario under 256 KiB whose link is over 64 KiB

@@ -314,9 +314,11 @@ func (p *page) linkUpdater(l *broadcast.Listener[*frame.Frame]) {
 			h.Call("replaceState", js.Null(), "", "#"+f.LinkWrite)
 			continue
 		}
-		// The entry Back returns to must name the scenario replaced (the
-		// page opened without a link has none).
-		if f.LinkPrev != "" && !strings.Contains(p.hash(), "s=") {
+		// The entry Back returns to must name the scenario replaced: the
+		// page opened without a link has none, and an edit (or undo) made
+		// just before has not reached it when its own write was merged into
+		// this frame (the worker merges frames the page has not taken yet).
+		if f.LinkPrev != "" && p.hash() != "#"+f.LinkPrev {
 			h.Call("replaceState", js.Null(), "", "#"+f.LinkPrev)
 		}
 		h.Call("pushState", js.Null(), "", "#"+f.LinkWrite)
