@@ -29,14 +29,7 @@ func (s *Session) RunFor(budget time.Duration) (over bool) {
 		if s.b != nil {
 			s.b.advance(s.a.now(), false)
 		}
-		if el := time.Since(chunkStart); el > 20*time.Microsecond {
-			p := float64(s.a.now()-from) / float64(el)
-			if s.pace == 0 {
-				s.pace = p
-			} else {
-				s.pace = 0.7*s.pace + 0.3*p
-			}
-		}
+		s.notePace(from, chunkStart)
 		if time.Since(start) >= budget {
 			break
 		}

@@ -615,14 +615,7 @@ func (s *Session) Tick(now time.Time, dt time.Duration) *frame.Frame {
 			if s.b != nil {
 				s.b.advance(s.a.now(), false)
 			}
-			if el := time.Since(chunkStart); el > 20*time.Microsecond {
-				p := float64(s.a.now()-from) / float64(el)
-				if s.pace == 0 {
-					s.pace = p
-				} else {
-					s.pace = 0.7*s.pace + 0.3*p
-				}
-			}
+			s.notePace(from, chunkStart)
 			if stopped {
 				s.playing = false
 				s.pausedMove = true
@@ -752,4 +745,20 @@ func (s *Session) Explain(e sim.Event) string {
 		return ""
 	}
 	return s.a.sim.Explain(e)
+}
+
+// notePace updates the estimate of simulated time per wall-clock time from a
+// chunk that ran side A from simulated time from, starting at wall time
+// chunkStart (chunks under 20 us are too short to time).
+func (s *Session) notePace(from int64, chunkStart time.Time) {
+	el := time.Since(chunkStart)
+	if el <= 20*time.Microsecond {
+		return
+	}
+	p := float64(s.a.now()-from) / float64(el)
+	if s.pace == 0 {
+		s.pace = p
+	} else {
+		s.pace = 0.7*s.pace + 0.3*p
+	}
 }
