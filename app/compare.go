@@ -26,14 +26,14 @@ func defaultCompareFor(preset string) []string {
 
 // buildB applies sets ("path=value", scenarios.Scenario.Set syntax) to a
 // copy of sc and starts side B's simulator from it.
-func buildB(sc *scenarios.Scenario, sets []string, interval int64) (*player, error) {
+func buildB(sc *scenarios.Scenario, sets []string, interval int64, light bool) (*player, error) {
 	c, err := applySets(sc, sets)
 	if err != nil {
 		return nil, err
 	}
-	p, err := newPlayer(c, interval)
+	p, err := newPlayer(c, interval, light)
 	if err == nil {
-		p.tl.SetBudget(budgetFor(true))
+		p.setBudget(true)
 	}
 	return p, err
 }

@@ -41,7 +41,11 @@ type player struct {
 // event); tests lower it.
 var playerMaxWork int64
 
-func newPlayer(sc *scenarios.Scenario, interval int64) (*player, error) {
+// newPlayer starts a player of sc. A shadow session's players (light)
+// never run: they keep no decision ring (sim.SetRecording allocates
+// 16384 decisions, 5 MB, which on the page's main thread cost a long task
+// per load in wasm).
+func newPlayer(sc *scenarios.Scenario, interval int64, light bool) (*player, error) {
 	cfg, err := sc.Config()
 	if err != nil {
 		return nil, err
@@ -51,11 +55,25 @@ func newPlayer(sc *scenarios.Scenario, interval int64) (*player, error) {
 	if err != nil {
 		return nil, err
 	}
-	sm.SetRecording(true)
+	sm.SetRecording(!light)
 	p := &player{scen: sc, sim: sm, topo: sm.Topology(), tasks: sm.Tasks(), idle: sm.Costs().IdleStates}
 	p.series.reset(len(p.tasks), interval)
-	p.tl = sim.NewTimeline(sm, CheckpointInterval(cfg.Duration), CheckpointBudget)
+	if !light {
+		// A light player never runs, seeks or resolves a chapter's anchor
+		// (the session that plays does, elsewhere), so it has no
+		// timeline: the first checkpoint is a copy of the whole simulator,
+		// 50 ms of the page's main thread for a 64-group import.
+		p.tl = sim.NewTimeline(sm, CheckpointInterval(cfg.Duration), CheckpointBudget)
+	}
 	return p, nil
+}
+
+// setBudget sets the checkpoints' memory budget (one side, or each of A
+// and B); a light player has none to set.
+func (p *player) setBudget(ab bool) {
+	if p.tl != nil {
+		p.tl.SetBudget(budgetFor(ab))
+	}
 }
 
 func (p *player) now() int64 { return p.sim.Now() }

@@ -344,8 +344,10 @@ func (s *Session) timelineLocked() (TimelineInfo, bool) {
 	p := s.a
 	ti := TimelineInfo{
 		NowMS: ms(p.now()), DurationMS: ms(p.sim.Config().Duration), FrontierMS: ms(p.frontier),
-		IntervalMS: ms(p.tl.Interval()), Checkpoints: p.tl.Len(), CheckpointMB: float64(p.tl.Bytes()) / (1 << 20),
 		Seeks: s.seeks, LastSeek: s.lastSeek, MaxResimMS: s.maxResimMS, MaxResimEvent: s.maxResimEvents,
+	}
+	if p.tl != nil {
+		ti.IntervalMS, ti.Checkpoints, ti.CheckpointMB = ms(p.tl.Interval()), p.tl.Len(), float64(p.tl.Bytes())/(1<<20)
 	}
 	for c := sim.Cause(0); c < sim.NumCauses; c++ {
 		ti.Causes = append(ti.Causes, c.String())

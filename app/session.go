@@ -153,16 +153,17 @@ func (s *Session) loadAt(sc *scenarios.Scenario, how change, preset string, rev 
 	s.mu.Lock()
 	iv := SampleInterval(s.speed)
 	compare := s.compare
+	light := s.shadow
 	s.mu.Unlock()
-	a, err := newPlayer(sc, iv)
+	a, err := newPlayer(sc, iv, light)
 	if err != nil {
 		return s.fail(err)
 	}
-	a.tl.SetBudget(budgetFor(len(compare) > 0))
+	a.setBudget(len(compare) > 0)
 	var b *player
 	var abErr error
 	if len(compare) > 0 {
-		b, abErr = buildB(sc, compare, iv)
+		b, abErr = buildB(sc, compare, iv, light)
 	}
 	link := scenarios.EncodeLink(sc)
 	if preset == "" {
@@ -216,14 +217,14 @@ func (s *Session) loadAt(sc *scenarios.Scenario, how change, preset string, rev 
 // restartLocked plays the loaded scenario (and B) again from t=0.
 func (s *Session) restartLocked() error {
 	iv := SampleInterval(s.speed)
-	a, err := newPlayer(s.scen, iv)
+	a, err := newPlayer(s.scen, iv, s.shadow)
 	if err != nil {
 		return err
 	}
-	a.tl.SetBudget(budgetFor(len(s.compare) > 0))
+	a.setBudget(len(s.compare) > 0)
 	var b *player
 	if len(s.compare) > 0 {
-		if b, err = buildB(s.scen, s.compare, iv); err != nil {
+		if b, err = buildB(s.scen, s.compare, iv, s.shadow); err != nil {
 			return err
 		}
 	}

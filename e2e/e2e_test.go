@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
+	"image/color"
 	"image/png"
 	"net/http/httptest"
 	"os"
@@ -58,12 +59,19 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// setup serves ../web and starts one browser for all tests (each test gets
+// setup serves ../web (or $SCHEDPLAY_WEB) and starts one browser for all tests (each test gets
 // its own tab, or its own browser context where it needs a fresh one).
 func setup(t *testing.T) {
 	t.Helper()
 	setupOnce.Do(func() {
-		dir, err := filepath.Abs(filepath.Join("..", "web"))
+		// SCHEDPLAY_WEB serves another build of the page (a checkout of
+		// an older commit's web/ after its make wasm): how a test is seen
+		// to fail on the page before the fix it checks.
+		webDir := os.Getenv("SCHEDPLAY_WEB")
+		if webDir == "" {
+			webDir = filepath.Join("..", "web")
+		}
+		dir, err := filepath.Abs(webDir)
 		if err != nil {
 			setupErr = err
 			return
@@ -102,6 +110,10 @@ func setup(t *testing.T) {
 			chromedp.Flag("disable-background-networking", true),
 			chromedp.Flag("disable-component-update", true),
 			chromedp.Flag("disable-sync", true),
+			// plainHost names the test server too: an origin that is not
+			// localhost, so not a secure context, where Chromium asks for
+			// gzip and not br, as from any server over plain HTTP.
+			chromedp.Flag("host-resolver-rules", "MAP "+plainHost+" 127.0.0.1"),
 			chromedp.UserDataDir(profile),
 		}
 		allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
@@ -554,8 +566,12 @@ func TestPage(t *testing.T) {
 // coverage is the fraction of pixels of r that differ from the background,
 // and the number of distinct colours (quantised) among them.
 func coverage(img image.Image, r image.Rectangle) (float64, int) {
+	return coverageOn(img, r, render.Background)
+}
+
+// coverageOn is coverage on a background of colour bg.
+func coverageOn(img image.Image, r image.Rectangle, bg color.RGBA) (float64, int) {
 	r = r.Intersect(img.Bounds())
-	bg := render.Background
 	near := func(a uint32, b uint8) bool {
 		d := int(a>>8) - int(b)
 		return d >= -3 && d <= 3

@@ -17,8 +17,13 @@ import (
 
 // TestSwitchChangesMigrations is the acceptance test for the policy
 // switches: on the tbench preset with five pairs (typed into the task
-// editor), clicking SD_BALANCE_WAKE at the MC level changes the migration
-// counts, and clicking it again restores the run.
+// editor), clicking SD_BALANCE_WAKE at the SMT and MC levels (the preset is
+// a version-1 file on v3.8, so the flags there mean Preeti's merge patch:
+// find_idlest_group() inside the LLC) changes the migration counts, and
+// clicking them again restores the run. MC alone is not enough at five
+// pairs: the merge patch's search of the package's cores finds the same
+// idle core as v3.6's select_idle_sibling(), so only the search cost (and
+// the trace) changes.
 func TestSwitchChangesMigrations(t *testing.T) {
 	tb := newTab(t, false)
 	tb.open(serverURL)
@@ -37,22 +42,27 @@ func TestSwitchChangesMigrations(t *testing.T) {
 	if eval[bool](tb, `document.querySelector(`+jsString(box)+`).checked`) {
 		t.Fatalf("v3.8's MC level shows SD_BALANCE_WAKE on; SD_MC_INIT has it off")
 	}
+	smt := path("policy.sd_flags.SMT.SD_BALANCE_WAKE")
 	tb.click(box)
+	tb.click(smt)
 	if !eval[bool](tb, `document.querySelector(`+jsString(box)+`).checked`) {
 		t.Errorf("the checkbox is not checked after the click")
 	}
 	if on, ok := tb.scenario().Policy.SDFlags["MC"]["SD_BALANCE_WAKE"]; !ok || !on {
 		t.Fatalf("clicking the box did not set policy.sd_flags.MC.SD_BALANCE_WAKE: %v", tb.scenario().Policy.SDFlags)
 	}
+	if on, ok := tb.scenario().Policy.SDFlags["SMT"]["SD_BALANCE_WAKE"]; !ok || !on {
+		t.Fatalf("clicking the box did not set policy.sd_flags.SMT.SD_BALANCE_WAKE: %v", tb.scenario().Policy.SDFlags)
+	}
 	if cls := eval[string](tb, `document.querySelector(`+jsString(box)+`).closest("td").className`); !strings.Contains(cls, "changed") {
 		t.Errorf("the changed flag is not marked (td class %q)", cls)
 	}
 	tb.poll(`location.hash === "#" + `+jsString(scenarios.EncodeLink(tb.scenario())), 10*time.Second)
 	on := tb.runFromStart(ms)
-	t.Logf("5 tbench pairs, %d ms: SD_BALANCE_WAKE off: %d ops, %d migrations (%d wake-up); on: %d ops, %d migrations (%d wake-up)",
+	t.Logf("5 tbench pairs, %d ms: SD_BALANCE_WAKE (SMT, MC) off: %d ops, %d migrations (%d wake-up); on: %d ops, %d migrations (%d wake-up)",
 		ms, off.Ops, off.Migrations["total"], off.Migrations["wakeup"], on.Ops, on.Migrations["total"], on.Migrations["wakeup"])
 	if on.Migrations["total"] == off.Migrations["total"] || on.Migrations["wakeup"] == off.Migrations["wakeup"] {
-		t.Errorf("SD_BALANCE_WAKE on MC did not change the migrations: %v vs %v", off.Migrations, on.Migrations)
+		t.Errorf("SD_BALANCE_WAKE on SMT and MC did not change the migrations: %v vs %v", off.Migrations, on.Migrations)
 	}
 	if on.TraceHash == off.TraceHash {
 		t.Errorf("the switch did not change the run (trace %s)", on.TraceHash)
@@ -63,6 +73,7 @@ func TestSwitchChangesMigrations(t *testing.T) {
 
 	// Clicking again goes back to the base's value: no override left.
 	tb.click(box)
+	tb.click(smt)
 	if fl := tb.scenario().Policy.SDFlags; len(fl) != 0 {
 		t.Errorf("clicking back left overrides %v", fl)
 	}
@@ -242,11 +253,12 @@ func TestTaskEditor(t *testing.T) {
 	if hogOps == 0 || m.Ops <= before.Ops {
 		t.Errorf("the new group completed %d periods in 30 ms (ops %d -> %d)", hogOps, before.Ops, m.Ops)
 	}
-	// Removing a group others refer to takes the references with it (Go's
-	// scenarios.RemoveTask): no wake step names it, and the group that took
-	// its count from it keeps that count as its own.
+	// Removing a group others refer to asks first (TestRemoveGroupAsks),
+	// then takes the references with it: no wake step names it, and the
+	// group that took its count from it keeps that count as its own.
 	count := tb.scenario().Tasks[0].Count
 	tb.click(`#task-fields section.task[data-task="0"] .task-head button`)
+	tb.click("#confirm-ok")
 	sc = tb.scenario()
 	if len(sc.Tasks) != 2 || strings.Contains(string(sc.Canonical()), `"cli"`) || sc.Tasks[0].CountOf != "" || sc.Tasks[0].Count != count {
 		t.Errorf("after removing a woken group: %s", sc.Canonical())

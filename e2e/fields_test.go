@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // TestFieldTruth: every field shows the value being played or its own
@@ -50,4 +53,36 @@ func TestFieldTruth(t *testing.T) {
 		t.Errorf("the fixed Cores field still shows %q", e)
 	}
 	check(nodes, "Nodes", played.Nodes)
+}
+
+// TestFieldsApplyAlike (issue 20, Smaller: "count applies on blur while
+// machine fields apply as you type"): a group's count and a machine field
+// behave the same: typing alone changes nothing that plays, Enter applies
+// (as does leaving the field: typeInto's Tab, in the other tests).
+func TestFieldsApplyAlike(t *testing.T) {
+	tb := newTab(t, true)
+	tb.open(serverURL)
+	if r := eval[apiResult](tb, `window.schedplay.loadPreset("tbench-pairs")`); !r.OK {
+		t.Fatal(r.Error)
+	}
+	for _, f := range []struct{ tab, path, typed, key string }{
+		{"#tab-tasks", "tasks[0].count", "3", `"count":3`},
+		{"#tab-machine", "machine.cores_per_cluster", "3", `"cores_per_cluster":3`},
+	} {
+		tb.click(f.tab)
+		sel := path(f.path)
+		before := eval[string](tb, `window.schedplay.scenario()`)
+		eval[chromedp.Void](tb, `(() => { const e = document.querySelector(`+jsString(sel)+`); e.focus(); e.select(); })()`)
+		if err := chromedp.Do(tb.ctx, chromedp.SendKeys(chromedp.CSS(sel), f.typed)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(700 * time.Millisecond)
+		if got := eval[string](tb, `window.schedplay.scenario()`); got != before {
+			t.Errorf("%s: typing %q applied it before Enter", f.path, f.typed)
+		}
+		if err := chromedp.Do(tb.ctx, chromedp.SendKeys(chromedp.CSS(sel), kb.Enter)); err != nil {
+			t.Fatal(err)
+		}
+		tb.poll(`window.schedplay.scenario().includes(`+jsString(f.key)+`)`, 5*time.Second)
+	}
 }

@@ -125,15 +125,17 @@ func TestImportExport(t *testing.T) {
 	p.Title = "pasted: " + p.Title
 	tb.fill("#import-text", string(p.Canonical()))
 	tb.click("#import-load")
+	// (The worker decodes imports: the result comes back asynchronously.)
+	tb.poll(`document.getElementById("import-status").textContent.includes("scenario loaded")`, 5*time.Second)
 	if got := eval[string](tb, `window.schedplay.scenario()`); got != string(p.Canonical()) {
 		t.Errorf("the pasted scenario was not loaded: %s", got)
 	}
-	tb.poll(`document.getElementById("import-status").textContent.includes("scenario loaded")`, 5*time.Second)
 
 	// A pasted scenario with a mistake: the error, by path, next to the box.
 	good := eval[string](tb, `window.schedplay.scenario()`)
 	tb.fill("#import-text", `{"version":1,"duration":"1s","tasks":[{"name":"a","program":[{"run":"8 ms"}]}]}`)
 	tb.click("#import-load")
+	tb.poll(`!document.getElementById("import-error").hidden`, 10*time.Second)
 	if e := tb.fieldError("#import-load"); !strings.Contains(e, `tasks[0].program[0].run: "8 ms" is not a duration`) {
 		t.Errorf("next to the import box: %q", e)
 	}
@@ -148,6 +150,7 @@ func TestImportExport(t *testing.T) {
 	// Text that is nothing the page knows.
 	tb.fill("#import-text", "hello, world")
 	tb.click("#import-load")
+	tb.poll(`document.getElementById("import-error").textContent.includes("hello") || document.getElementById("import-error").textContent.includes("not a scenario")`, 10*time.Second)
 	if e := tb.fieldError("#import-load"); !strings.Contains(e, "not a scenario JSON, an rt-app JSON or lscpu -p output") {
 		t.Errorf("garbage import: %q", e)
 	}
@@ -436,7 +439,8 @@ func TestTalkMode(t *testing.T) {
 
 // TestEditorScreenshots checks the editor fits the window and, with
 // SCHEDPLAY_DOCS set, writes docs/editor.png (the policy switches, with
-// SD_BALANCE_WAKE on at MC against policy B without it) and
+// SD_BALANCE_WAKE on at SMT and MC, Preeti's merge patch in this version-1
+// preset, against policy B without it) and
 // docs/editor-tasks.png.
 func TestEditorScreenshots(t *testing.T) {
 	tb := newTab(t, false)
@@ -455,9 +459,10 @@ func TestEditorScreenshots(t *testing.T) {
 		writeShot(t, tb, filepath.Join(dir, "editor-tasks.png"))
 	}
 	tb.click("#tab-policy")
+	tb.click(path("policy.sd_flags.SMT.SD_BALANCE_WAKE"))
 	tb.click(path("policy.sd_flags.MC.SD_BALANCE_WAKE"))
-	// Policy B: the same without the switch (the base's default).
-	eval[apiResult](tb, `window.schedplay.compare(["policy.sd_flags.MC.SD_BALANCE_WAKE=false"])`)
+	// Policy B: the same without the switches (the base's default).
+	eval[apiResult](tb, `window.schedplay.compare(["policy.sd_flags.SMT.SD_BALANCE_WAKE=false", "policy.sd_flags.MC.SD_BALANCE_WAKE=false"])`)
 	tb.poll(`document.getElementById("metrics-table").classList.contains("ab")`, 10*time.Second)
 	for _, id := range []string{"editor", "panel"} {
 		if over := eval[float64](tb, `(() => { const e = document.getElementById("`+id+`"); const p = e.querySelector(".pane:not([hidden])") || e; return p.scrollWidth - p.clientWidth; })()`); over > 1 {

@@ -29,23 +29,13 @@ func TestTalkAt720(t *testing.T) {
 	tb.click("#talk")
 	tb.poll(`document.documentElement.classList.contains("talk")`, 5*time.Second)
 	tb.poll(`document.getElementById("talk-strip").textContent.includes("ops/s")`, 10*time.Second)
-	small := eval[[]string](tb, `(() => {
-		const out = [];
-		const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-		for (let n = walk.nextNode(); n; n = walk.nextNode()) {
-			const e = n.parentElement;
-			if (!n.textContent.trim() || !e || !e.getClientRects().length) continue;
-			const r = e.getBoundingClientRect();
-			if (r.width < 1 || r.height < 1 || r.bottom < 0 || r.top > innerHeight || r.right < 0 || r.left > innerWidth) continue;
-			const px = parseFloat(getComputedStyle(e).fontSize);
-			if (px < 18) out.push(px + " px: " + n.textContent.trim().slice(0, 40));
-		}
-		return out;
-	})()`)
+	small := tb.smallTexts(18)
 	for _, s := range small {
 		t.Errorf("talk mode text %s", s)
 	}
 	time.Sleep(time.Second)
+	st := tb.rectOf("#stage")
+	t.Logf("talk mode at 1280x720: stage %.0fx%.0f at (%.0f,%.0f), %.0f%% of the viewport", st.W, st.H, st.X, st.Y, st.W*st.H/(1280*720)*100)
 	frac, colours := tb.stageShot("talk-1280x720.png", 1)
 	if frac < 0.3 || colours < 8 {
 		t.Errorf("talk mode at 1280x720: %.0f%% of the stage drawn, %d colours", frac*100, colours)

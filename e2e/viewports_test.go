@@ -5,7 +5,9 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"image"
+	"image/color"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -13,6 +15,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"schedplay/render"
 )
 
 // The page on phones, a tablet and two desktops (issue 20): at each
@@ -106,6 +110,13 @@ func (tb *tab) reach(sel string) string {
 // drawn fraction of the stage and its colours.
 func (tb *tab) stageShot(file string, scale float64) (float64, int) {
 	tb.t.Helper()
+	return tb.stageShotOn(file, render.Background)
+}
+
+// stageShotOn is stageShot for a canvas whose background is bg (the light
+// theme's).
+func (tb *tab) stageShotOn(file string, bg color.RGBA) (float64, int) {
+	tb.t.Helper()
 	shot, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		tb.t.Fatal(err)
@@ -123,8 +134,7 @@ func (tb *tab) stageShot(file string, scale float64) (float64, int) {
 	st := tb.rectOf("#stage")
 	// The screenshot has device pixels.
 	k := float64(img.Bounds().Dx()) / eval[float64](tb, `innerWidth`)
-	_ = scale
-	return coverage(img, image.Rect(int(st.X*k), int(st.Y*k), int((st.X+st.W)*k), int((st.Y+st.H)*k)))
+	return coverageOn(img, image.Rect(int(st.X*k), int(st.Y*k), int((st.X+st.W)*k), int((st.Y+st.H)*k)), bg)
 }
 
 func TestViewports(t *testing.T) {
@@ -140,8 +150,10 @@ func TestViewports(t *testing.T) {
 			if v.w <= 1024 && area < 0.5 {
 				t.Errorf("the stage is %.0f%% of the viewport; want at least half", area*100)
 			}
-			if v.w > 1024 && area < 0.3 {
-				t.Errorf("the stage is %.0f%% of the viewport; want at least 30%%", area*100)
+			// Desktops: 1600x1000 with the editor open was 32 % before
+			// present.css narrowed the side columns (issue 20); now 40 %.
+			if v.w > 1024 && area < 0.38 {
+				t.Errorf("the stage is %.0f%% of the viewport; want at least 38%%", area*100)
 			}
 			frac, colours := tb.stageShot("viewport-"+v.name+".png", v.scale)
 			t.Logf("stage coverage %.0f%%, %d colours", frac*100, colours)
@@ -150,6 +162,9 @@ func TestViewports(t *testing.T) {
 			}
 			if e := eval[string](tb, `window.schedplay.error()`); e != "" {
 				t.Errorf("error() = %q", e)
+			}
+			if !eval[bool](tb, `window.schedplay.ready === true`) {
+				t.Errorf("ready is not true")
 			}
 			// The title is one or two lines, not a letter per line.
 			if h, fs := tb.rectOf("#title").H, eval[float64](tb, `parseFloat(getComputedStyle(document.getElementById("title")).fontSize)`); h > 2.8*fs {
@@ -233,5 +248,88 @@ func TestRotate(t *testing.T) {
 	frac, colours := tb.stageShot("viewport-rotated.png", 3)
 	if frac < 0.3 || colours < 8 {
 		t.Errorf("after rotating the machine is not drawn: %.0f%% covered, %d colours", frac*100, colours)
+	}
+}
+
+// smallTexts lists the page's visible texts whose computed font size is
+// under px (a text node counts with its parent element's size).
+func (tb *tab) smallTexts(px float64) []string {
+	tb.t.Helper()
+	return eval[[]string](tb, `(() => {
+		const out = [];
+		const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+		for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+			const e = n.parentElement;
+			if (!n.textContent.trim() || !e || !e.getClientRects().length) continue;
+			const r = e.getBoundingClientRect();
+			if (r.width < 1 || r.height < 1 || r.bottom < 0 || r.top > innerHeight || r.right < 0 || r.left > innerWidth) continue;
+			const st = getComputedStyle(e);
+			if (st.visibility === "hidden" || st.opacity === "0") continue;
+			const size = parseFloat(st.fontSize);
+			if (size < `+fmt.Sprint(px)+`) out.push(size + " px: " + n.textContent.trim().slice(0, 40));
+		}
+		return out;
+	})()`)
+}
+
+// TestTalkViewports: talk mode at the five viewports (issue 20): the page
+// shows no text under 18 px, the stage is at least half of the viewport,
+// the machine is drawn, what talk mode keeps on screen (leave, QR code,
+// the scrubber) can be reached and ready is true; at 1280x720 and on the
+// phone also in the light theme. Screenshots: e2e/out/talk-<name>.png and
+// talk-light-<name>.png.
+func TestTalkViewports(t *testing.T) {
+	render.SetTheme(render.ThemeLight)
+	light := render.Background
+	render.SetTheme(render.ThemeDark)
+	for _, v := range viewports {
+		themes := []string{"dark"}
+		if v.name == "laptop" || v.name == "phone-portrait" {
+			themes = append(themes, "light")
+		}
+		for _, theme := range themes {
+			t.Run(v.name+"-"+theme, func(t *testing.T) {
+				tb := newTab(t, true)
+				tb.emulate(v)
+				tb.open(serverURL)
+				tb.click("#talk")
+				tb.poll(`document.documentElement.classList.contains("talk")`, 5*time.Second)
+				bg, file := render.Background, "talk-"+v.name+".png"
+				if theme == "light" {
+					tb.click("#theme-toggle")
+					tb.poll(`document.documentElement.classList.contains("projector")`, 5*time.Second)
+					bg, file = light, "talk-light-"+v.name+".png"
+				}
+				time.Sleep(1500 * time.Millisecond)
+				st := tb.rectOf("#stage")
+				area := st.W * st.H / float64(v.w*v.h)
+				t.Logf("%dx%d talk %s: stage %.0fx%.0f at (%.0f,%.0f), %.0f%% of the viewport", v.w, v.h, theme, st.W, st.H, st.X, st.Y, area*100)
+				if area < 0.5 {
+					t.Errorf("talk mode: the stage is %.0f%% of the viewport; want at least half", area*100)
+				}
+				for _, s := range tb.smallTexts(18) {
+					t.Errorf("talk mode text %s", s)
+				}
+				frac, colours := tb.stageShotOn(file, bg)
+				t.Logf("stage coverage %.0f%%, %d colours", frac*100, colours)
+				if frac < 0.3 || colours < 8 {
+					t.Errorf("talk mode: the machine is not drawn: %.0f%% of the stage covered, %d colours", frac*100, colours)
+				}
+				if !eval[bool](tb, `window.schedplay.ready === true`) || eval[string](tb, `window.schedplay.error()`) != "" {
+					t.Errorf("ready %v, error %q", eval[bool](tb, `window.schedplay.ready`), eval[string](tb, `window.schedplay.error()`))
+				}
+				for _, sel := range []string{"#talk", "#qr-button", "#theme-toggle", "#tl-fwd", "#tl-track"} {
+					if !tb.visible(sel) {
+						t.Errorf("talk mode: %s cannot be reached", sel)
+					}
+				}
+				// The scrubber works from talk mode.
+				// Its ▶ steps on from the time of the pause, at once
+				// (TestScrubberAfterPause).
+				before := eval[float64](tb, `(() => { window.schedplay.pause(); return window.schedplay.state().now_ms; })()`)
+				tb.click("#tl-fwd")
+				tb.poll(`window.schedplay.state().now_ms > `+fmt.Sprint(before), 5*time.Second)
+			})
+		}
 	}
 }

@@ -110,12 +110,22 @@ func (e *FtraceEvent) Preempted() bool {
 // not parse is an error naming its line number; so is a sched event whose
 // fields are missing. fn's error stops the parse and is returned.
 func ParseFtrace(data []byte, fn func(*FtraceEvent) error) error {
+	return parseFtrace(data, fn, nil)
+}
+
+// parseFtrace is ParseFtrace; tick (when not nil) is called with the
+// number of bytes read so far every ftraceTickLines lines.
+func parseFtrace(data []byte, fn func(*FtraceEvent) error, tick func(read int)) error {
 	if len(data) > MaxFtraceBytes {
 		return fmt.Errorf("the trace is %d bytes; at most %d are read", len(data), MaxFtraceBytes)
 	}
 	seen := false
 	var ev FtraceEvent
+	size := len(data)
 	for lineNo := 1; len(data) > 0; lineNo++ {
+		if tick != nil && lineNo%ftraceTickLines == 0 {
+			tick(size - len(data))
+		}
 		var line []byte
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
 			line, data = data[:i], data[i+1:]
@@ -144,6 +154,9 @@ func ParseFtrace(data []byte, fn func(*FtraceEvent) error) error {
 	}
 	return nil
 }
+
+// ftraceTickLines is how often parseFtrace reports its progress.
+const ftraceTickLines = 4096
 
 // parseFtraceLine fills ev from one line; ok is false when the line does not
 // have the shape of an event line at all.

@@ -19,6 +19,9 @@ type FtraceOptions struct {
 	Machine *scenarios.Machine
 	// Comm, when set, keeps only tasks whose comm matches.
 	Comm *regexp.Regexp
+	// Progress, when set, is called now and then while the trace is
+	// read (three passes over it) with the fraction done, in [0, 1].
+	Progress func(frac float64)
 }
 
 // ImportFtrace turns a recorded sched trace (ParseFtrace's input) into a
@@ -115,7 +118,7 @@ func (t *FtraceTask) Duty() float64 { return float64(t.CPUNS) / float64(t.Window
 // end" markers when the trace has them, else from its first to its last
 // event. Sorted by pid.
 func FtraceTasks(data []byte) ([]*FtraceTask, int, error) {
-	tasks, ncpu, win, err := readFtrace(data)
+	tasks, ncpu, win, err := readFtrace(data, nil)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -146,9 +149,13 @@ func (c *FtraceClock) NS(ts int64) int64 {
 
 // NewFtraceClock scans the trace's markers and returns its clock.
 func NewFtraceClock(data []byte) (*FtraceClock, error) {
+	return newFtraceClock(data, nil)
+}
+
+func newFtraceClock(data []byte, tick func(int)) (*FtraceClock, error) {
 	c := &FtraceClock{}
 	var rs, ns []int64
-	err := ParseFtrace(data, func(e *FtraceEvent) error {
+	err := parseFtrace(data, func(e *FtraceEvent) error {
 		if e.RawClock {
 			c.raw = true
 		}
@@ -162,7 +169,7 @@ func NewFtraceClock(data []byte) (*FtraceClock, error) {
 			}
 		}
 		return nil
-	})
+	}, tick)
 	if err != nil {
 		return nil, err
 	}
@@ -178,8 +185,16 @@ func NewFtraceClock(data []byte) (*FtraceClock, error) {
 }
 
 // readFtrace runs the per-task accounting over a trace.
-func readFtrace(data []byte) (map[int]*ftTask, int, int64, error) {
-	clk, err := NewFtraceClock(data)
+func readFtrace(data []byte, progress func(float64)) (map[int]*ftTask, int, int64, error) {
+	// Three passes (the clock, the window, the accounting): progress is
+	// the bytes read over three times the trace's size.
+	var tick [3]func(int)
+	for i := range tick {
+		if progress != nil && len(data) > 0 {
+			tick[i] = func(read int) { progress((float64(i) + float64(read)/float64(len(data))) / 3) }
+		}
+	}
+	clk, err := newFtraceClock(data, tick[0])
 	if err != nil {
 		return nil, 0, 0, err
 	}
@@ -187,7 +202,7 @@ func readFtrace(data []byte) (map[int]*ftTask, int, int64, error) {
 	var start, end int64 = -1, -1
 	var first, last int64 = -1, -1
 	nSched := 0
-	err = ParseFtrace(data, func(e *FtraceEvent) error {
+	err = parseFtrace(data, func(e *FtraceEvent) error {
 		ts := clk.NS(e.TS)
 		if first < 0 {
 			first = ts
@@ -207,7 +222,7 @@ func readFtrace(data []byte) (map[int]*ftTask, int, int64, error) {
 			nSched++
 		}
 		return nil
-	})
+	}, tick[1])
 	if err != nil {
 		return nil, 0, 0, err
 	}
@@ -233,7 +248,7 @@ func readFtrace(data []byte) (map[int]*ftTask, int, int64, error) {
 		return t
 	}
 	maxCPU := 0
-	err = ParseFtrace(data, RepairFtrace(nil, func(e *FtraceEvent) error {
+	err = parseFtrace(data, RepairFtrace(nil, func(e *FtraceEvent) error {
 		ts := clk.NS(e.TS)
 		maxCPU = max(maxCPU, e.CPU)
 		if ts < start || ts > end {
@@ -335,7 +350,7 @@ func readFtrace(data []byte) (map[int]*ftTask, int, int64, error) {
 			}
 		}
 		return nil
-	}))
+	}), tick[2])
 	if err != nil {
 		return nil, 0, 0, err
 	}
@@ -404,7 +419,7 @@ const (
 // ImportFtraceWith is ImportFtrace with options.
 func ImportFtraceWith(data []byte, opt FtraceOptions) (*scenarios.Scenario, []Problem, error) {
 	var probs problems
-	tasks, ncpu, win, err := readFtrace(data)
+	tasks, ncpu, win, err := readFtrace(data, opt.Progress)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -19,11 +19,17 @@ const (
 	wireBytes  = 2
 )
 
+// The writer's methods are marked go:noinline: perfettoproto.go calls
+// them from a few hundred places, and inlined there they made the page's
+// wasm 25 kB larger over the wire (gzip; issue 19 asks for <= 3.5 MB). A
+// call costs nanoseconds per field, next to the simulation that made the
+// events.
 type pbWriter struct {
 	b     []byte
 	stack []int // body start of each open message
 }
 
+//go:noinline
 func (w *pbWriter) varint(v uint64) {
 	for v >= 0x80 {
 		w.b = append(w.b, byte(v)|0x80)
@@ -32,11 +38,14 @@ func (w *pbWriter) varint(v uint64) {
 	w.b = append(w.b, byte(v))
 }
 
+//go:noinline
 func (w *pbWriter) tag(field int, wire int) {
 	w.varint(uint64(field)<<3 | uint64(wire))
 }
 
 // uint writes a uint32/uint64 field (and enums, which are varints).
+//
+//go:noinline
 func (w *pbWriter) uint(field int, v uint64) {
 	w.tag(field, wireVarint)
 	w.varint(v)
@@ -44,6 +53,8 @@ func (w *pbWriter) uint(field int, v uint64) {
 
 // int writes an int32/int64 field: a negative value is sign-extended to 64
 // bits and takes ten bytes, as protobuf specifies for int32 too.
+//
+//go:noinline
 func (w *pbWriter) int(field int, v int64) {
 	w.tag(field, wireVarint)
 	w.varint(uint64(v))
@@ -57,6 +68,7 @@ func (w *pbWriter) bool(field int, v bool) {
 	w.uint(field, n)
 }
 
+//go:noinline
 func (w *pbWriter) string(field int, s string) {
 	w.tag(field, wireBytes)
 	w.varint(uint64(len(s)))
@@ -69,11 +81,14 @@ func (w *pbWriter) raw(b []byte) {
 }
 
 // begin opens a nested message field; end closes the last one opened.
+//
+//go:noinline
 func (w *pbWriter) begin(field int) {
 	w.tag(field, wireBytes)
 	w.stack = append(w.stack, len(w.b))
 }
 
+//go:noinline
 func (w *pbWriter) end() {
 	start := w.stack[len(w.stack)-1]
 	w.stack = w.stack[:len(w.stack)-1]

@@ -202,3 +202,27 @@ func TestGlideDurationAdapts(t *testing.T) {
 		t.Errorf("one task, %d glides", len(g.Active(5)))
 	}
 }
+
+// A long move across a wide, low machine keeps its arc inside the machine
+// (ArcLiftIn), bulging towards the centre as far as there is room.
+func TestArcLiftIn(t *testing.T) {
+	r := Rect{X: 0, Y: 0, W: 1000, H: 200}
+	cx, cy := r.Center()
+	for _, m := range [][4]float64{{20, 40, 980, 40}, {20, 160, 980, 40}, {500, 20, 520, 180}, {30, 100, 970, 100}} {
+		lift := ArcLiftIn(m[0], m[1], m[2], m[3], 0.38, cx, cy, r)
+		if lift < 0 || lift > 0.38 {
+			t.Errorf("%v: lift %v", m, lift)
+		}
+		for k := 0; k <= 20; k++ {
+			x, y := Arc(m[0], m[1], m[2], m[3], lift, float64(k)/20, cx, cy)
+			if !r.Inset(-1e-6).Contains(Rect{X: x, Y: y}) {
+				t.Errorf("%v: lift %.3f puts the arc at (%.1f,%.1f), outside %v", m, lift, x, y, r)
+				break
+			}
+		}
+	}
+	// Room enough: the lift is kept.
+	if l := ArcLiftIn(400, 90, 600, 110, 0.3, cx, cy, r); l != 0.3 {
+		t.Errorf("a short move in the middle: lift %v, want 0.3", l)
+	}
+}

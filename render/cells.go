@@ -4,6 +4,7 @@ import (
 	"image/color"
 	"math"
 	"strconv"
+	"strings"
 
 	"schedplay/sim"
 )
@@ -32,8 +33,11 @@ const BarScale = 1024
 var BarTick = WithAlpha(Background, 0.7)
 
 // Painter draws the dynamic part of one machine: cells, tasks, PELT bars
-// and glides. It caches the fitted task labels and colours for its layout;
-// make a new Painter when the layout or the task list changes.
+// and glides. It caches each task's fitted labels and colours for its
+// layout, made the first time the task is drawn (a relayout of
+// aim9-burst's 513 tasks on two machines fitted every label with the
+// page's shaper up front: 3-15 ms of the first frame's task in wasm); make
+// a new Painter when the layout or the task list changes.
 type Painter struct {
 	L         *Layout
 	Tasks     []sim.TaskInfo
@@ -42,9 +46,15 @@ type Painter struct {
 	// V38 selects which load signals split the load bar (see above).
 	V38 bool
 
-	runLabels, queueLabels []string     // per task id, fitted to the layout
-	colors, textColors     []color.RGBA // per task id: block colour, label colour on it
-	xs, ys                 []float64    // scratch for arcs
+	looks  []taskLook // per task id, filled on first use (look)
+	xs, ys []float64  // scratch for arcs
+}
+
+// taskLook is how one task is drawn on this layout.
+type taskLook struct {
+	block, text       color.RGBA // block colour, label colour on it
+	run, queue, glide string     // labels fitted to the running slot, a queue block, a glide
+	ok                bool
 }
 
 // NewPainter prepares a painter for layout l and tasks.
@@ -52,37 +62,46 @@ func NewPainter(l *Layout, tasks []sim.TaskInfo, idle []sim.IdleState, m Measure
 	if m == nil {
 		m = ApproxMeasure
 	}
-	p := &Painter{L: l, Tasks: tasks, Measure: m}
+	p := &Painter{L: l, Tasks: tasks, Measure: m, looks: make([]taskLook, len(tasks))}
 	for _, st := range idle {
 		p.IdleNames = append(p.IdleNames, st.Name)
 	}
-	p.runLabels = make([]string, len(tasks))
-	p.queueLabels = make([]string, len(tasks))
-	p.colors = make([]color.RGBA, len(tasks))
-	p.textColors = make([]color.RGBA, len(tasks))
-	for i := range tasks {
-		p.colors[i] = TaskColor(i)
-		p.textColors[i] = TextOn(p.colors[i])
-	}
-	if len(l.Cells) == 0 || l.Compact {
-		return p
-	}
-	c := &l.Cells[0]
-	for i, t := range tasks {
-		cands := taskLabels(t.Name)
-		p.runLabels[i] = fit(m, l.TaskFont, c.Run.W-4, cands...)
-		if l.QueueH >= 14 {
-			p.queueLabels[i] = fit(m, l.QueueFont, l.QueueW-4, cands...)
-		}
-	}
 	return p
+}
+
+// look is task id's colours and labels (nil for an id not in the task
+// list), fitted the first time it is asked for.
+func (p *Painter) look(id int32) *taskLook {
+	if id < 0 || int(id) >= len(p.looks) {
+		return nil
+	}
+	lk := &p.looks[id]
+	if lk.ok {
+		return lk
+	}
+	lk.ok = true
+	lk.block = TaskColor(int(id))
+	lk.text = TextOn(lk.block)
+	l := p.L
+	if len(l.Cells) == 0 || l.Compact {
+		return lk
+	}
+	cands := taskLabels(p.Tasks[id].Name)
+	if l.TaskFont > 0 {
+		lk.run = fit(p.Measure, l.TaskFont, l.Cells[0].Run.W-4, cands...)
+	}
+	if l.QueueH >= 14 && l.QueueFont > 0 {
+		lk.queue = fit(p.Measure, l.QueueFont, l.QueueW-4, cands...)
+		lk.glide = fit(p.Measure, l.QueueFont, p.glideSide()-6, lk.queue)
+	}
+	return lk
 }
 
 // taskColor is the block colour of task id and the colour of text on it
 // (cached: the contrast search is too slow to repeat per block and frame).
 func (p *Painter) taskColor(id int32) (block, text color.RGBA) {
-	if id >= 0 && int(id) < len(p.colors) {
-		return p.colors[id], p.textColors[id]
+	if lk := p.look(id); lk != nil {
+		return lk.block, lk.text
 	}
 	c := TaskColor(int(id))
 	return c, TextOn(c)
@@ -181,9 +200,9 @@ func (p *Painter) fullCell(c *Cell, snap *sim.Snapshot, cs *sim.CPUSnap, dst *Sc
 	if busy {
 		col, tc := p.taskColor(cs.Curr)
 		dst.Fill(c.Run, col)
-		if int(cs.Curr) < len(p.runLabels) {
+		if lk := p.look(cs.Curr); lk != nil {
 			cx, cy := c.Run.Center()
-			dst.Label(cx, cy, l.TaskFont, tc, p.runLabels[cs.Curr], AlignCenter)
+			dst.Label(cx, cy, l.TaskFont, tc, lk.run, AlignCenter)
 		}
 	} else {
 		name, col := "idle", IdleText
@@ -196,7 +215,14 @@ func (p *Painter) fullCell(c *Cell, snap *sim.Snapshot, cs *sim.CPUSnap, dst *Sc
 			name = p.IdleNames[cs.IdleState]
 		}
 		cx, cy := c.Run.Center()
-		dst.Label(cx, cy, clamp(l.TaskFont*0.9, l.CellFont*0.85, 26), col, name, AlignCenter)
+		size := clamp(l.TaskFont*0.9, l.CellFont*0.85, 26)
+		if l.MinText > 0 {
+			size = max(size, l.MinText)
+			if l.TaskFont == 0 || p.Measure(name, size) > c.Run.W-4 {
+				size = 0 // no room at the talk-mode size: the shade says it
+			}
+		}
+		dst.Label(cx, cy, size, col, name, AlignCenter)
 	}
 	p.queue(c, cs.Queue, dst)
 	p.bars(c, snap, cs, dst)
@@ -214,27 +240,70 @@ func (p *Painter) bars(c *Cell, snap *sim.Snapshot, cs *sim.CPUSnap, dst *Scene)
 		dst.Fill(r, UtilBarTrack)
 		x := r.X
 		total := parts[0] + parts[1]
+		var ends [2]float64 // where each part ends
 		for k := range parts {
 			w := r.W * clamp(float64(parts[k])/BarScale, 0, 1)
 			w = min(w, r.Right()-x)
 			dst.Fill(Rect{x, r.Y, w, r.H}, cols[k])
 			x += w
+			ends[k] = x
 		}
+		tip := max(2, r.H*0.6)
 		if total > BarScale {
-			tip := max(2, r.H*0.6)
 			dst.Fill(Rect{r.Right() - tip, r.Y, tip, r.H}, BarOverflow)
 		}
 		// The scale: a notch at 512, half of a full bar.
 		dst.Fill(Rect{math.Round(r.X + r.W/2), r.Y, 1, r.H}, BarTick)
 		if f := p.L.BarFont; f > 0 {
 			cy := r.Y + r.H/2
-			dst.Label(r.X+3, cy, f, black, name, AlignLeft)
-			dst.Label(r.Right()-3-max(2, r.H*0.6), cy, f, CellLabel, strconv.FormatInt(total, 10), AlignRight)
+			under := func(x float64) color.RGBA {
+				switch {
+				case total > BarScale && x >= r.Right()-tip:
+					return BarOverflow
+				case x < ends[0]:
+					return cols[0]
+				case x < ends[1]:
+					return cols[1]
+				}
+				return UtilBarTrack
+			}
+			p.barText(dst, r.X+3, cy, f, name, under)
+			v := strconv.FormatInt(total, 10)
+			p.barText(dst, r.Right()-3-tip-p.Measure(v, f), cy, f, v, under)
 		}
 	}
 	bar(c.Util, "util", [2]int64{cs.UtilAvg, 0}, [2]color.RGBA{UtilBar, UtilBar})
 	bar(c.Runnable, "runnable", [2]int64{cs.RunnableAvg, 0}, [2]color.RGBA{RunnableBar, RunnableBar})
 	bar(c.Load, "load", [2]int64{run, blocked}, [2]color.RGBA{LoadBar, BlockedBar})
+}
+
+// barText draws s from x (its left end) over a bar whose colour under a
+// point x is under(x): each letter in the colour that reads on what is
+// under its middle (CellLabel, or black or white where CellLabel does
+// not contrast enough), so a label half over the bar and half over its
+// track reads in full (it was black over the dark track).
+func (p *Painter) barText(dst *Scene, x, cy, f float64, s string, under func(x float64) color.RGBA) {
+	on := func(bg color.RGBA) color.RGBA {
+		if Contrast(CellLabel, bg) >= 4.5 {
+			return CellLabel
+		}
+		return TextOn(bg)
+	}
+	r := []rune(s)
+	start, prev := 0, 0.0 // the current run's first rune; the width before rune i
+	var runC color.RGBA
+	for i := range r {
+		w := p.Measure(string(r[:i+1]), f)
+		c := on(under(x + (prev+w)/2))
+		if i > 0 && c != runC {
+			dst.Label(x+p.Measure(string(r[:start]), f), cy, f, runC, string(r[start:i]), AlignLeft)
+			start = i
+		}
+		runC, prev = c, w
+	}
+	if len(r) > 0 {
+		dst.Label(x+p.Measure(string(r[:start]), f), cy, f, runC, string(r[start:]), AlignLeft)
+	}
 }
 
 // compactCell: the queue-length strip, the running task's colour (or the
@@ -251,11 +320,19 @@ func (p *Painter) compactCell(c *Cell, snap *sim.Snapshot, cs *sim.CPUSnap, dst 
 	if cs.NrRunning > 0 {
 		dst.Fill(c.Band, HeatColor(cs.NrRunning))
 	}
+	label := IdleText
 	if cs.Curr >= 0 {
-		col, _ := p.taskColor(cs.Curr)
+		col, tc := p.taskColor(cs.Curr)
 		dst.Fill(c.Run, col)
+		label = tc
 	} else if cs.Waking > 0 || len(cs.Queue) > 0 {
 		dst.Stroke(c.Run, 1, CauseColor(sim.CauseWakeup))
+		label = CellLabel
+	}
+	if c.Label != "" {
+		// Talk mode: the CPU's number (Layout.compactInteriors).
+		cx, cy := c.Run.Center()
+		dst.Label(cx, cy, p.L.CellFont, label, c.Label, AlignCenter)
 	}
 	if snap.NoPELT {
 		return // no PELT in this era: no bars
@@ -289,14 +366,17 @@ func (p *Painter) queue(c *Cell, q []int32, dst *Scene) {
 			cx, cy := r.Center()
 			more := "+" + strconv.Itoa(len(q)-i)
 			size := clamp(min(l.QueueFont, r.W/float64(len(more))/0.56), 7, 18)
+			if size < l.MinText {
+				size = 0 // talk mode: the frame alone says "more"
+			}
 			dst.Label(cx, cy, size, CellLabel, more, AlignCenter)
 			return
 		}
 		col, tc := p.taskColor(id)
 		dst.Fill(r, col)
-		if int(id) < len(p.queueLabels) && p.queueLabels[id] != "" {
+		if lk := p.look(id); lk != nil && lk.queue != "" {
 			cx, cy := r.Center()
-			dst.Label(cx, cy, l.QueueFont, tc, p.queueLabels[id], AlignCenter)
+			dst.Label(cx, cy, l.QueueFont, tc, lk.queue, AlignCenter)
 		}
 	}
 }
@@ -325,6 +405,47 @@ func Arc(x0, y0, x1, y1, lift, t, cx, cy float64) (x, y float64) {
 	return u*u*x0 + 2*u*t*px + t*t*x1, u*u*y0 + 2*u*t*py + t*t*y1
 }
 
+// ArcLiftIn is lift reduced, where needed, so that the arc of a move from
+// (x0,y0) to (x1,y1), bulging towards (cx, cy) as Arc draws it, stays
+// inside r: on a wide, low machine a NUMA move's arc (lift 0.38 of a long
+// distance) overshot the machine's centre and left the stage, where the
+// front end does not repaint.
+func ArcLiftIn(x0, y0, x1, y1, lift, cx, cy float64, r Rect) float64 {
+	dx, dy := x1-x0, y1-y0
+	d := math.Hypot(dx, dy)
+	if d == 0 || lift <= 0 {
+		return lift
+	}
+	nx, ny := -dy/d, dx/d
+	mx, my := (x0+x1)/2, (y0+y1)/2
+	if s := (cx-mx)*nx + (cy-my)*ny; s < 0 || (s == 0 && ny > 0) {
+		nx, ny = -nx, -ny
+	}
+	// The curve is the chord point c(t) moved 4t(1-t)·lift·d along n:
+	// keep every sampled point's move within its room to r's edge.
+	exit := func(px, py float64) float64 {
+		room := math.Inf(1)
+		if nx > 0 {
+			room = min(room, (r.Right()-px)/nx)
+		} else if nx < 0 {
+			room = min(room, (r.X-px)/nx)
+		}
+		if ny > 0 {
+			room = min(room, (r.Bottom()-py)/ny)
+		} else if ny < 0 {
+			room = min(room, (r.Y-py)/ny)
+		}
+		return max(0, room)
+	}
+	// 19 samples, and 3 % to spare for the points between them.
+	for k := 1; k < 20; k++ {
+		t := float64(k) / 20
+		bump := 4 * t * (1 - t)
+		lift = min(lift, 0.97*exit(x0+dx*t, y0+dy*t)/(bump*d))
+	}
+	return lift
+}
+
 // Glides draws the tasks in flight at wall time now (seconds) into dst:
 // trails, examined CPUs, distance badges and the moving blocks.
 func (p *Painter) Glides(g *Glides, now float64, dst *Scene) {
@@ -342,18 +463,34 @@ func (p *Painter) Pinned(moves []Glide, dst *Scene) {
 	p.DrawGlides(list, 0, GlideDuration, dst)
 }
 
+// lift is glide gl's arc lift on this layout: ArcLift by its distance,
+// kept inside the machine's stage with room for the moving block (side
+// px).
+func (p *Painter) lift(gl *Glide, x0, y0, x1, y1, side float64) float64 {
+	cx, cy := p.L.Stage.Center()
+	return ArcLiftIn(x0, y0, x1, y1, ArcLift(gl.Dist), cx, cy, p.L.Stage.Inset(side/2+2))
+}
+
+// glideSide is the side of a gliding task's block.
+func (p *Painter) glideSide() float64 {
+	l := p.L
+	if l.Compact && len(l.Cells) > 0 {
+		return clamp(min(l.Cells[0].W, l.Cells[0].H)*0.45, 6, 18)
+	}
+	return clamp(l.QueueH*1.4, 8, 64)
+}
+
 // DrawGlides draws glides (oldest first) at wall time now, each taking its
 // own Dur (or dur) seconds to arrive.
 func (p *Painter) DrawGlides(act []Glide, now, dur float64, dst *Scene) {
 	l := p.L
 	mcx, mcy := l.Stage.Center()
-	side := clamp(l.QueueH*1.4, 8, 64)
+	side := p.glideSide()
 	lw := clamp(side*0.12, 2, 5)
 	if l.Compact && len(l.Cells) > 0 {
-		side = clamp(min(l.Cells[0].W, l.Cells[0].H)*0.45, 6, 18)
 		lw = 2
 	}
-	badge := clamp(l.CellFont, 11, 20)
+	badge := max(clamp(l.CellFont, 11, 20), l.MinText)
 	// Examined CPUs of the newest glides still in flight.
 	shown := 0
 	for i := len(act) - 1; i >= 0 && shown < MaxExamined; i-- {
@@ -380,7 +517,7 @@ func (p *Painter) DrawGlides(act []Glide, now, dur float64, dst *Scene) {
 		f := Ease(gl.Progress(now, gl.duration(dur)))
 		fade := gl.Fade(now, gl.duration(dur))
 		st := CauseStyle(gl.Cause)
-		lift := ArcLift(gl.Dist)
+		lift := p.lift(gl, x0, y0, x1, y1, side)
 		p.xs, p.ys = p.xs[:0], p.ys[:0]
 		n := max(1, int(math.Ceil(arcSteps*f)))
 		for k := 0; k <= n; k++ {
@@ -420,7 +557,15 @@ func (p *Painter) DrawGlides(act []Glide, now, dur float64, dst *Scene) {
 			continue
 		}
 		name := DistanceLabel(gl.Dist)
-		if name == "" || int(gl.From) >= len(l.Cells) || int(gl.To) >= len(l.Cells) {
+		if int(gl.From) >= len(l.Cells) || int(gl.To) >= len(l.Cells) {
+			continue
+		}
+		if l.Cells[gl.To].Label == "" && int(gl.To) < len(l.Names) && int(gl.From) < len(l.Names) {
+			// Cells too small for their numbers: the badge says where the
+			// task went ("16→18 LLC").
+			name = strings.TrimSpace(l.Names[gl.From] + "→" + l.Names[gl.To] + " " + name)
+		}
+		if name == "" {
 			continue
 		}
 		x0, y0 := l.Cells[gl.From].Run.Center()
@@ -429,7 +574,7 @@ func (p *Painter) DrawGlides(act []Glide, now, dur float64, dst *Scene) {
 			continue
 		}
 		fade := gl.Fade(now, gl.duration(dur))
-		x, y := Arc(x0, y0, x1, y1, ArcLift(gl.Dist), 0.5, mcx, mcy)
+		x, y := Arc(x0, y0, x1, y1, p.lift(gl, x0, y0, x1, y1, side), 0.5, mcx, mcy)
 		w := p.Measure(name, badge) + badge*0.6
 		r := Rect{x - w/2, y - badge*0.7, w, badge * 1.4}
 		dst.Fill(r, WithAlpha(Background, 0.85*fade))
@@ -444,15 +589,13 @@ func (p *Painter) DrawGlides(act []Glide, now, dur float64, dst *Scene) {
 		x0, y0 := l.Cells[gl.From].Run.Center()
 		x1, y1 := l.Cells[gl.To].Run.Center()
 		f := Ease(gl.Progress(now, gl.duration(dur)))
-		x, y := Arc(x0, y0, x1, y1, ArcLift(gl.Dist), f, mcx, mcy)
+		x, y := Arc(x0, y0, x1, y1, p.lift(gl, x0, y0, x1, y1, side), f, mcx, mcy)
 		r := Rect{x - side/2, y - side/2, side, side}
 		col, tc := p.taskColor(gl.Task)
 		dst.Fill(r, col)
 		dst.Stroke(r, clamp(side*0.12, 1.5, 4), CauseColor(gl.Cause))
-		if int(gl.Task) < len(p.queueLabels) && !l.Compact {
-			if s := fit(p.Measure, l.QueueFont, side-6, p.queueLabels[gl.Task]); s != "" {
-				dst.Label(x, y, l.QueueFont, tc, s, AlignCenter)
-			}
+		if lk := p.look(gl.Task); lk != nil && lk.glide != "" {
+			dst.Label(x, y, l.QueueFont, tc, lk.glide, AlignCenter)
 		}
 	}
 }

@@ -57,6 +57,9 @@ type ChartStyle struct {
 	Font    float64 // title and values, px
 	Measure Measure // nil: ApproxMeasure
 	AB      bool    // two sides: two values in each title line
+	// MinText is the smallest text (talk mode: TalkMinText): axis values,
+	// captions and line names are no smaller.
+	MinText float64
 }
 
 func (st ChartStyle) measure(s string, f float64) float64 {
@@ -74,7 +77,7 @@ func (st ChartStyle) valueRoom() float64 {
 	return st.Font * 8
 }
 
-func (st ChartStyle) small() float64 { return math.Max(10, st.Font*0.8) }
+func (st ChartStyle) small() float64 { return max(10, st.Font*0.8, st.MinText) }
 
 // titleBand is the height of a chart's title line.
 func (st ChartStyle) titleBand() float64 { return math.Ceil(st.Font * 1.5) }
@@ -266,7 +269,9 @@ func OpsChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 	}
 	top = NiceCeil(top)
 	grid(dst, a, 0, 0.5, 1)
-	dst.Label(a.X+2, a.Y+st.small()*0.6, st.small(), Muted, frame.FormatValue(top), AlignLeft)
+	if a.H >= st.small()*1.2 {
+		dst.Label(a.X+2, a.Y+st.small()*0.6, st.small(), Muted, frame.FormatValue(top), AlignLeft)
+	}
 	cols := []color.RGBA{SideA, SideB}
 	var lines []LineValues
 	n := len(samplesOf(sd.A))
@@ -301,12 +306,22 @@ func LatencyChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 	top = NiceCeil(top)
 	lo := math.Max(top/1e4, 0.1)
 	lo = math.Pow(10, math.Floor(math.Log10(lo)))
-	// Grid lines at the decades.
+	// Grid lines at the decades, labelled from the top down as far as the
+	// labels do not run into each other or out of the plot (a low panel
+	// at talk mode's type holds only one or two).
+	var decades []float64
 	for d := lo; d <= top*1.0001; d *= 10 {
+		decades = append(decades, d)
+	}
+	lastY := math.Inf(-1)
+	for i := len(decades) - 1; i >= 0; i-- {
+		d := decades[i]
 		f := (math.Log10(d) - math.Log10(lo)) / (math.Log10(top) - math.Log10(lo))
 		grid(dst, a, f)
-		if f > 0.08 {
-			dst.Label(a.X+2, a.Bottom()-a.H*f+st.small()*0.6, st.small(), Muted, frame.FormatValue(d), AlignLeft)
+		y := a.Bottom() - a.H*f + st.small()*0.6
+		if f > 0.08 && y-lastY >= st.small()*1.1 && y+st.small()*0.5 <= a.Bottom()+1 {
+			dst.Label(a.X+2, y, st.small(), Muted, frame.FormatValue(d), AlignLeft)
+			lastY = y
 		}
 	}
 	var lines []LineValues
@@ -398,7 +413,9 @@ func MigrationChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 	}
 	if sd.B == nil {
 		grid(dst, a, 0, 0.5, 1)
-		dst.Label(a.X+2, a.Y+st.small()*0.6, st.small(), Muted, frame.FormatValue(top), AlignLeft)
+		if a.H >= st.small()*1.2 {
+			dst.Label(a.X+2, a.Y+st.small()*0.6, st.small(), Muted, frame.FormatValue(top), AlignLeft)
+		}
 		draw(samplesOf(sd.A), a.Bottom(), a.H, false)
 	} else {
 		mid := math.Round(a.Y + a.H/2)
@@ -406,8 +423,10 @@ func MigrationChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 		dst.Fill(Rect{a.X, mid, a.W, 1}, Muted)
 		draw(samplesOf(sd.A), mid, a.H/2, false)
 		draw(samplesOf(sd.B), mid+1, a.H/2-1, true)
-		dst.Label(a.X+2, a.Y+st.small()*0.6, st.small(), SideA, "A ↑ "+frame.FormatValue(top), AlignLeft)
-		dst.Label(a.X+2, a.Bottom()-st.small()*0.6, st.small(), SideB, "B ↓", AlignLeft)
+		if a.H >= st.small()*2.4 {
+			dst.Label(a.X+2, a.Y+st.small()*0.6, st.small(), SideA, "A ↑ "+frame.FormatValue(top), AlignLeft)
+			dst.Label(a.X+2, a.Bottom()-st.small()*0.6, st.small(), SideB, "B ↓", AlignLeft)
+		}
 	}
 	headValues(dst, r, st, sideValues(sd, func(s *frame.Series) (string, bool) {
 		if last := s.Last(); last != nil {

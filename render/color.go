@@ -176,15 +176,23 @@ func hsl(h, s, l float64) color.RGBA {
 
 // luminance is the WCAG relative luminance of c.
 func luminance(c color.RGBA) float64 {
-	lin := func(v uint8) float64 {
+	return 0.2126*linear[c.R] + 0.7152*linear[c.G] + 0.0722*linear[c.B]
+}
+
+// linear is each 8-bit sRGB channel value made linear (WCAG's relative
+// luminance), computed once: math.Pow per channel made the page's relayout
+// of aim9-burst's 513 task colours a long task in wasm.
+var linear = func() (t [256]float64) {
+	for v := range t {
 		f := float64(v) / 255
 		if f <= 0.03928 {
-			return f / 12.92
+			t[v] = f / 12.92
+		} else {
+			t[v] = math.Pow((f+0.055)/1.055, 2.4)
 		}
-		return math.Pow((f+0.055)/1.055, 2.4)
 	}
-	return 0.2126*lin(c.R) + 0.7152*lin(c.G) + 0.0722*lin(c.B)
-}
+	return t
+}()
 
 // Contrast is the WCAG contrast ratio between a and b (1..21).
 func Contrast(a, b color.RGBA) float64 {

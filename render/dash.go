@@ -52,6 +52,9 @@ type Dash struct {
 	Diff       Rect // A/B only
 	Log        Rect // talk mode only
 	Legend     Rect
+	// MinText is the smallest text anything on this dashboard may use:
+	// TalkMinText in talk mode, 0 otherwise.
+	MinText float64
 }
 
 // NewDash splits stage.
@@ -64,19 +67,22 @@ func NewDash(stage Rect, o DashOptions) Dash {
 		return o.LegendH(w, f)
 	}
 	gap := 8.0
+	if o.Talk {
+		d.MinText = TalkMinText
+	}
 	if stage.H < ShortStage && stage.W >= 1.3*stage.H {
 		return d.short(o)
 	}
 	if o.Talk {
-		d.Font = clamp(math.Min(stage.H/40, stage.W/64), 15, 28)
-		d.LegendFont = math.Max(15, d.Font*0.72)
+		d.Font = clamp(math.Min(stage.H/40, stage.W/64), TalkMinText, 28)
+		d.LegendFont = math.Max(TalkMinText, d.Font*0.72)
 		gap = math.Round(d.Font * 0.5)
 		r := stage
 		d.Status = Rect{r.X, r.Y, r.W, math.Ceil(d.Font * 1.9)}
 		r.Y += d.Status.H + gap
 		r.H -= d.Status.H + gap
 		lh := legendH(r.W, d.LegendFont)
-		if lh > 1.5*maxLegendShare*r.H {
+		if lh > maxTalkLegendShare*r.H {
 			lh = 0
 		}
 		d.Legend = Rect{r.X, r.Bottom() - lh, r.W, lh}
@@ -99,10 +105,15 @@ func NewDash(stage Rect, o DashOptions) Dash {
 			r.H -= gridH + gap
 		}
 		logH := math.Ceil(d.Font * 0.9 * 1.35 * 3.4)
-		if o.AB {
+		switch {
+		case o.AB:
 			logH = math.Ceil(d.Font * 1.3 * 4.3)
 			d.Diff = Rect{r.X, r.Bottom() - logH, r.W, logH}
-		} else {
+		case r.W < minTalkLogW:
+			// A phone: two lines of an explanation would be cut off
+			// mid-sentence; the machine takes the room.
+			logH = -gap
+		default:
 			d.Log = Rect{r.X, r.Bottom() - logH, r.W, logH}
 		}
 		r.H -= logH + gap
@@ -118,7 +129,7 @@ func NewDash(stage Rect, o DashOptions) Dash {
 	}
 	d.Legend = Rect{r.X, r.Bottom() - lh, r.W, lh}
 	r.H -= lh + gap
-	if r.W >= 1000 {
+	if r.W >= wideDash {
 		// Wide: the four charts in a row (and the A/B table beside them).
 		chartsH := math.Round(clamp(r.H*0.26, 130, 250))
 		row := Rect{r.X, r.Bottom() - chartsH, r.W, chartsH}
@@ -151,6 +162,11 @@ func NewDash(stage Rect, o DashOptions) Dash {
 	return d
 }
 
+// wideDash is the least stage width (px) whose charts go in one row under
+// the machine rather than two by two, which costs the machine more height
+// (a 1280x720 laptop's 972 px stage: machine 237 px tall with the grid).
+const wideDash = 900
+
 // ShortStage is the stage height (CSS px) below which a wide stage (a
 // phone held sideways, a laptop with a big header) gets the short
 // dashboard: the charts in a column beside the machine, and no legend.
@@ -160,6 +176,14 @@ const ShortStage = 480
 // take; a taller legend (a phone's narrow stage) is left out.
 const maxLegendShare = 0.3
 
+// minTalkLogW is the least width (px) of talk mode's explanations panel:
+// on a narrower stage (a phone held upright) it is left out.
+const minTalkLogW = 520
+
+// maxTalkLegendShare is the same for talk mode's (short) legend: the
+// machine comes first.
+const maxTalkLegendShare = 0.2
+
 // short lays out a short, wide stage: machine(s) on the left, the charts
 // stacked on the right (with A/B the difference table under them), no
 // legend; in talk mode a status line on top but no log.
@@ -167,7 +191,7 @@ func (d *Dash) short(o DashOptions) Dash {
 	stage := d.Stage
 	gap := 6.0
 	if o.Talk {
-		d.Font = clamp(math.Min(stage.H/18, stage.W/40), 15, 24)
+		d.Font = clamp(math.Min(stage.H/18, stage.W/40), TalkMinText, 24)
 	} else {
 		d.Font = clamp(math.Min(stage.H/30, stage.W/70), 11, 14)
 	}

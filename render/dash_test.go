@@ -9,6 +9,7 @@ import (
 // Every region of every dashboard lies in the stage and no two overlap.
 func TestDashRegions(t *testing.T) {
 	legend := func(w, f float64) float64 { return LayoutLegend(LegendItems(LegendOptions{}), w, f, nil).H }
+	talkLegend := func(w, f float64) float64 { return LayoutLegend(LegendItems(LegendOptions{Talk: true}), w, f, nil).H }
 	stages := []Rect{
 		{X: 550, Y: 142, W: 626, H: 850},
 		{X: 10, Y: 142, W: 1166, H: 850},
@@ -25,6 +26,9 @@ func TestDashRegions(t *testing.T) {
 	for _, st := range stages {
 		for _, o := range []DashOptions{{}, {AB: true}, {AB: true, Stacked: true}, {Talk: true}, {Talk: true, AB: true}} {
 			o.LegendH = legend
+			if o.Talk {
+				o.LegendH = talkLegend
+			}
 			d := NewDash(st, o)
 			name := fmt.Sprintf("%v talk=%v ab=%v stacked=%v", st, o.Talk, o.AB, o.Stacked)
 			regions := map[string]Rect{"legend": d.Legend, "machine A": d.Machine[0]}
@@ -50,6 +54,9 @@ func TestDashRegions(t *testing.T) {
 				if k == "log" && st.H < ShortStage && st.W >= 1.3*st.H {
 					continue // the short dashboard has neither
 				}
+				if k == "log" && st.W < minTalkLogW && r.H == 0 {
+					continue // left out on a phone held upright
+				}
 				if r.W <= 0 || r.H <= 0 {
 					t.Errorf("%s: %s is empty: %v", name, k, r)
 				}
@@ -62,7 +69,7 @@ func TestDashRegions(t *testing.T) {
 					}
 				}
 			}
-			if d.Font < 11 || (o.Talk && d.Font < 15) || (o.Talk && d.LegendFont < 15) {
+			if d.Font < 11 || (o.Talk && d.Font < TalkMinText) || (o.Talk && d.LegendFont < TalkMinText) {
 				t.Errorf("%s: fonts %.1f / %.1f too small", name, d.Font, d.LegendFont)
 			}
 			// The machine gets the largest share (with A/B, half of it each).
@@ -92,7 +99,7 @@ func TestLegend(t *testing.T) {
 		lg := LayoutLegend(items, 600, 13, nil)
 		for i, a := range lg.Items {
 			ra := Rect{a.X, a.Y, a.W, lg.lineH()}
-			if a.X < 0 || (a.X > 0 && a.X+a.W > 600) {
+			if a.X < 0 || a.X+a.W > 600 {
 				t.Errorf("%+v: item %q at %.0f+%.0f outside 600 px", o, a.Text, a.X, a.W)
 			}
 			for _, b := range lg.Items[i+1:] {

@@ -28,6 +28,12 @@
 //     with the largest cells. Cells smaller than CompactBelowW x
 //     CompactBelowH switch the whole machine to the compact heat view
 //     (the running task's colour under a strip coloured by nr_running).
+//     Talk mode draws no text under TalkMinText (18 px): a label that
+//     would need less is left out rather than shrunk, the machine turns
+//     compact where a cell cannot hold an 18 px label band over a run
+//     block, the compact cells then carry their CPU numbers at 18 px, and
+//     where even those do not fit the moves' badges name the CPUs
+//     ("16→18 LLC").
 //   - Cell: one logical CPU: label band, the running task's block (or the
 //     idle state, shaded darker for deeper C-states), the queue in pick
 //     order, and three PELT bars on one 1024 scale (util_avg,

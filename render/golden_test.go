@@ -135,6 +135,11 @@ func TestGoldenDashboards(t *testing.T) {
 		{"talk 1080p", Rect{W: 1920, H: 1080}, DashOptions{Talk: true}},
 	} {
 		tc.o.LegendH = legend
+		if tc.o.Talk {
+			tc.o.LegendH = func(w, f float64) float64 {
+				return LayoutLegend(LegendItems(LegendOptions{Talk: true}), w, f, nil).H
+			}
+		}
 		fmt.Fprintf(&b, "== %s\n%s", tc.name, dumpDash(NewDash(tc.stage, tc.o)))
 	}
 	golden(t, "dashboards.txt", b.String())

@@ -54,12 +54,13 @@ func (b *Box) Is(k Kind) bool { return b.Kinds&(1<<k) != 0 }
 // task, or the idle state), the Queue (queued tasks in pick order) and three
 // PELT bars (util_avg, runnable_avg, load_avg split into the load of the
 // tasks on the runqueue and the blocked load). In the compact heat view
-// (Layout.Compact) there are no labels: Run is the whole cell above the
-// bars, Band is a strip whose colour is the queue length.
+// (Layout.Compact) the label is the CPU's number on the run block where
+// it fits: Run is the whole cell above the bars, Band is a strip whose
+// colour is the queue length.
 type Cell struct {
 	Rect
 	CPU      int
-	Label    string // "cpu12" (or "12" where that does not fit); "" in the compact view
+	Label    string // "cpu12" (or "12" where that does not fit); compact view: "12" or ""
 	Band     Rect   // the label band at the top (compact: the queue-length strip)
 	Run      Rect   // the running task's block
 	Queue    Rect   // queued tasks, as smaller blocks, row-major (empty when compact)
@@ -74,6 +75,9 @@ type Layout struct {
 	Stage Rect
 	Boxes []Box  // parents before children
 	Cells []Cell // indexed by CPU id
+	// Names are the CPUs' numbers as the kernel gives them ("12"), by CPU
+	// id: the moves' badges name the CPUs where the cells carry no label.
+	Names []string
 	// Compact is the heat view for machines whose cells are too small for
 	// labels and queues (CompactBelow): each cell is a block of the running
 	// task's colour under a strip coloured by the queue length.
@@ -86,7 +90,18 @@ type Layout struct {
 	// BarFont > 0: the PELT bars are tall enough to carry their names and
 	// values (large cells).
 	BarFont float64
+	// MinText is the smallest text size this layout's pictures may use
+	// (TalkMinText in talk mode, 0 otherwise): a text that would need less
+	// is left out, never shrunk (task and queue labels, bar values; the
+	// colours and the tooltip still tell the tasks apart).
+	MinText float64
 }
+
+// TalkMinText is the smallest text, in CSS px, that talk mode draws on the
+// canvas: readable from the back of a room on a 1280x720 projector
+// (issue 20). Every text of the dashboard, the machine and the glides is
+// this large or larger, or not drawn (TestTalkTextSizes).
+const TalkMinText = 18.0
 
 // QueueSlot is the rectangle of the i-th queued task in cell c (i <
 // QueueCols*QueueRows).
@@ -146,8 +161,8 @@ func decorFor(cell float64, o *LayoutOptions) decor {
 	if o.Talk {
 		// Talk mode: type readable from the back of a room (a cell label
 		// drops its "cpu" prefix rather than shrink).
-		d.boxFont = clamp(cell*0.28, 16, 28)
-		d.cellFont = clamp(cell*0.28, 14, 24)
+		d.boxFont = clamp(cell*0.28, TalkMinText, 28)
+		d.cellFont = clamp(cell*0.28, TalkMinText, 24)
 	} else {
 		d.boxFont = clamp(cell*0.2, 12, 20)
 		d.cellFont = clamp(cell*0.2, 10, 18)
@@ -393,6 +408,13 @@ func solveLayout(t *sim.Topology, lvs []level, stage Rect, measure Measure, o La
 		return nil, nil, nil, fmt.Errorf("render: a %d-CPU machine does not fit in %.0fx%.0f px", t.NCPU, stage.W, stage.H)
 	}
 	l := &Layout{Stage: stage, Cells: make([]Cell, t.NCPU), BoxFont: d.boxFont, CellFont: d.cellFont}
+	if o.Talk {
+		l.MinText = TalkMinText
+	}
+	l.Names = make([]string, t.NCPU)
+	for cpu := range l.Names {
+		l.Names[cpu] = strconv.Itoa(t.Label(cpu))
+	}
 	b := &builder{l: l, lvs: lvs, sol: &sol, d: &d, measure: measure, opts: &o}
 	return l, b, &sol, nil
 }
@@ -474,7 +496,11 @@ func (b *builder) itemLabel(k Kind, i int) string {
 func (b *builder) cellInteriors() {
 	l := b.l
 	w, h := b.sol.cellW, b.sol.cellH
-	l.Compact = w < CompactBelowW || h < CompactBelowH
+	// The full view only where its label band (talk mode: of TalkMinText
+	// type) leaves a run block tall enough to show the task's colour
+	// (minRun); otherwise the heat view, whose blocks are larger (in talk
+	// mode with the CPU numbers at that size on them).
+	l.Compact = w < CompactBelowW || h < CompactBelowH || b.fullRunH(w, h) < minRun
 	if l.Compact {
 		b.compactInteriors(w, h)
 		return
@@ -482,18 +508,14 @@ func (b *builder) cellInteriors() {
 	// Tiny cells shrink the label band and the spacing rather than spill
 	// out of the cell.
 	band := min(math.Ceil(l.CellFont*1.35), math.Floor(h*0.3))
+	if l.MinText > 0 {
+		band = math.Ceil(l.CellFont * talkLine)
+	}
 	l.CellFont = min(l.CellFont, band/1.3)
-	bar := math.Floor(clamp(h*0.045, 2, 6))
-	if b.opts.Talk {
-		bar = math.Floor(clamp(h*0.06, 3, 8))
+	if l.MinText > 0 {
+		l.CellFont = max(l.CellFont, l.MinText)
 	}
-	barGap := 1.0
-	if w >= 150 && h >= 150 {
-		// Room to write "util 812" inside the bars.
-		bar = math.Floor(clamp(h*0.06, 11, 18))
-		barGap = 2
-		l.BarFont = bar * 0.85
-	}
+	bar, barGap := b.barSize(w, h)
 	bars := 3*bar + 2*barGap
 	ip := min(clamp(w*0.05, 2, 6), h*0.04)
 	rest := max(0, h-band-bars-3*ip)
@@ -513,6 +535,18 @@ func (b *builder) cellInteriors() {
 	l.QueueH = min(queueH, l.QueueW)
 	l.QueueRows = max(1, int((queueH+l.QueueGap)/(l.QueueH+l.QueueGap+1e-9)))
 	l.QueueFont = clamp(min(l.QueueH*0.6, 20), minFont-1, 20)
+	if l.MinText > 0 {
+		// Talk mode: type no smaller than MinText, where it fits; a run
+		// block or a queued block too low for it goes without a label.
+		l.TaskFont = max(l.MinText, min(runH*0.5, 30))
+		if runH < l.TaskFont*talkLine {
+			l.TaskFont = 0
+		}
+		l.QueueFont = max(l.MinText, min(l.QueueH*0.6, 20))
+		if l.QueueH < l.QueueFont*talkLine {
+			l.QueueFont = 0
+		}
+	}
 	for i := range l.Cells {
 		c := &l.Cells[i]
 		c.Band = Rect{X: c.X, Y: c.Y, W: w, H: band}
@@ -526,15 +560,74 @@ func (b *builder) cellInteriors() {
 	}
 }
 
+// talkLine is the line height, in ems, that talk mode keeps for one line of
+// type (a label band, a run block with a task's name).
+const talkLine = 1.2
+
+// minRun is the least height (px) of a run block in the full view: below
+// it the heat view's larger blocks show the tasks better (a 768x1024
+// tablet's 68x48 cells had 11 px run blocks).
+const minRun = 14
+
+// barSize is the height of one PELT bar and the gap between bars in a w x
+// h cell; BarFont is set when the bars carry their names and values.
+func (b *builder) barSize(w, h float64) (bar, gap float64) {
+	l := b.l
+	bar, gap = math.Floor(clamp(h*0.045, 2, 6)), 1
+	if b.opts.Talk {
+		bar = math.Floor(clamp(h*0.06, 3, 8))
+	}
+	l.BarFont = 0
+	if w >= 150 && h >= 150 {
+		// Room to write "util 812" inside the bars.
+		bar = math.Floor(clamp(h*0.06, 11, 18))
+		gap = 2
+		l.BarFont = bar * 0.85
+		if l.MinText > 0 {
+			// Talk mode: bars tall enough for MinText, in a cell that has
+			// the room; the bars carry no text in a smaller one.
+			if h >= 12*l.MinText {
+				bar = math.Ceil(l.MinText / 0.85)
+				l.BarFont = l.MinText
+			} else {
+				bar = math.Floor(clamp(h*0.06, 3, 8))
+				gap, l.BarFont = 1, 0
+			}
+		}
+	}
+	return bar, gap
+}
+
+// fullRunH is the run block's height a w x h cell would have in the full
+// view.
+func (b *builder) fullRunH(w, h float64) float64 {
+	l := b.l
+	band := min(math.Ceil(l.CellFont*1.35), math.Floor(h*0.3))
+	if l.MinText > 0 {
+		band = math.Ceil(max(l.CellFont, l.MinText) * talkLine)
+	}
+	bar, gap := b.barSize(w, h)
+	ip := min(clamp(w*0.05, 2, 6), h*0.04)
+	return max(0, h-band-3*bar-2*gap-3*ip) * 0.52
+}
+
 // compactInteriors: a queue-length strip on top, the running task's block,
 // and the three PELT bars (at least one pixel each) at the bottom.
 func (b *builder) compactInteriors(w, h float64) {
 	l := b.l
 	l.QueueCols, l.QueueRows = 0, 0
-	l.TaskFont, l.QueueFont = 0, 0
+	l.TaskFont, l.QueueFont, l.BarFont = 0, 0, 0
 	strip := math.Max(2, math.Floor(h*0.2))
 	bar := math.Max(1, math.Floor(h*0.06))
 	ip := math.Min(1, w*0.05)
+	// The CPU's number on its block (talk mode: at MinText), where the
+	// block holds it; else the moves' badges name the CPUs.
+	runH := h - 2*ip - strip - 3*bar
+	l.CellFont = clamp(runH*0.5, 10, 16)
+	if l.MinText > 0 {
+		l.CellFont = l.MinText
+	}
+	label := runH >= l.CellFont*1.05 && b.measure(strconv.Itoa(len(l.Cells)-1), l.CellFont) <= w-2*ip-4
 	for i := range l.Cells {
 		c := &l.Cells[i]
 		c.Band = Rect{X: c.X + ip, Y: c.Y + ip, W: w - 2*ip, H: strip}
@@ -545,5 +638,8 @@ func (b *builder) compactInteriors(w, h float64) {
 		c.Runnable = Rect{X: c.X + ip, Y: by + bar, W: w - 2*ip, H: bar}
 		c.Load = Rect{X: c.X + ip, Y: by + 2*bar, W: w - 2*ip, H: bar}
 		c.Label = ""
+		if label {
+			c.Label = strconv.Itoa(c.CPU)
+		}
 	}
 }

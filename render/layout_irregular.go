@@ -170,6 +170,9 @@ func irregularLayout(t *sim.Topology, stage Rect, measure Measure, o LayoutOptio
 		if c.Label != "" {
 			id := strconv.Itoa(t.Label(c.CPU))
 			c.Label = fit(b.measure, l.CellFont, c.Run.W, "cpu"+id, id)
+			if l.Compact {
+				c.Label = id // the heat view's blocks carry the number alone
+			}
 		}
 	}
 	return l, nil

@@ -97,8 +97,14 @@ func checkLayout(t *testing.T, name string, tp *sim.Topology, l *Layout) {
 				t.Errorf("%s: cpu%d PELT bar %v too small", name, cpu, part)
 			}
 		}
-		if compact := c.W < CompactBelowW || c.H < CompactBelowH; compact != l.Compact {
-			t.Errorf("%s: cell %.0fx%.0f, compact view %v", name, c.W, c.H, l.Compact)
+		// The full view only in cells of at least CompactBelow whose run
+		// block is at least minRun tall; the heat view in smaller ones,
+		// never in a cell twice CompactBelowH tall.
+		if !l.Compact && (c.W < CompactBelowW || c.H < CompactBelowH || c.Run.H < minRun) {
+			t.Errorf("%s: cell %.0fx%.0f, run block %.0f px tall, in the full view", name, c.W, c.H, c.Run.H)
+		}
+		if l.Compact && c.W >= CompactBelowW && c.H >= 2*CompactBelowH {
+			t.Errorf("%s: cell %.0fx%.0f in the compact view", name, c.W, c.H)
 		}
 		for i := 0; i < l.QueueCols*l.QueueRows; i++ {
 			if s := l.QueueSlot(&c, i); !c.Queue.Contains(s) {

@@ -88,9 +88,11 @@ func (r DiffRow) Verdict() color.RGBA {
 
 // DiffTable draws the A/B table into r: metric, A, B, B vs A; one row per
 // metric, or, in a wide and low rectangle, one column per metric.
-func DiffTable(dst *Scene, r Rect, f float64, a, b *sim.Metrics, m Measure) {
+//
+// minText is the smallest text (talk mode: TalkMinText, else 0).
+func DiffTable(dst *Scene, r Rect, f, minText float64, a, b *sim.Metrics, m Measure) {
 	if r.W > 3*r.H {
-		diffTableWide(dst, r, f, a, b, m)
+		diffTableWide(dst, r, f, minText, a, b, m)
 		return
 	}
 	dst.Fill(r, Panel)
@@ -181,11 +183,13 @@ func StatusLine(dst *Scene, r Rect, f float64, st Status, m Measure) {
 	x += m(clock, f) + f*1.2
 	if st.PauseOnMove && !st.PausedOnMove {
 		arm := "● pause on next move"
-		dst.Label(x, cy, f*0.85, CauseColor(sim.CauseBalance), arm, AlignLeft)
-		x += m(arm, f*0.85) + f*1.2
+		af := max(f*0.85, TalkMinText)
+		dst.Label(x, cy, af, CauseColor(sim.CauseBalance), arm, AlignLeft)
+		x += m(arm, af) + f*1.2
 	}
-	// The keys, as far as they fit (the page shows the title).
-	fs := f * 0.8
+	// The keys, as far as they fit (the page shows the title); the status
+	// line is talk mode's, so they are no smaller than TalkMinText.
+	fs := max(f*0.8, TalkMinText)
 	w := r.Right() - f*0.5 - x
 	if keys := fit(m, fs, w, StatusKeys...); keys != "" {
 		dst.Label(r.Right()-f*0.5, cy, fs, Muted, keys, AlignRight)
@@ -227,7 +231,7 @@ func LogPanel(dst *Scene, r Rect, f float64, lines []string, m Measure) {
 
 // diffTableWide is DiffTable with the metrics as columns and A, B and the
 // change as rows.
-func diffTableWide(dst *Scene, r Rect, f float64, a, b *sim.Metrics, m Measure) {
+func diffTableWide(dst *Scene, r Rect, f, minText float64, a, b *sim.Metrics, m Measure) {
 	if m == nil {
 		m = ApproxMeasure
 	}
@@ -250,7 +254,8 @@ func diffTableWide(dst *Scene, r Rect, f float64, a, b *sim.Metrics, m Measure) 
 	}
 	for i, row := range rows {
 		x := r.X + first + float64(i+1)*colW
-		dst.Label(x, y0, f*0.85, Muted, fitText(m, f*0.85, colW-pad, row.Name), AlignRight)
+		nf := max(f*0.85, minText)
+		dst.Label(x, y0, nf, Muted, fitText(m, nf, colW-pad, row.Name), AlignRight)
 		if a == nil || b == nil {
 			continue
 		}

@@ -83,8 +83,8 @@ func TestCellsScene(t *testing.T) {
 	if !hasQuad(&sc, c0.Util, UtilBar) {
 		t.Errorf("no util bar on cpu0")
 	}
-	if tx := findText(&sc, p.runLabels[3]); tx == nil || !c0.Run.Contains(Rect{tx.X, tx.Y, 0, 0}) {
-		t.Errorf("task 3's label %q not in cpu0's run area", p.runLabels[3])
+	if tx := findText(&sc, p.look(3).run); tx == nil || !c0.Run.Contains(Rect{tx.X, tx.Y, 0, 0}) {
+		t.Errorf("task 3's label %q not in cpu0's run area", p.look(3).run)
 	} else if Contrast(tx.C, TaskColor(3)) < 4.5 {
 		t.Errorf("task label contrast %.1f", Contrast(tx.C, TaskColor(3)))
 	}
@@ -319,7 +319,7 @@ func TestExaminedAndPinned(t *testing.T) {
 		t.Errorf("pinned: outlined %v", got)
 	}
 	x, y := l.Cells[9].Run.Center()
-	if tx := findText(&sc, p.queueLabels[1]); p.queueLabels[1] != "" && (tx == nil || math.Abs(tx.X-x) > 1 || math.Abs(tx.Y-y) > 1) {
+	if tx := findText(&sc, p.look(1).glide); p.look(1).glide != "" && (tx == nil || math.Abs(tx.X-x) > 1 || math.Abs(tx.Y-y) > 1) {
 		t.Errorf("pinned task not at its destination")
 	}
 }

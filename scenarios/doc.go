@@ -55,7 +55,7 @@ is the same reference for people writing files, with examples.
 	  costs      optional overrides of sim.DefaultCosts(); an absent field
 	             keeps the default, "0s" is an explicit zero. Each cost ≤ 1s.
 	    context_switch, wakeup_ipi               durations
-	    idle_states   list of ≤ 8 {name, after, exit_latency}, shallowest
+	    idle_states   list of ≤ 8 {name, after, exit_latency, package}, shallowest
 	                  first, after strictly increasing; [] = no C-states
 	    cache_cold    {smt, cluster, llc, package, numa}: refill penalty of a
 	                  migration across that distance
@@ -65,6 +65,11 @@ is the same reference for people writing files, with examples.
 	                  the scheduler's own search costs (per CPU, group,
 	                  domain examined; per CPU the balancer reads)
 	    jitter_pct    int 0..50: ± spread of every run step
+	    smt_gain      int 0..8192: what a core whose threads all run delivers,
+	                  1024 = one thread alone; each of k busy threads runs at
+	                  smt_gain/(1024·k) of its speed, at most 1 (0: off)
+	    remote_mem_pct int 0..1000: extra CPU time of a run step begun away
+	                  from the node holding the task's memory (0: off)
 
 	policy       the kernel behaviour
 	  base                "v3.8" | "v6.17" (default): fills every default.

@@ -244,7 +244,7 @@ func (s *Scenario) AddIdleState() error {
 		states := c.Machine.Costs.IdleStates
 		if states == nil {
 			for _, d := range sim.DefaultCosts().IdleStates {
-				states = append(states, IdleState{Name: d.Name, After: FormatDuration(d.After), ExitLatency: FormatDuration(d.ExitLatency)})
+				states = append(states, IdleState{Name: d.Name, After: FormatDuration(d.After), ExitLatency: FormatDuration(d.ExitLatency), Package: d.Package})
 			}
 		}
 		st := IdleState{Name: "C" + strconv.Itoa(len(states)), After: "0s", ExitLatency: "1us"}

@@ -176,11 +176,16 @@ func TestPresetEligibleMigration(t *testing.T) {
 func TestPresetOverloadOnWakeup(t *testing.T) {
 	bug := runPreset(t, "overload-on-wakeup")
 	far := runPreset(t, "overload-on-wakeup", "policy.sd_flags.NUMA.SD_WAKE_AFFINE", "false")
-	if bug.IdleWhileOverloadedMS < 500 || far.IdleWhileOverloadedMS > 0.5*bug.IdleWhileOverloadedMS {
-		t.Errorf("idle while overloaded: %.0f ms with NUMA wake-affine, %.0f ms without; want >= 500 and at most half", bug.IdleWhileOverloadedMS, far.IdleWhileOverloadedMS)
+	// At most half until C1E became a package state (a CPU beside a busy
+	// core wakes from C1): 1128 against 641 ms since.
+	if bug.IdleWhileOverloadedMS < 500 || far.IdleWhileOverloadedMS > 0.6*bug.IdleWhileOverloadedMS {
+		t.Errorf("idle while overloaded: %.0f ms with NUMA wake-affine, %.0f ms without; want >= 500 and at most 60 %%", bug.IdleWhileOverloadedMS, far.IdleWhileOverloadedMS)
 	}
-	if float64(far.Ops) < 1.2*float64(bug.Ops) {
-		t.Errorf("requests served: %d without NUMA wake-affine vs %d with; want 20%% more", far.Ops, bug.Ops)
+	// 27 % more before 3.8's ttwu_queue() enqueued same-LLC wake-ups at
+	// once (the listener's wake-ups in node 0 see each other's load), 19 %
+	// since.
+	if float64(far.Ops) < 1.15*float64(bug.Ops) {
+		t.Errorf("requests served: %d without NUMA wake-affine vs %d with; want 15%% more", far.Ops, bug.Ops)
 	}
 }
 

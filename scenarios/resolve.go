@@ -331,6 +331,7 @@ func (c *Costs) resolve(p *problems, path string) sim.Costs {
 				} else {
 					o.ExitLatency = dur(p, join(sp, "exit_latency"), st.ExitLatency, lim("machine.costs.idle_states[i].exit_latency"))
 				}
+				o.Package = st.Package
 				if i > 0 && st.After != "" && o.After <= out.IdleStates[i-1].After {
 					p.add(join(sp, "after"), "must be longer than the previous state's (states go shallowest first)")
 				}
@@ -363,6 +364,12 @@ func (c *Costs) resolve(p *problems, path string) sim.Costs {
 	optDur(p, join(path, "balance_cpu"), c.BalanceCPU, lim("machine.costs.balance_cpu"), &out.BalanceCPU)
 	if c.JitterPct != nil && intRange(p, join(path, "jitter_pct"), *c.JitterPct, ilim("machine.costs.jitter_pct")) {
 		out.JitterPct = *c.JitterPct
+	}
+	if c.RemoteMemPct != nil && intRange(p, join(path, "remote_mem_pct"), *c.RemoteMemPct, ilim("machine.costs.remote_mem_pct")) {
+		out.RemoteMemPct = *c.RemoteMemPct
+	}
+	if c.SMTGain != nil && intRange(p, join(path, "smt_gain"), *c.SMTGain, ilim("machine.costs.smt_gain")) {
+		out.SMTGain = int64(*c.SMTGain)
 	}
 	return out
 }

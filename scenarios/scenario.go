@@ -139,6 +139,12 @@ type Costs struct {
 	SearchDomain string      `json:"search_domain,omitempty"`
 	BalanceCPU   string      `json:"balance_cpu,omitempty"`
 	JitterPct    *int        `json:"jitter_pct,omitzero"`
+	// RemoteMemPct: a run step begun away from the node holding the task's
+	// memory costs this percent more (sim/numa_cost.go); 0 turns it off.
+	RemoteMemPct *int `json:"remote_mem_pct,omitzero"`
+	// SMTGain: what a core whose threads all run delivers, 1024 = one
+	// thread alone (sim/smt.go); 0 turns SMT sharing off.
+	SMTGain *int `json:"smt_gain,omitzero"`
 }
 
 // IdleState is one C-state: entered after After of idle time, left in ExitLatency.
@@ -146,6 +152,9 @@ type IdleState struct {
 	Name        string `json:"name"`
 	After       string `json:"after"`
 	ExitLatency string `json:"exit_latency"`
+	// Package: entered only once every CPU of the package has idled After
+	// (sim.IdleState.Package; the default table's C1E).
+	Package bool `json:"package,omitempty"`
 }
 
 // CacheCold is the cache refill penalty of a migration, by distance.
@@ -272,6 +281,8 @@ func (s *Scenario) Clone() *Scenario {
 	}
 	c.Machine.NUMADistance = cloneSlice(s.Machine.NUMADistance)
 	c.Machine.Costs.JitterPct = cloneInt(s.Machine.Costs.JitterPct)
+	c.Machine.Costs.RemoteMemPct = cloneInt(s.Machine.Costs.RemoteMemPct)
+	c.Machine.Costs.SMTGain = cloneInt(s.Machine.Costs.SMTGain)
 	if s.Policy.SDFlags != nil {
 		c.Policy.SDFlags = make(map[string]map[string]bool, len(s.Policy.SDFlags))
 		for l, fl := range s.Policy.SDFlags {

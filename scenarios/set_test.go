@@ -28,7 +28,7 @@ func TestSet(t *testing.T) {
 		{"machine.costs.wakeup_ipi", "5us", func(s *Scenario) any { return s.Machine.Costs.WakeupIPI }, "5us"},
 		{"machine.costs.jitter_pct", "0", func(s *Scenario) any { return *s.Machine.Costs.JitterPct }, 0},
 		{"machine.costs.idle_states", `[{"name":"C1","after":"0s","exit_latency":"2us"}]`,
-			func(s *Scenario) any { return s.Machine.Costs.IdleStates }, []IdleState{{"C1", "0s", "2us"}}},
+			func(s *Scenario) any { return s.Machine.Costs.IdleStates }, []IdleState{{Name: "C1", After: "0s", ExitLatency: "2us"}}},
 		{"machine.costs.idle_states", `[]`, func(s *Scenario) any { return s.Machine.Costs.IdleStates }, []IdleState{}},
 		{"machine.costs.idle_states[1].exit_latency", "50us", func(s *Scenario) any { return s.Machine.Costs.IdleStates[1].ExitLatency }, "50us"},
 		{"policy.base", "v3.8", func(s *Scenario) any { return s.Policy.Base }, "v3.8"},

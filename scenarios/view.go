@@ -11,6 +11,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // View is what the page shows but the simulation does not depend on: how
@@ -227,14 +228,25 @@ func EncodeLinkView(s *Scenario, v View) string {
 // pack is the link codec: raw DEFLATE, then base64url without padding.
 func pack(data []byte) string {
 	var buf bytes.Buffer
-	w, err := flate.NewWriter(&buf, flate.BestCompression)
-	if err != nil {
-		panic(err) // only for an invalid level
+	w, _ := flaters.Get().(*flate.Writer)
+	if w == nil {
+		var err error
+		if w, err = flate.NewWriter(&buf, flate.BestCompression); err != nil {
+			panic(err) // only for an invalid level
+		}
+	} else {
+		w.Reset(&buf) // as NewWriter at the same level: the same bytes
 	}
 	w.Write(data) // a bytes.Buffer does not fail
 	w.Close()
+	flaters.Put(w)
 	return base64.RawURLEncoding.EncodeToString(buf.Bytes())
 }
+
+// flaters keeps compressors for pack: a new one allocates about 1 MB of
+// tables, made at every link of every change (on the page's main thread
+// too).
+var flaters sync.Pool
 
 // unpack reverses pack, bounded: at most MaxLinkBytes of text, inflated to
 // at most MaxScenarioBytes. what names the part in errors ("scenario").

@@ -472,6 +472,5 @@ func (s *Sim) chargeBalanceCost(rq *RQ, cost int64) {
 	}
 	s.updateCurr(rq)
 	rq.curr.remaining += cost
-	rq.gen++
-	s.q.push(qev{t: s.now + rq.curr.remaining, kind: evRunDone, cpu: int32(rq.cpu), gen: rq.gen})
+	s.armRunDone(rq)
 }

@@ -79,7 +79,9 @@ func (s *Sim) findBusiestGroup268(env *lbEnv) (*SchedGroup, int64) {
 		local := g.Span.Has(env.dstCPU)
 		var load int64
 		for c := g.Span.First(); c >= 0; c = g.Span.Next(c) {
-			env.d.Examined.Set(c)
+			if s.recording {
+				env.d.Examined.Set(c)
+			}
 			env.d.NCPUs++
 			env.d.Cost += s.costs.BalanceCPU
 			if local {

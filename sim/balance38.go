@@ -56,7 +56,9 @@ func (s *Sim) updateSgLBStats38(env *lbEnv, g *SchedGroup, idx int, local bool, 
 	m := g.Span.And(&env.cpus)
 	for c := m.First(); c >= 0; c = m.Next(c) {
 		rq := s.cpus[c]
-		env.d.Examined.Set(c)
+		if s.recording {
+			env.d.Examined.Set(c)
+		}
 		env.d.NCPUs++
 		env.d.Cost += s.costs.BalanceCPU
 		nr := uint64(rq.nrRunning)

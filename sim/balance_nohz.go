@@ -39,7 +39,10 @@ func (s *Sim) nohzBalancerKick(rq *RQ) {
 	s.nohzKickPending = true
 	s.nohzKickBalance = balance
 	irq := s.cpus[ilb]
-	lat := s.costs.WakeupIPI + s.costs.exitLatency(s.now-irq.idleSince)
+	lat := s.costs.WakeupIPI
+	if st := s.idleStateOf(irq, s.now-irq.idleSince); st >= 0 {
+		lat += s.costs.IdleStates[st].ExitLatency
+	}
 	s.m.cost.ipi += s.costs.WakeupIPI
 	s.m.cost.idleExit += lat - s.costs.WakeupIPI
 	s.q.push(qev{t: s.now + lat, kind: evNohzKick, cpu: int32(ilb)})

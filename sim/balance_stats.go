@@ -116,7 +116,9 @@ func (s *Sim) updateSgLBStats(env *lbEnv, g *SchedGroup, local bool, overloaded 
 	m := g.Span.And(&env.cpus)
 	for c := m.First(); c >= 0; c = m.Next(c) {
 		rq := s.cpus[c]
-		env.d.Examined.Set(c)
+		if s.recording {
+			env.d.Examined.Set(c)
+		}
 		env.d.NCPUs++
 		env.d.Cost += s.costs.BalanceCPU
 		sgs.groupLoad += s.cpuLoad(rq)

@@ -322,6 +322,10 @@ func checkpointConfigs() map[string]*Config {
 		Tasks: []TaskGroup{{Name: "w", Count: 6, Program: []Step{
 			{Op: OpLock, Obj: 0}, {Op: OpRun, Dur: 300_000}, {Op: OpUnlock, Obj: 0},
 			{Op: OpRun, Dur: 200_000}, {Op: OpBarrier, Obj: 1}, {Op: OpSleep, Dur: 100_000}}}}}
+	// SMT sharing on (smt.go): cores settled at the end of each event.
+	smt := benchConfig("tbench-40")
+	smt.Machine.Costs.SMTGain = 1178
+	m["tbench-40-smt"] = smt
 	for _, c := range m {
 		c.Duration = 60e6
 	}

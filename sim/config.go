@@ -99,6 +99,10 @@ type IdleState struct {
 	Name        string
 	After       int64 // ns of idle time before the CPU is in this state
 	ExitLatency int64 // ns to return to C0
+	// Package: a package-wide state, entered only once every CPU of the
+	// package has been idle for After (Nehalem/Westmere C1E); until then
+	// a CPU idle that long stays in the shallower state before it.
+	Package bool
 }
 
 // Costs is the machine cost model. All values are nanoseconds. DefaultCosts
@@ -120,6 +124,16 @@ type Costs struct {
 	SearchDomain int64 // per sched domain visited (what SCHED_BALANCE_MAP saves)
 	// BalanceCPU is charged per CPU whose statistics the load balancer reads.
 	BalanceCPU int64
+	// RemoteMemPct is the percent of CPU time a run step costs more when it
+	// begins on a node other than the one holding the task's memory, at
+	// REMOTE_DISTANCE (scaled by the node distance above LOCAL_DISTANCE);
+	// 0: off. sim/numa_cost.go.
+	RemoteMemPct int
+	// SMTGain is what a core whose threads all run tasks delivers, in units
+	// of 1024 = one thread running alone (the kernel's smt_gain unit): each
+	// of k busy threads progresses at SMTGain/(1024·k) of its solo rate,
+	// capped at 1. 0: off (threads never slow each other). sim/smt.go.
+	SMTGain int64
 	// JitterPct spreads each `run` uniformly by ±JitterPct percent (seeded PRNG),
 	// so that symmetric tasks do not stay in artificial lock-step.
 	JitterPct int

@@ -70,6 +70,7 @@ func (s *Sim) switchTo(rq *RQ, prev, next *Task) {
 		next.commFrom = -1
 	}
 	next.lastRanCPU = rq.cpu
+	s.firstTouch(next, rq.cpu) // numa_cost.go
 	wait := s.now - next.queuedAt
 	next.waitTime += wait
 	rq.runDelay += wait
@@ -100,9 +101,8 @@ func (s *Sim) switchTo(rq *RQ, prev, next *Task) {
 func (s *Sim) runTask(rq *RQ, p *Task) bool {
 	for {
 		if p.remaining > 0 {
-			rq.gen++
 			rq.execStart = s.now
-			s.q.push(qev{t: s.now + p.remaining, kind: evRunDone, cpu: int32(rq.cpu), gen: rq.gen})
+			s.armRunDone(rq)
 			return true
 		}
 		if p.inStep {
@@ -136,7 +136,8 @@ func (s *Sim) runTask(rq *RQ, p *Task) bool {
 		p.inStep = true
 		switch st.Op {
 		case OpRun:
-			p.remaining += s.jitter(st.Dur)
+			d := s.jitter(st.Dur)
+			p.remaining += d + s.remoteMem(p, rq.cpu, d) // numa_cost.go
 		case OpWake:
 			p.remaining += s.wakeStep(rq, p, st)
 		case OpSleep:
@@ -299,13 +300,53 @@ func (s *Sim) wakeIdle(rq *RQ) {
 		s.era.ttwuAvgIdle(s, rq, s.now-rq.idleStamp)
 		rq.idleStamp = 0
 	}
-	rq.exitState = s.costs.idleState(idleFor)
-	exit := int64(0) // exitLatency(idleFor), from the state just found
+	rq.exitState = s.idleStateOf(rq, idleFor)
+	exit := int64(0) // the exit latency of the state just found
 	if rq.exitState >= 0 {
 		exit = s.costs.IdleStates[rq.exitState].ExitLatency
 	}
 	s.m.cost.idleExit += exit
-	s.q.push(qev{t: s.now + exit, kind: evIdleReady, cpu: int32(rq.cpu)})
+	s.q.push(qev{t: s.now + rq.ipiLag + exit, kind: evIdleReady, cpu: int32(rq.cpu)})
+}
+
+// idleStateOf is the C-state rq, idle for idleFor ns, is in: the deepest
+// whose After has passed, skipping a package-wide state (IdleState.Package)
+// until every CPU of rq's package has been idle that long.
+func (s *Sim) idleStateOf(rq *RQ, idleFor int64) int {
+	st := -1
+	pkgFor := int64(-1)
+	for i := range s.costs.IdleStates {
+		is := &s.costs.IdleStates[i]
+		if idleFor < is.After {
+			break
+		}
+		if is.Package {
+			if pkgFor < 0 {
+				pkgFor = s.packageIdleFor(rq)
+			}
+			if pkgFor < is.After {
+				continue
+			}
+		}
+		st = i
+	}
+	return st
+}
+
+// packageIdleFor is how long every other CPU of rq's package (socket) has
+// been idle: 0 if one runs a task or is leaving idle.
+func (s *Sim) packageIdleFor(rq *RQ) int64 {
+	// busyMask is the CPUs with !rq.idle: one of the others busy is 0.
+	others := s.topo.Socket[rq.cpu]
+	others.Clear(rq.cpu)
+	if others.Intersects(&s.busyMask) {
+		return 0
+	}
+	since := rq.idleSince
+	for c := others.First(); c >= 0; c = others.Next(c) {
+		since = max(since, s.cpus[c].idleSince)
+	}
+	return s.now - since
 }
 
 // leaveIdleAccounting starts busy-time accounting when rq leaves idle.

@@ -18,7 +18,11 @@ package sim
 //     latency/target residency. A CPU enters a state once it has been idle
 //     for the state's target residency: the longer it idles, the deeper it
 //     sleeps and the longer it takes to wake (a simplification of the menu
-//     governor, which predicts the idle length instead).
+//     governor, which predicts the idle length instead). C1E is a package
+//     state on these parts (Intel SDM vol. 4, MSR_POWER_CTL bit 1 "C1E
+//     Enable": the package drops to its minimum voltage/frequency point
+//     "when all execution cores enter MWAIT (C1)"): a CPU idle 20-80us
+//     while another core of its package runs is in plain C1 (3us).
 //   - CacheCold: refilling a working set of 128-256 KiB after moving, as
 //     lines x latency / 10 outstanding misses with the latencies of Intel's
 //     Core i7/Xeon 5500 Performance Analysis Guide (L2 ~10 cycles, L3 ~40-75
@@ -34,6 +38,12 @@ package sim
 //     another core wrote (~75 cycles), ~40ns (SearchCPU); iterating a sched
 //     group ~20ns (SearchGroup); visiting a sched domain ~15ns
 //     (SearchDomain); the balancer's per-CPU statistics ~50ns (BalanceCPU).
+//   - SMTGain 0 (off): threads of a core never slow each other. The model
+//     (smt.go) is there for a machine to switch on; at the kernel's own
+//     figure for x86 Hyper-Threading, 1178 (SD_SIBLING_INIT's smt_gain,
+//     "15%": each of two busy threads at 0.575 of its solo rate), it was
+//     tried on the seed tables and not adopted as the default
+//     (docs/costs.md gives the numbers).
 //   - JitterPct 2: runs vary by ±2%, so symmetric tasks do not stay in
 //     lock-step forever, as real ones do not.
 //
@@ -46,7 +56,7 @@ func DefaultCosts() Costs {
 		IdleStates: []IdleState{
 			{Name: "POLL", After: 0, ExitLatency: 0},
 			{Name: "C1", After: 6000, ExitLatency: 3000},
-			{Name: "C1E", After: 20000, ExitLatency: 10000},
+			{Name: "C1E", After: 20000, ExitLatency: 10000, Package: true},
 			{Name: "C3", After: 80000, ExitLatency: 20000},
 			{Name: "C6", After: 800000, ExitLatency: 200000},
 		},

@@ -22,6 +22,20 @@ func (m *CPUMask) Has(cpu int) bool      { return m[cpu>>6]&(1<<(uint(cpu)&63)) 
 func (m *CPUMask) Empty() bool           { return m[0]|m[1]|m[2]|m[3] == 0 }
 func (m *CPUMask) Equal(o *CPUMask) bool { return *m == *o }
 
+// word returns CPUs lo..lo+n-1 of the mask (n <= 64) as the low n bits
+// of a word, CPU lo in bit 0.
+func (m *CPUMask) word(lo, n int) uint64 {
+	w, off := lo>>6, uint(lo&63)
+	x := m[w&(maskWords-1)] >> off
+	if off != 0 && w+1 < maskWords {
+		x |= m[w+1] << (64 - off)
+	}
+	if n < 64 {
+		x &= 1<<uint(n) - 1
+	}
+	return x
+}
+
 // Weight is the number of CPUs in the mask (cpumask_weight).
 func (m *CPUMask) Weight() int {
 	return bits.OnesCount64(m[0]) + bits.OnesCount64(m[1]) + bits.OnesCount64(m[2]) + bits.OnesCount64(m[3])

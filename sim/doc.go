@@ -112,19 +112,33 @@
 // package, NUMA); the fetch of a waker's message by its wakee, by distance;
 // and the scheduler's own search, per CPU, group and domain examined,
 // charged to the CPU doing the wake-up (and the balancer's per-CPU
-// statistics, charged to a busy balancing CPU). The seeds' phenomena —
+// statistics, charged to a busy balancing CPU). Optionally (Costs.SMTGain,
+// off by default) the hardware threads of a core share its throughput. The
+// seeds' phenomena —
 // a 1:1 pair walking a package, buddies pinning it, a search too costly at
 // saturation — emerge from these charges and the kernel's rules; no preset
 // is special-cased.
 //
 // # Simplifications (not modelled, or modelled differently)
 //
-//   - TTWU_QUEUE is a switch the simulator never reads: a remote wake-up
-//     always reaches its CPU through the wake list and an IPI (WakeupIPI).
-//     Metrics.Switches lists it, with every other switch a run never
-//     consulted (switches.go).
+//   - TTWU_QUEUE (v3.8 ttwu_queue()): a remote wake-up within the waker's
+//     LLC, or any remote wake-up with the feature off, is enqueued by the
+//     waker at once (ttwu_do_activate() under the target's rq lock: its
+//     load, nr_running and idle state change for every later search); the
+//     target starts its idle exit WakeupIPI later, and a busy target's
+//     preemption check is made at once (the kernel's resched IPI lands
+//     ~WakeupIPI later). Across LLCs the wake-up goes through the wake list
+//     and reaches the runqueue after the IPI. v6.17 (which also queues to
+//     an idle CPU in the same LLC, ttwu_queue_cond()) and 2.6.8 (no wake
+//     list) keep the wake-list path for every remote wake-up, and never
+//     read the switch. A CPU already waiting for such an IPI that gets a
+//     wake-up of its own (its timer) still leaves idle at the IPI's time
+//     plus the exit, up to WakeupIPI late.
 //   - No cgroups (CONFIG_FAIR_GROUP_SCHED off): task_h_load is the task's
 //     own load; effective_load() is the identity, as in Preeti's experiments.
+//     (3.8's wake_affine() passes it se.load.weight under every load metric,
+//     so with runnable_load_avg it adds a full weight to an averaged load, as
+//     the kernel does.)
 //   - One scheduling class: every task is SCHED_NORMAL. No RT, deadline,
 //     SCHED_IDLE, kthreads, IRQ or steal time; CPU capacity is 1024 (v3.8:
 //     589 per SMT thread, smt_gain 1178), no frequency scaling, so PELT's
@@ -145,6 +159,12 @@
 //     itself, as a kernel without CONFIG_NO_HZ_COMMON would.
 //   - The balance softirq runs inline at the tick that raises it;
 //     SD_SERIALIZE never blocks (the simulator has one balancer at a time).
+//   - C-states: a CPU is in the deepest state whose target residency its
+//     idle time has passed (no menu governor); a state marked Package (the
+//     default table's C1E) is skipped until every CPU of the package has
+//     idled that long. Core states are per CPU: a thread whose sibling runs
+//     still reaches C3/C6 (the hardware resolves a core's state as the
+//     shallowest its threads request; not modelled).
 //   - Timer interrupts on idle CPUs: a sleeping task's timer fires on its
 //     previous CPU; only the CPU that will run the task pays an exit latency
 //     (the timer CPU is not woken when the task is placed elsewhere).
@@ -198,6 +218,28 @@
 //     gates) and the task_hot() test (v6.17's, SMT domains never hot).
 //   - idle_while_overloaded ignores affinity: it integrates min(idle CPUs,
 //     tasks waiting behind a running task) over time.
+//   - Remote memory (numa_cost.go, Costs.RemoteMemPct, off by default): a
+//     task has one home node, where its memory is: where it first ran, the
+//     forking CPU's node for a forked task, the landing CPU's node after an
+//     exec (the new image is first touched there; the kernel stack,
+//     task_struct and inherited files and pipes that stay on the forking
+//     node are not charged). A run step begun away from home costs a fixed
+//     percentage more, scaled by node distance, for the whole step even if
+//     the task moves during it; memory bandwidth, contention and the
+//     interconnect's load are not modelled, nor any page migration (no NUMA
+//     balancing, no migrate_pages()): memory never follows its task.
+//   - SMT sharing (smt.go, Costs.SMTGain, off by default): a CPU is busy
+//     while it has a task as curr, which covers the task's run steps and
+//     everything charged to it as CPU time (context switch, cache refill,
+//     message fetch, the wake-up search a waker pays, the balancer's
+//     statistics read on a busy CPU); a CPU leaving a C-state or idle is
+//     not. Each of k busy threads of a core progresses at
+//     SMTGain/(1024·k) of its solo rate whatever the tasks do (no pairing
+//     of workloads, no shared-cache or memory-bandwidth contention). The
+//     kernel's side is untouched: update_curr(), slices and PELT run on
+//     the wall time a task held its CPU, so the slowdown reaches them only
+//     as longer run time, and the capacities are the kernel's own (v3.8
+//     smt_gain shared by the threads, v6.17 1024).
 //   - Initial state: CPUs have been idle for a second (deep C-state); the
 //     LLC's SIS_UTIL scan depth and has_idle_cores are those of an idle
 //     machine, not of a fresh boot.

@@ -86,8 +86,12 @@ func (f SDFlag) String() string {
 // are shared by every CPU whose domain at that level has the same span, like
 // the kernel's sched_group and sched_group_capacity.
 type SchedGroup struct {
-	ID       int // index into Sim.groups
-	Level    Level
+	ID    int // index into Sim.groups
+	Level Level
+	// pair holds the CPUs of a group of one or two (npair of them), in
+	// order: the select_idle_sibling() walk reads them without a mask scan.
+	pair     [2]int16
+	npair    int8
 	Span     CPUMask
 	First    int   // cpumask_first(span): group_balance_cpu() for non-overlapping groups
 	Weight   int   // group_weight
@@ -108,6 +112,9 @@ type SchedDomain struct {
 	Span   CPUMask
 	Weight int // span_weight
 	Flags  SDFlag
+	// runs: the groups' CPUs are runs of consecutive CPU numbers (see
+	// setGroupRuns), which select_idle_sibling's walk reads as words.
+	runs groupRuns
 	// NUMADistance is the node distance of a NUMA level built from a
 	// distance table (machines given per CPU); 0 otherwise.
 	NUMADistance int
@@ -441,6 +448,12 @@ func buildDomains(t *Topology, nodes int, base Base, p *Policy, capacity []int64
 					g := shared[key]
 					if g == nil {
 						g = &SchedGroup{ID: len(groups), Level: sd.Level, Span: gspan, First: gspan.First(), Weight: gspan.Weight()}
+						if g.Weight <= len(g.pair) {
+							for c2 := gspan.First(); c2 >= 0; c2 = gspan.Next(c2) {
+								g.pair[g.npair] = int16(c2)
+								g.npair++
+							}
+						}
 						var coreSeen CPUMask
 						for c2 := gspan.First(); c2 >= 0; c2 = gspan.Next(c2) {
 							g.Capacity += capacity[c2]
@@ -460,6 +473,9 @@ func buildDomains(t *Topology, nodes int, base Base, p *Policy, capacity []int64
 					break
 				}
 			}
+		}
+		for _, sd := range chain {
+			sd.runs = groupRunsOf(sd.Groups)
 		}
 		perCPU[cpu] = chain
 	}
@@ -552,4 +568,54 @@ type DomainStats struct {
 	SBECount, SBEBalanced, SBEPushed                int64
 	SBFCount, SBFBalanced, SBFPushed                int64
 	TTWUWakeRemote, TTWUMoveAffine, TTWUMoveBalance int64
+}
+
+// groupRuns describes a domain whose groups (in its visiting order) are
+// single CPUs or pairs of SMT siblings laid out as runs: the first CPUs of
+// the n groups, taken from group (n-rot) mod n on, are first, first+1, ...,
+// first+n-1, and their second CPUs likewise from second (second == first
+// for single CPUs). That is the x86 numbering of an LLC's cores (first
+// threads, then second threads). Then the idle state of every group is two
+// words of the idle mask, and select_idle_sibling's walk needs no loop.
+//
+// A domain of exactly two single CPUs (the SMT level of two-thread cores)
+// has two: first and second are its CPUs in visiting order, whatever their
+// numbers.
+type groupRuns struct {
+	ok            bool
+	two           bool // two single CPUs: first, second
+	pairs         bool // two CPUs per group (else one)
+	n, rot        int8 // groups; visiting order = the runs' order rotated by rot
+	first, second int16
+}
+
+// groupRunsOf finds the runs of a domain's groups, if they have that form.
+func groupRunsOf(groups []*SchedGroup) groupRuns {
+	n := len(groups)
+	if n == 0 || n > 64 || groups[0].npair == 0 {
+		return groupRuns{}
+	}
+	np := groups[0].npair
+	// The group with the smallest first CPU starts the runs.
+	rot := 0
+	for i, g := range groups {
+		if g.npair != np {
+			return groupRuns{}
+		}
+		if g.pair[0] < groups[rot].pair[0] {
+			rot = i
+		}
+	}
+	if n == 2 && np == 1 {
+		return groupRuns{ok: true, two: true, n: 2, first: groups[0].pair[0], second: groups[1].pair[0]}
+	}
+	r := groupRuns{ok: true, pairs: np == 2, n: int8(n), rot: int8((n - rot) % n),
+		first: groups[rot].pair[0], second: groups[rot].pair[np-1]}
+	for k := 0; k < n; k++ {
+		g := groups[(rot+k)%n]
+		if int(g.pair[0]) != int(r.first)+k || int(g.pair[np-1]) != int(r.second)+k {
+			return groupRuns{}
+		}
+	}
+	return r
 }

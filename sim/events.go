@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -81,18 +82,31 @@ type Decision struct {
 	Path     string // kernel function mirrored, e.g. "select_idle_sibling(v3.6)"
 	Reason   string // why this CPU, in words
 	Task     int32
-	This     int16 // the CPU doing the work (waker / balancer)
-	Prev     int16 // the task's previous CPU
-	Target   int16 // wake_affine's target or balance source
-	Chosen   int16 // the CPU picked (-1: none)
-	Level    int8  // domain level where it was decided (-1 none)
-	Examined CPUMask
-	NCPUs    int   // CPUs examined (a CPU may be examined twice)
-	NGroups  int   // groups examined
-	NDomains int   // domains visited
-	Cost     int64 // search cost charged, ns
+	This     int16   // the CPU doing the work (waker / balancer)
+	Prev     int16   // the task's previous CPU
+	Target   int16   // wake_affine's target or balance source
+	Chosen   int16   // the CPU picked (-1: none)
+	Level    int8    // domain level where it was decided (-1 none)
+	Examined CPUMask // CPUs examined (kept only while recording: explanations read it)
+	NCPUs    int     // CPUs examined (a CPU may be examined twice)
+	NGroups  int     // groups examined
+	NDomains int     // domains visited
+	Cost     int64   // search cost charged, ns
 	Nums     [8]KV
 	NNums    int
+}
+
+// Value is the number in words where it names something: a group type
+// (busiest_type, local_type, idlest_type, also per level: "MC.local_type")
+// or a migration type; else the number.
+func (kv KV) Value() string {
+	switch {
+	case kv.K == "migration_type" && kv.V >= 0 && int(kv.V) < len(migrationTypeNames):
+		return migrationTypeNames[kv.V]
+	case strings.HasSuffix(kv.K, "_type") && kv.V >= 0 && int(kv.V) < len(groupTypeNames):
+		return groupTypeNames[kv.V]
+	}
+	return strconv.FormatInt(kv.V, 10)
 }
 
 func (d *Decision) add(k string, v int64) {
@@ -122,15 +136,7 @@ func (d *Decision) Text(taskName func(int) string) string {
 		fmt.Fprintf(&b, ", cost %.2fus", float64(d.Cost)/1e3)
 	}
 	for i := 0; i < d.NNums; i++ {
-		kv := d.Nums[i]
-		switch {
-		case (kv.K == "busiest_type" || kv.K == "local_type" || kv.K == "idlest_type") && kv.V >= 0 && int(kv.V) < len(groupTypeNames):
-			fmt.Fprintf(&b, " %s=%s", kv.K, groupTypeNames[kv.V])
-		case kv.K == "migration_type" && kv.V >= 0 && int(kv.V) < len(migrationTypeNames):
-			fmt.Fprintf(&b, " %s=%s", kv.K, migrationTypeNames[kv.V])
-		default:
-			fmt.Fprintf(&b, " %s=%d", kv.K, kv.V)
-		}
+		fmt.Fprintf(&b, " %s=%s", d.Nums[i].K, d.Nums[i].Value())
 	}
 	return b.String()
 }

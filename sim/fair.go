@@ -112,6 +112,9 @@ func (s *Sim) accountCurr(rq *RQ) (*Task, int64) {
 	if p == nil {
 		return nil, 0
 	}
+	if s.smtOn {
+		s.progress(rq, p) // the step's CPU work, at the core's SMT rate (smt.go)
+	}
 	delta := s.now - rq.execStart
 	if delta <= 0 {
 		return nil, 0
@@ -122,9 +125,11 @@ func (s *Sim) accountCurr(rq *RQ) (*Task, int64) {
 	p.execStart = s.now
 	p.sumExec += delta
 	p.cpuTime += delta
-	p.remaining -= delta
-	if p.remaining < 0 {
-		panic("sim: a task ran past its step")
+	if !s.smtOn {
+		p.remaining -= delta // at full speed: the step's work is the time run
+		if p.remaining < 0 {
+			panic("sim: a task ran past its step")
+		}
 	}
 	return p, delta
 }
@@ -179,6 +184,7 @@ func (s *Sim) setNext(rq *RQ, p *Task) {
 	s.era.track.setNext(s, rq, p)
 	s.setCurr(rq, p)
 	rq.execStart = s.now
+	rq.progAt = s.now
 	p.execStart = s.now
 	p.prevSumExec = p.sumExec
 }
@@ -186,6 +192,9 @@ func (s *Sim) setNext(rq *RQ, p *Task) {
 // setCurr changes rq->curr, keeping the count of tasks that wait behind a
 // running one (for idle_while_overloaded) in step.
 func (s *Sim) setCurr(rq *RQ, p *Task) {
+	if s.smtOn && (rq.curr == nil) != (p == nil) {
+		s.smtMarkChange(rq) // smt.go: the core's threads change speed
+	}
 	if rq.curr != nil {
 		s.m.nWaiting -= rq.queuedWaiting()
 	}

@@ -8,6 +8,7 @@ package sim
 // at each level with the flag, pick the idlest group and its idlest CPU,
 // then continue on that CPU's lower domains. newCPU is the fallback.
 func (s *Sim) findIdlestDescent38(sd *SchedDomain, p *Task, cpu, newCPU int, flag SDFlag, wake bool, d *Decision) int {
+	moved, kept := false, false
 	for sd != nil {
 		if sd.Flags&flag == 0 {
 			sd = sd.Child
@@ -19,6 +20,7 @@ func (s *Sim) findIdlestDescent38(sd *SchedDomain, p *Task, cpu, newCPU int, fla
 		}
 		g := s.findIdlestGroup38(sd, p, cpu, idx, d)
 		if g == nil {
+			kept = true
 			sd = sd.Child
 			continue
 		}
@@ -30,6 +32,7 @@ func (s *Sim) findIdlestDescent38(sd *SchedDomain, p *Task, cpu, newCPU int, fla
 			sd = sd.Child
 			continue
 		}
+		moved = true
 		d.Level = int8(sd.Level)
 		cpu = c
 		w := sd.Weight
@@ -45,11 +48,44 @@ func (s *Sim) findIdlestDescent38(sd *SchedDomain, p *Task, cpu, newCPU int, fla
 		}
 	}
 	if d.Reason == "" {
-		d.Reason = "idlest CPU"
+		d.Reason = descentReason(moved, kept)
 	}
 	d.Chosen = int16(newCPU)
 	return newCPU
 }
+
+// descentReason says how a descent ended: it moved to an idlest group at
+// some level (Decision.Level, the last such level; a level below it may
+// have kept the local group), the local group was idle enough at every
+// level that had one, or the idlest group's idlest CPU was this one.
+func descentReason(moved, kept bool) string {
+	switch {
+	case moved:
+		return "idlest group"
+	case kept:
+		return "local group idle enough at every level"
+	}
+	return "idlest CPU"
+}
+
+// Numbers a descent adds once per level, named by the level
+// ("MC.this_load"): each level's comparison, told apart (the strings are
+// made once, so a decision adds constants).
+const (
+	keyThisLoad = iota
+	keyMinLoad
+	keyLocalType
+	keyIdlestType
+	numLevelKeys
+)
+
+var levelKeys = func() (k [NumLevels][numLevelKeys]string) {
+	for l := range k {
+		n := levelNames[l]
+		k[l] = [numLevelKeys]string{n + ".this_load", n + ".min_load", n + ".local_type", n + ".idlest_type"}
+	}
+	return k
+}()
 
 // findIdlestGroup38 mirrors v3.8 find_idlest_group(): the group with the
 // least power-scaled load (source_load locally, target_load elsewhere),
@@ -82,12 +118,14 @@ func (s *Sim) findIdlestGroup38(sd *SchedDomain, p *Task, this, idx int, d *Deci
 			idlest = g
 		}
 	}
-	if idlest == nil || 100*thisLoad < imbalance*minLoad {
-		d.Reason = "local group idle enough"
+	if idlest == nil {
 		return nil
 	}
-	d.add("this_load", int64(thisLoad))
-	d.add("min_load", int64(minLoad))
+	d.add(levelKeys[sd.Level][keyThisLoad], int64(thisLoad))
+	d.add(levelKeys[sd.Level][keyMinLoad], int64(minLoad))
+	if 100*thisLoad < imbalance*minLoad {
+		return nil // the local group is idle enough
+	}
 	return idlest
 }
 
@@ -228,8 +266,8 @@ func (s *Sim) findIdlestGroup617(sd *SchedDomain, p *Task, this int, d *Decision
 	if local == nil {
 		return idlest
 	}
-	d.add("local_type", int64(localSgs.groupType))
-	d.add("idlest_type", int64(idlestSgs.groupType))
+	d.add(levelKeys[sd.Level][keyLocalType], int64(localSgs.groupType))
+	d.add(levelKeys[sd.Level][keyIdlestType], int64(idlestSgs.groupType))
 	if localSgs.groupType < idlestSgs.groupType {
 		return nil
 	}
@@ -338,6 +376,7 @@ func (s *Sim) findIdlestCPU617(sd *SchedDomain, p *Task, cpu, prev int, flag SDF
 		return prev
 	}
 	newCPU := cpu
+	moved := false
 	for sd != nil {
 		if sd.Flags&flag == 0 {
 			sd = sd.Child
@@ -353,6 +392,7 @@ func (s *Sim) findIdlestCPU617(sd *SchedDomain, p *Task, cpu, prev int, flag SDF
 			sd = sd.Child
 			continue
 		}
+		moved = true
 		d.Level = int8(sd.Level)
 		cpu = newCPU
 		w := sd.Weight
@@ -367,7 +407,11 @@ func (s *Sim) findIdlestCPU617(sd *SchedDomain, p *Task, cpu, prev int, flag SDF
 			}
 		}
 	}
-	d.Reason = "idlest group and CPU"
+	if moved {
+		d.Reason = "idlest group and CPU"
+	} else {
+		d.Reason = "the local group at every level" // sched_balance_find_dst_group() returned NULL or this CPU
+	}
 	d.Chosen = int16(newCPU)
 	return newCPU
 }

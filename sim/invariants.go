@@ -55,6 +55,17 @@ func (s *Sim) CheckInvariants() error {
 			}
 			taskCPU += s.now - rq.execStart
 		}
+		if s.smtOn { // smt.go: each core settled at the end of the last event
+			others := int32(0)
+			for _, x := range s.topo.coreCPUs[c] {
+				if x != c && s.cpus[x].curr != nil {
+					others++
+				}
+			}
+			if others != rq.smtOthers {
+				return fmt.Errorf("cpu%d: %d SMT siblings run a task, the rate counts %d", c, others, rq.smtOthers)
+			}
+		}
 		if s.era.classFor != nil {
 			if err := rq.o1Invariants(); err != nil {
 				return fmt.Errorf("cpu%d: %v", c, err)

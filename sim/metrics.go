@@ -112,11 +112,20 @@ type CostBreakdown struct {
 	BalanceMS       float64 `json:"balance_ms"`
 	IPIMS           float64 `json:"ipi_ms"`
 	IdleExitMS      float64 `json:"idle_exit_ms"`
+	// RemoteMemMS is CPU time lost running away from the node holding the
+	// task's memory (Costs.RemoteMemPct, numa_cost.go); absent when zero.
+	RemoteMemMS float64 `json:"remote_mem_ms,omitzero"`
+	// SMTShareMS is wall time tasks held a CPU beyond the work they did
+	// there, because an SMT sibling of the CPU was running too
+	// (Costs.SMTGain, smt.go); absent when zero.
+	SMTShareMS float64 `json:"smt_share_ms,omitzero"`
 }
 
 // costAcc accumulates CostBreakdown in ns.
 type costAcc struct {
 	ctxSwitch, cacheRefill, comm, ipi, idleExit int64
+	remoteMem                                   int64 // numa_cost.go
+	smt                                         int64 // smt.go
 }
 
 // Percentiles of a latency distribution, in microseconds.
@@ -344,6 +353,7 @@ func (s *Sim) Metrics() Metrics {
 	out.Costs = CostBreakdown{
 		ContextSwitchMS: ms(m.cost.ctxSwitch), CacheRefillMS: ms(m.cost.cacheRefill), CommMS: ms(m.cost.comm),
 		SearchMS: ms(m.searchCost), BalanceMS: ms(m.balanceCost), IPIMS: ms(m.cost.ipi), IdleExitMS: ms(m.cost.idleExit),
+		RemoteMemMS: ms(m.cost.remoteMem), SMTShareMS: ms(m.cost.smt),
 	}
 	if m.wakeups > 0 {
 		out.CPUsExaminedPerWakeup = round3(float64(m.cpusExamined) / float64(m.wakeups))

@@ -38,6 +38,7 @@ func (s *Sim) forkStep(rq *RQ, p *Task, st *Step) int64 {
 		}
 		c := s.allocSlot(st.Target)
 		c.parent, c.parentLife = p.id, p.life
+		c.homeNode = s.topo.CPU[rq.cpu].Node // copy_process() on the parent's CPU (numa_cost.go)
 		p.nrChildren++
 		s.live++
 		s.m.forks++
@@ -119,6 +120,7 @@ func (s *Sim) schedExec(rq *RQ, p *Task) bool {
 	s.m.searchCost += d.Cost
 	if dest == rq.cpu || !p.allowed.Has(dest) {
 		p.lastRanCPU = rq.cpu
+		p.homeNode = s.topo.CPU[rq.cpu].Node // the new image is first touched here (numa_cost.go)
 		p.remaining += d.Cost
 		return false
 	}
@@ -131,6 +133,7 @@ func (s *Sim) schedExec(rq *RQ, p *Task) bool {
 	s.era.track.balanceMigrate(p)
 	p.cpu = dest
 	p.lastRanCPU = dest
+	p.homeNode = s.topo.CPU[dest].Node // the new image is first touched where it lands (numa_cost.go)
 	p.remaining += d.Cost
 	s.countMigration(p, rq.cpu, dest, CauseExec)
 	s.emit(Event{Kind: EvMigrate, Cause: CauseExec, CPU: int16(dest), From: int16(rq.cpu), Task: p.id, Arg: -1, Level: d.Level, Why: d.Seq})

@@ -84,6 +84,10 @@ type qent struct {
 	slot int32
 }
 
+// A bucket's slice is only ever assigned in the forms bk.e = bk.e[:n] and
+// bk.e = append(bk.e, x), which the compiler turns into a store of the
+// length alone unless the array grows: no pointer store, so no GC write
+// barrier (which Go's wasm port pays while a collection is marking).
 type qbucket struct {
 	e []qent
 	h int
@@ -180,22 +184,24 @@ func (q *eventQueue) insert(s int32, t int64, seq uint64) {
 	i := int32(b & (wheelSize - 1))
 	q.slots[s].where = i
 	bk := &q.buckets[i]
-	e := bk.e
-	if len(e) == bk.h {
+	if len(bk.e) == bk.h {
 		// Empty: start over at the front.
-		bk.e, bk.h = append(e[:0], qent{t: t, slot: s}), 0
+		bk.e = bk.e[:0]
+		bk.e = append(bk.e, qent{t: t, slot: s})
+		bk.h = 0
 		q.nonempty[i>>6] |= 1 << (uint(i) & 63)
 		if q.head >= 0 && b < q.head {
 			q.head = b
 		}
 		return
 	}
+	e := bk.e
 	if e[len(e)-1].t <= t {
 		if len(e) == cap(e) && bk.h > 0 {
-			e = e[:copy(e, e[bk.h:])]
+			bk.e = bk.e[:copy(e, e[bk.h:])]
 			bk.h = 0
 		}
-		bk.e = append(e, qent{t: t, slot: s})
+		bk.e = append(bk.e, qent{t: t, slot: s})
 		return
 	}
 	// Somewhere inside: after the last entry due at or before t. Buckets
@@ -210,14 +216,14 @@ func (q *eventQueue) insert(s int32, t int64, seq uint64) {
 		bk.h--
 		return
 	}
-	e = append(e, qent{})
+	bk.e = append(bk.e, qent{})
+	e = bk.e
 	j := len(e) - 1
 	for j > bk.h && e[j-1].t > t {
 		e[j] = e[j-1]
 		j--
 	}
 	e[j] = qent{t: t, slot: s}
-	bk.e = e
 }
 
 // remove takes a pending slot out of the queue.
@@ -239,7 +245,7 @@ func (q *eventQueue) remove(s int32) {
 	e := bk.e
 	for j := bk.h; j < len(e); j++ {
 		if e[j].slot == s {
-			bk.e = e[:j+copy(e[j:], e[j+1:])]
+			bk.e = bk.e[:j+copy(e[j:], e[j+1:])]
 			break
 		}
 	}

@@ -139,17 +139,7 @@ type scriptRunner struct {
 func (r *scriptRunner) noteDecision(d *Decision) {
 	r.facts = map[string]string{"chosen": strconv.Itoa(int(d.Chosen))}
 	for i := 0; i < d.NNums; i++ {
-		r.facts[d.Nums[i].K] = strconv.FormatInt(d.Nums[i].V, 10)
-		if d.Nums[i].K == "busiest_type" || d.Nums[i].K == "local_type" || d.Nums[i].K == "idlest_type" {
-			if v := d.Nums[i].V; v >= 0 && int(v) < len(groupTypeNames) {
-				r.facts[d.Nums[i].K] = groupTypeNames[v]
-			}
-		}
-		if d.Nums[i].K == "migration_type" {
-			if v := d.Nums[i].V; v >= 0 && int(v) < len(migrationTypeNames) {
-				r.facts[d.Nums[i].K] = migrationTypeNames[v]
-			}
-		}
+		r.facts[d.Nums[i].K] = d.Nums[i].Value()
 	}
 }
 
@@ -725,15 +715,7 @@ func (r *scriptRunner) explain(d *Decision) string {
 	}
 	fmt.Fprintf(&b, "examined {%s}: %d cpus, %d groups, %d domains, cost %dns\n", d.Examined, d.NCPUs, d.NGroups, d.NDomains, d.Cost)
 	for i := 0; i < d.NNums; i++ {
-		kv := d.Nums[i]
-		switch {
-		case (kv.K == "busiest_type" || kv.K == "local_type" || kv.K == "idlest_type") && kv.V >= 0 && int(kv.V) < len(groupTypeNames):
-			fmt.Fprintf(&b, "%s = %s\n", kv.K, groupTypeNames[kv.V])
-		case kv.K == "migration_type" && kv.V >= 0 && int(kv.V) < len(migrationTypeNames):
-			fmt.Fprintf(&b, "%s = %s\n", kv.K, migrationTypeNames[kv.V])
-		default:
-			fmt.Fprintf(&b, "%s = %d\n", kv.K, kv.V)
-		}
+		fmt.Fprintf(&b, "%s = %s\n", d.Nums[i].K, d.Nums[i].Value())
 	}
 	return b.String()
 }

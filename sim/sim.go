@@ -12,76 +12,86 @@ import (
 // task's name, the process tree, the 2.6.8 era's state) last, so that a
 // task's hot state spans a few cache lines.
 type Task struct {
-	id    int32
-	prog  []Step
-	loop  int
-	state TaskState
-
-	weight  uint64
-	invW    uint32
-	allowed CPUMask
-	nrAllow int
-
-	cpu        int // task_cpu(): the runqueue it is on or last ran on (-1 before fork)
-	lastRanCPU int // where its cache footprint is (-1: nowhere)
-	commFrom   int // CPU of the waker whose message it must fetch (-1: none)
-
-	// Program state.
-	pc         int
-	inStep     bool  // the step at pc has begun
-	remaining  int64 // CPU work left before the current step completes, ns
-	loops      int
-	forkTime   int64
-	pending    int     // wakes received while not waiting (semaphore count)
-	wakers     []int32 // FIFO of tasks whose wakes are pending (for fanout "waker"), from wakersHead
-	wakersHead int
-	replyTo    int32 // the task whose wake ended the last wait
-	rr         []int // per step: next instance for fanout "one"
-	timerGen   uint32
-	// Repeat blocks: the frames of the blocks the program counter is in,
-	// innermost last (sp of them).
-	stack [MaxRepeatDepth]repeatFrame
-	sp    int
-
-	// Synchronisation objects (sync.go): relock is the mutex (index+1, 0:
-	// none) a cond_wait retakes once woken; syncWait: blocked on a sync
-	// object (wakes from wake steps only count, as for a busy task).
-	relock   int32
-	syncWait bool
-
-	// sched_entity.
+	// Line 0: what every event of the task reads first (the program
+	// interpreter, the wake-up's state checks, where it is).
+	id      int32
+	replyTo int32 // the task whose wake ended the last wait
+	state   TaskState
+	inStep  bool // the step at pc has begun
+	// sched_entity flags.
 	onRq         bool
 	delayed      bool // se->sched_delayed: blocked but still on the runqueue (DELAY_DEQUEUE)
 	waiting      bool // blocked in a wait step (wakes from tasks end it)
 	wakeMigrated bool // the wake-up in flight moved it to another CPU
-	vruntime     int64
-	deadline     int64
-	vlag         int64
-	vprot        int64
-	slice        int64
-	relDeadline  bool
-	sumExec      int64
-	prevSumExec  int64
-	execStart    int64 // se->exec_start: when it last ran (task_hot)
-	enqSeq       int64 // order of its last enqueue (3.8 cfs_tasks order)
-	listPos      int64 // position in rq->cfs_tasks (v6.17: enqueue or pick)
-	avg          SchedAvg
-	avg38        SchedAvg38
 	utilEstKeep  bool // PELT util unchanged since enqueue (UTIL_AVG_UNCHANGED)
+	relDeadline  bool
+	timerGen     uint32
+	// relock is the mutex (index+1, 0: none) a cond_wait retakes once
+	// woken (sync.go).
+	relock    int32
+	pc        int
+	sp        int   // repeat frames in use (stack)
+	remaining int64 // CPU work left before the current step completes, ns
+	cpu       int   // task_cpu(): the runqueue it is on or last ran on (-1 before fork)
+	commFrom  int   // CPU of the waker whose message it must fetch (-1: none)
 
-	// Wake-up heuristics (struct task_struct).
-	wakeeFlips      int
-	wakeeFlipDecay  int64 // jiffies
-	lastWakee       int32
-	recentUsedCPU   int
-	lastWakeupStart int64 // time of the wake that made it runnable (latency)
-	migratedAt      int64 // time the balancer last moved it, until it runs (0: none)
-	queuedAt        int64 // when it last became runnable-but-not-running
+	// Line 1.
+	prog       []Step
+	lastRanCPU int // where its cache footprint is (-1: nowhere)
+	homeNode   int // node holding its memory (-1: none yet): numa_cost.go
+	pending    int // wakes received while not waiting (semaphore count)
+	weight     uint64
 
-	// Metrics.
-	ops        int64
-	cpuTime    int64
-	waitTime   int64
+	// Line 2: the sched_entity's clocks.
+	invW        uint32
+	lastWakee   int32
+	nrAllow     int
+	vruntime    int64
+	execStart   int64 // se->exec_start: when it last ran (task_hot)
+	sumExec     int64
+	prevSumExec int64
+	queuedAt    int64 // when it last became runnable-but-not-running
+	// lastWakeupStart is the time of the wake that made it runnable
+	// (latency).
+	lastWakeupStart int64
+
+	// Line 3: accounting.
+	migratedAt     int64 // time the balancer last moved it, until it runs (0: none)
+	cpuTime        int64
+	waitTime       int64
+	ops            int64
+	loops          int
+	loop           int
+	forkTime       int64
+	wakeeFlips     int
+	wakeeFlipDecay int64 // jiffies
+
+	// Lines 4 and 5: PELT (both eras) and the EEVDF entity.
+	avg           SchedAvg
+	avg38         SchedAvg38
+	recentUsedCPU int
+	deadline      int64
+	vlag          int64
+	slice         int64
+
+	// Line 6.
+	allowed CPUMask
+	vprot   int64
+	enqSeq  int64 // order of its last enqueue (3.8 cfs_tasks order)
+	listPos int64 // position in rq->cfs_tasks (v6.17: enqueue or pick)
+
+	// Line 7: pending wakers, fanout "one".
+	wakers     []int32 // FIFO of tasks whose wakes are pending (for fanout "waker"), from wakersHead
+	wakersHead int
+	rr         []int // per step: next instance for fanout "one"
+	// syncWait: blocked on a sync object (wakes from wake steps only
+	// count, as for a busy task).
+	syncWait bool
+
+	// Repeat blocks: the frames of the blocks the program counter is in,
+	// innermost last (sp of them).
+	stack [MaxRepeatDepth]repeatFrame
+
 	migrations int64
 
 	// Cold: set at fork and exit, read by reports.
@@ -124,6 +134,11 @@ type RQ struct {
 	gen   uint32  // generation of the pending evRunDone
 	// execStart is when curr's current accounting segment began.
 	execStart int64
+	// progAt is when curr's step work was last brought up to date
+	// (progress, smt.go; kept only with SMT sharing on); smtOthers is how
+	// many of its SMT siblings had a curr when its core was last settled.
+	progAt    int64
+	smtOthers int32
 
 	nrRunning   int    // on_rq tasks, curr included (sched_delayed ones too: nr_queued)
 	nrDelayed   int    // of which sched_delayed (h_nr_runnable = nrRunning - nrDelayed)
@@ -133,11 +148,16 @@ type RQ struct {
 	avgLoad     int64 // EEVDF: sum of w over queue
 
 	// State of the CPU itself.
-	idle               bool  // running the idle task with nothing queued or in flight
-	idleSince          int64 // when it went idle
-	exiting            bool  // leaving an idle state (evIdleReady pending)
-	exitState          int   // the C-state it is leaving
-	ttwuPending        int   // wake-ups in flight to this CPU
+	idle        bool  // running the idle task with nothing queued or in flight
+	idleSince   int64 // when it went idle
+	exiting     bool  // leaving an idle state (evIdleReady pending)
+	exitState   int   // the C-state it is leaving
+	ttwuPending int   // wake-ups in flight to this CPU
+	// ipiLag delays the idle exit of a CPU whose wake-up was enqueued
+	// directly by a remote waker (3.8 ttwu_queue() within the LLC): the
+	// task is on the runqueue at once, the CPU starts waking when the
+	// IPI arrives. Set only around that activate().
+	ipiLag             int64
 	needResched        bool
 	tickOn             bool
 	tickFrom           int64 // first jiffy its restarted tick fires
@@ -225,6 +245,10 @@ type Sim struct {
 	// migrationAlwaysHot: sysctl_sched_migration_cost == -1 (task_hot()).
 	migrationAlwaysHot bool
 	spawnCPU           int
+	// smtOn: Costs.SMTGain is set and some core has several threads;
+	// smtDirty holds the CPUs whose busy state changed this event (smt.go).
+	smtOn    bool
+	smtDirty CPUMask
 
 	dirty []int // CPUs needing a reschedule after the current event
 
@@ -330,6 +354,7 @@ func New(cfg *Config) (*Sim, error) {
 		s.cfg.Machine.ThreadsPerCore = topo.MaxThreads
 		m.ThreadsPerCore = topo.MaxThreads
 	}
+	s.smtOn = s.costs.SMTGain > 0 && topo.MaxThreads > 1
 	if s.maxEvents <= 0 {
 		s.maxEvents = DefaultMaxEvents
 	}
@@ -530,6 +555,7 @@ func (s *Sim) initTask(t *Task) {
 	t.weight, t.invW = NiceWeight(g.Nice), schedPrioToWmult[g.Nice+20]
 	t.allowed, t.nrAllow = allowed, allowed.Weight()
 	t.cpu, t.lastRanCPU, t.commFrom = -1, -1, -1
+	t.homeNode = -1
 	t.replyTo, t.lastWakee, t.recentUsedCPU = -1, -1, -1
 	t.execStart = coldExecStart
 	t.parent = -1
@@ -814,6 +840,9 @@ func (s *Sim) step() {
 		s.era.activeBalance(s, s.cpus[e.cpu], int(e.task))
 	}
 	s.flush()
+	if s.smtOn && !s.smtDirty.Empty() {
+		s.smtSync()
+	}
 	s.chargeDecision()
 }
 
@@ -884,8 +913,13 @@ func (s *Sim) newDecision(path string, p *Task, this int) *Decision {
 		d = &s.decisions[s.decSeq%decisionRing]
 		*d = Decision{Seq: s.decSeq}
 	} else {
+		// Field by field: the whole record holds ten strings, and a
+		// struct store of it is a bulk write barrier in Go's wasm port
+		// while a collection is marking. Nums past NNums are never read
+		// (TestScratchDecisionReset).
 		d = &s.scratch
-		*d = Decision{Seq: -1}
+		d.Seq, d.Reason, d.Examined = -1, "", CPUMask{}
+		d.NCPUs, d.NGroups, d.NDomains, d.Cost, d.NNums = 0, 0, 0, 0, 0
 	}
 	d.T = s.now
 	d.Path = path

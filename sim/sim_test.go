@@ -61,9 +61,13 @@ func TestInvariantsEverywhere(t *testing.T) {
 		"2cpu":       machine(1, 1, 1, 2, 1, NumberLinear),
 		"4x10x2-x86": machine(4, 1, 1, 10, 2, NumberX86),
 		"clusters":   machine(1, 2, 2, 2, 2, NumberLinear),
+		"smt-shared": machine(1, 1, 1, 4, 2, NumberX86), // SMT sharing on (smt.go)
 	}
+	smt := machines["smt-shared"]
+	smt.Costs.SMTGain = 1178
+	machines["smt-shared"] = smt
 	workloads := map[string][]TaskGroup{"pairs": pairs(6, 20000), "duty": dutyCycle(), "mixed": mixed()}
-	for _, mn := range []string{"2cpu", "4x10x2-x86", "clusters"} {
+	for _, mn := range []string{"2cpu", "4x10x2-x86", "clusters", "smt-shared"} {
 		for _, wn := range []string{"pairs", "duty", "mixed"} {
 			for _, base := range []Base{BaseV38, BaseV617} {
 				for _, sis := range []SIS{SISV36, SISV38, SISBuddies, SISBottomUp, SISUtil, SISOff} {

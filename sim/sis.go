@@ -1,5 +1,7 @@
 package sim
 
+import "math/bits"
+
 // select_idle_sibling() variants. Each takes the CPU wake_affine() chose
 // (target) and the task's previous CPU, and returns where the task runs. The
 // search cost (CPUs, groups and domains examined) accrues in d. The variant
@@ -97,31 +99,123 @@ func sisV38(s *Sim, p *Task, prev, target int, d *Decision) int {
 func (s *Sim) sisIdleGroup(p *Task, target int, d *Decision, skipTarget bool) int {
 	// A task allowed on every CPU intersects every group: no need to look.
 	everywhere := p.nrAllow == s.topo.NCPU
+	skip := -1 // a CPU that never counts as idle
+	if skipTarget {
+		skip = target
+	}
+	idle := &s.idleMask
+	rec := s.recording // the examined set is only kept for explanations
+	// The look-ups are counted here and charged to d at the end (as
+	// examine and examineGroup would, one by one: the sums are the same).
+	nGroups, nCPUs := 0, 0
+	chosen, level := target, int8(-1)
+walk:
 	for sd := s.cpus[target].sdLLC; sd != nil; sd = sd.Child {
 		s.visitDomain(d)
+		if r := &sd.runs; r.ok && everywhere && !rec {
+			// The same walk on words: bit k of first (second) says the
+			// first (second) CPU of the k-th group in visiting order is
+			// idle. The walk stops at the first group whose CPUs are all
+			// idle; each group before it cost one look-up, two where its
+			// first CPU was idle (the second was looked at).
+			n, rot := int(r.n), uint(r.rot)
+			var first, second uint64
+			if r.two {
+				// Two single CPUs (the SMT level: a core's threads),
+				// in visiting order.
+				a, b := int(r.first), int(r.second)
+				first = b2u(a != skip && idle.Has(a)) | b2u(b != skip && idle.Has(b))<<1
+				second = first
+			} else {
+				first = idle.word(int(r.first), n)
+				second = first
+				if r.pairs {
+					second = idle.word(int(r.second), n)
+				}
+				if skip >= 0 {
+					if k := skip - int(r.first); k >= 0 && k < n {
+						first &^= 1 << uint(k)
+						if !r.pairs {
+							second = first
+						}
+					}
+					if k := skip - int(r.second); r.pairs && k >= 0 && k < n {
+						second &^= 1 << uint(k)
+					}
+				}
+				low := ^uint64(0) >> (64 - uint(n)) // n low bits
+				first = (first>>rot | first<<(uint(n)-rot)) & low
+				second = (second>>rot | second<<(uint(n)-rot)) & low
+			}
+			full := first & second
+			visited := n
+			if full != 0 {
+				visited = bits.TrailingZeros64(full) + 1
+			}
+			nGroups += visited
+			nCPUs += visited
+			if r.pairs {
+				nCPUs += bits.OnesCount64(first & (^uint64(0) >> (64 - uint(visited))))
+			}
+			if full != 0 {
+				chosen, level = sd.Groups[visited-1].First, int8(sd.Level)
+				break walk
+			}
+			continue
+		}
 		for _, g := range sd.Groups {
-			s.examineGroup(d)
+			nGroups++
 			if !everywhere && !g.Span.Intersects(&p.allowed) {
 				continue
 			}
-			all := true
-			for c := g.First; c >= 0; c = g.Span.Next(c) {
-				s.examine(d, c)
-				if (skipTarget && c == target) || !s.idleCPU(c) {
-					all = false
-					break
+			var all bool
+			if g.npair > 0 {
+				// A group of one or two CPUs (SMT siblings, or one
+				// CPU): its CPUs in order, without a mask scan.
+				c := int(g.pair[0])
+				nCPUs++
+				if rec {
+					d.Examined.Set(c)
+				}
+				all = c != skip && idle.Has(c)
+				if all && g.npair == 2 {
+					c = int(g.pair[1])
+					nCPUs++
+					if rec {
+						d.Examined.Set(c)
+					}
+					all = c != skip && idle.Has(c)
+				}
+			} else {
+				all = true
+				for c := g.First; c >= 0; c = g.Span.Next(c) {
+					nCPUs++
+					if rec {
+						d.Examined.Set(c)
+					}
+					if c == skip || !idle.Has(c) {
+						all = false
+						break
+					}
 				}
 			}
 			if all {
 				m := g.Span.And(&p.allowed)
-				d.Level = int8(sd.Level)
-				d.Reason = "first fully idle group"
-				return m.First()
+				chosen, level = m.First(), int8(sd.Level)
+				break walk
 			}
 		}
 	}
-	d.Reason = "no idle group: target"
-	return target
+	d.NGroups += nGroups
+	d.NCPUs += nCPUs
+	d.Cost += int64(nGroups)*s.costs.SearchGroup + int64(nCPUs)*s.costs.SearchCPU
+	if level < 0 {
+		d.Reason = "no idle group: target"
+		return target
+	}
+	d.Level = level
+	d.Reason = "first fully idle group"
+	return chosen
 }
 
 // sisBuddies mirrors 3.6-rc select_idle_sibling() with CPU buddies (commit

@@ -23,6 +23,7 @@ type Topology struct {
 	Cluster []CPUMask // per CPU: its cluster (L2)
 	LLC     []CPUMask // per CPU: its last-level cache
 	Node    []CPUMask // per CPU: its NUMA node
+	Socket  []CPUMask // per CPU: its package (socket)
 	All     CPUMask
 	// Counts, for front ends laying the machine out.
 	Nodes, Sockets, LLCs, Clusters, Cores int
@@ -48,6 +49,10 @@ type Topology struct {
 	NUMADists []int
 	// MaxThreads is the most SMT threads of any core.
 	MaxThreads int
+
+	// coreCPUs lists, per CPU, its core's threads in ascending order (SMT
+	// as a list, for the SMT sharing model's per-event walk, smt.go).
+	coreCPUs [][]int
 }
 
 // Label is the kernel's number of simulated CPU cpu.
@@ -115,6 +120,8 @@ func (t *Topology) masks() {
 	t.Cluster = make([]CPUMask, n)
 	t.LLC = make([]CPUMask, n)
 	t.Node = make([]CPUMask, n)
+	t.Socket = make([]CPUMask, n)
+	t.coreCPUs = make([][]int, n)
 	for a := 0; a < n; a++ {
 		t.All.Set(a)
 		ca := t.CPU[a]
@@ -122,6 +129,7 @@ func (t *Topology) masks() {
 			cb := t.CPU[b]
 			if ca.Core == cb.Core {
 				t.SMT[a].Set(b)
+				t.coreCPUs[a] = append(t.coreCPUs[a], b)
 			}
 			if ca.Cluster == cb.Cluster {
 				t.Cluster[a].Set(b)
@@ -131,6 +139,9 @@ func (t *Topology) masks() {
 			}
 			if ca.Node == cb.Node {
 				t.Node[a].Set(b)
+			}
+			if ca.Socket == cb.Socket {
+				t.Socket[a].Set(b)
 			}
 		}
 	}

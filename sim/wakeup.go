@@ -107,6 +107,19 @@ func (s *Sim) tryToWakeUp(p *Task, waker *Task, cpu int, sync bool) int64 {
 			p.wakeMigrated = false
 		}
 		s.activate(trq, p, flags)
+	} else if s.era.ttwuDirectLLC && (!s.feature(FeatTTWUQueue) || s.topo.SharesCache(cpu, target)) {
+		// 3.8 ttwu_queue(): sharing the LLC (or TTWU_QUEUE off), the
+		// waker takes the target's rq lock and ttwu_do_activate()s p
+		// there now; the resched IPI makes an idle target start its exit.
+		s.m.cost.ipi += s.costs.WakeupIPI
+		flags := enqWakeup
+		if p.wakeMigrated {
+			flags |= enqMigrated
+			p.wakeMigrated = false
+		}
+		trq.ipiLag = s.costs.WakeupIPI
+		s.activate(trq, p, flags)
+		trq.ipiLag = 0
 	} else {
 		trq.ttwuPending++
 		s.updIdleMask(trq)
@@ -165,9 +178,13 @@ func (s *Sim) updIdleMask(rq *RQ) {
 	}
 }
 
-// examine charges one CPU look-up to decision d.
+// examine charges one CPU look-up to decision d. The examined set is
+// only read from recorded decisions (explanations), so it is kept only
+// while recording.
 func (s *Sim) examine(d *Decision, cpu int) {
-	d.Examined.Set(cpu)
+	if s.recording {
+		d.Examined.Set(cpu)
+	}
 	d.NCPUs++
 	d.Cost += s.costs.SearchCPU
 }
@@ -420,10 +437,17 @@ func (s *Sim) wakeAffine38(sd *SchedDomain, p *Task, this, prev int, sync bool, 
 	thisLoad := int64(s.targetLoad(this, idx))
 	s.examine(d, prev)
 	s.examine(d, this)
+	// wake_affine() weighs the tasks by se.load.weight whatever
+	// weighted_cpuload() returns (v3.8 fair.c: "weight =
+	// current->se.load.weight", "weight = p->se.load.weight"; unchanged by
+	// the PELT-in-the-balancer patches of seeds 000/002, which changed
+	// only weighted_cpuload() and cpu_avg_load_per_task(), and still so in
+	// v4.x): with runnable_load_avg the CPUs' loads are averages and the
+	// tasks' weights are full ones.
 	if sync && waker != nil {
-		thisLoad -= int64(s.taskLoad(waker)) // effective_load(tg, this, -w, -w) without groups
+		thisLoad -= int64(waker.weight) // effective_load(tg, this, -w, -w) without groups
 	}
-	weight := int64(s.taskLoad(p))
+	weight := int64(p.weight)
 	balanced := true
 	if thisLoad > 0 {
 		thisEff := 100 * s.cpus[prev].capacity * (thisLoad + weight)

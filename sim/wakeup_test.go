@@ -105,3 +105,56 @@ func TestTTWUSchedstats(t *testing.T) {
 		t.Fatalf("ttwu_count %d (wake-ups %d), local %d + remote %d, move_affine %d", count, m.Wakeups, local, remote, affine)
 	}
 }
+
+// TestWakeAffine38WeighsTasksByLoadWeight works v3.8 wake_affine() by hand
+// with runnable_load_avg as weighted_cpuload() (seed 002's patch): the CPUs'
+// loads are averages, but the function weighs the waker and the wakee by
+// se.load.weight (fair.c "weight = current->se.load.weight", "weight =
+// p->se.load.weight"), not by their load_avg_contrib. MC imbalance_pct 125,
+// so prev's side is scaled by 112; equal CPU power.
+func TestWakeAffine38WeighsTasksByLoadWeight(t *testing.T) {
+	s := smallSim(t, BaseV38, SISV36)
+	s.lm = LoadRunnableAvg
+	p, w := s.tasks[0], s.tasks[1]
+	p.avg38.LoadAvgContrib = 100 // a wakee whose contribution decayed while it slept
+	w.avg38.LoadAvgContrib = 300
+	this, prev := 0, 1
+	s.cpus[this].runnableLoadAvg = 300 // the waker's contribution
+	s.cpus[prev].runnableLoadAvg = 1000
+	var sd *SchedDomain
+	for _, d := range s.cpus[this].domains {
+		if d.Flags&SDWakeAffine != 0 && d.Span.Has(prev) {
+			sd = d
+			break
+		}
+	}
+	// Not sync: this_eff = 100*(300 + 1024) = 132400 > prev_eff =
+	// 112*1000 = 112000: not balanced. (Weighing the wakee by its
+	// contribution, 100*(300+100) = 40000, would have been.) Second test:
+	// this_load 300 <= load 1000, but 300 + target_load(prev) 1000 = 1300 >
+	// cpu_avg_load_per_task(this) = 300/1: not affine.
+	d := s.newDecision("test", p, this)
+	if s.wakeAffine38(sd, p, this, prev, false, w, d) {
+		t.Errorf("non-sync: affine, want prev (this_eff 132400 > prev_eff 112000)")
+	}
+	// Sync, this CPU at 1200 with 2 tasks: this_load = 1200 - 1024 (the
+	// waker's weight, not its contribution 300) = 176; this_eff =
+	// 100*(176 + 1024) = 120000 > 112000: not balanced; 176 <= 1000 but
+	// 176 + 1000 = 1176 > cpu_avg_load_per_task(this) = 1200/2 = 600: prev.
+	// (With contributions: 1200 - 300 = 900, 100*(900 + 100) = 90000 <=
+	// 112000: affine.)
+	s.cpus[this].runnableLoadAvg = 1200
+	s.cpus[this].nrRunning = 2
+	d = s.newDecision("test", p, this)
+	if s.wakeAffine38(sd, p, this, prev, true, w, d) {
+		t.Errorf("sync, this 1200: affine, want prev (this_eff 120000 > prev_eff 112000)")
+	}
+	// Sync, this CPU at 300 (the waker alone): 300 - 1024 < 0: balanced,
+	// affine.
+	s.cpus[this].runnableLoadAvg = 300
+	s.cpus[this].nrRunning = 1
+	d = s.newDecision("test", p, this)
+	if !s.wakeAffine38(sd, p, this, prev, true, w, d) {
+		t.Errorf("sync, this 300: prev, want affine (this_load 300-1024 < 0)")
+	}
+}

@@ -45,7 +45,11 @@ func buddiesTables() []*Table {
 		Points: pts("clients", clients,
 			[]float64{30, 41, 118, 645, 3769, 6214, 12233, 14312},
 			[]float64{299, 603, 1211, 2418, 4697, 6847, 11606, 14557}),
-		Note: "Light load (1-8 pairs) is where the two designs differ most. The sim's 'before' scales linearly with the number of pairs " +
+		Note: "Light load (1-8 pairs) is where the two designs differ most. The buddies pair sits on two cores of a busy package, " +
+			"so each wake-up finds its partner's core in C1 (3 us), not C1E: C1E is a package state on these parts, entered only " +
+			"when every core of the package is in C1 (MSR_POWER_CTL's C1E Enable; docs/costs.md), and charging its 10 us exit " +
+			"to a CPU beside a busy core had held the model's gain at ×6.57 (now ×8.21: 1 and 4 clients hold). " +
+			"The sim's 'before' scales linearly with the number of pairs " +
 			"(each pair walks the package on its own, paying the same cache refill and C6 exit per message), where the real one is " +
 			"superlinear from 1 to 8 clients (30 → 645 MB/s, ×21.5 for ×8 clients): real walking pairs meet busy cores, and a wake-up " +
 			"that lands on a core still in a shallow C-state is cheaper. The model's C-state is a function of the idle time only " +
@@ -53,10 +57,13 @@ func buddiesTables() []*Table {
 			"tried (a state chosen at idle entry from the CPU's last 8 idle periods, get_typical_interval()) and dropped: it " +
 			"leaves 1-8 pairs unchanged, because a walked CPU is revisited every 2.3 ms (one pair per socket) or 1.15 ms (two), " +
 			"both past C6's 800 us target residency, so a predicting governor picks C6 too, and it moved 16 pairs out of " +
-			"their band (+42 %). At 32 clients the real " +
-			"buddies still gained 10 % and at 64 lost 5 %; the model's two designs are level at 32 and buddies lose twice as " +
-			"much at 64, where pairs outnumber cores and the wake-up walk already finds no idle core (the why column: the " +
-			"v3.6 kernel's search cost and idle-while-overloaded against the buddies' migrations).",
+			"their band (+42 %). Resolving a hardware thread's C-state at its core (a halted thread whose sibling runs wakes " +
+			"without a core C-state exit; Intel SDM vol. 3) was also tried and left out: it turns the 8-pair walk fast (×1.43 " +
+			"against the real ×3.75) and 5 pairs on 3.6 (×3.35 against ×9.87) without moving 1-4 pairs, whose buddies pair " +
+			"sits on two cores, not on one core's threads. At 32 clients the real " +
+			"buddies still gained 10 % (the model: +13.9 %, holds) and at 64 lost 5 %; the model's buddies lose about three " +
+			"times as much at 64, where pairs outnumber cores and the wake-up walk already finds no idle core (the why column: " +
+			"the v3.6 kernel's search cost and idle-while-overloaded against the buddies' migrations).",
 	}
 	// Seed 000: Mike's own runs with the revert of 37407ea7 (= buddies
 	// restored) against 3.6 virgin; three runs each.
@@ -76,10 +83,13 @@ func buddiesTables() []*Table {
 		After:      []string{"policy.select_idle_sibling=cpu_buddies"},
 		Tuned:      true,
 		Points:     mikeTable(mikeVirgin, mikeRevert),
-		Note: "The preset's description was written against this table (tbench-pairs). The misses have the causes of the " +
-			"`buddies` table: at 5 pairs the sim's gain is the same ×6.57 as at 1 (each walking pair pays the same C6 exit " +
-			"and refill per message, so before and after both scale linearly); at 20 and 80 pairs the sim's gain is smaller " +
-			"than the real one, a cause not isolated here.",
+		Note: "The preset's description was written against this table (tbench-pairs). At 1 and 5 pairs the sim's gain is the " +
+			"same ×8.21 (each walking pair pays the same C6 exit and refill per message, so before and after both scale " +
+			"linearly; the package C1E of the `buddies` note lifted it from ×6.57). At 10 pairs the gain overshoots (×2.54 " +
+			"against ×1.85): the buddies pairs' wake-ups got cheaper (p50 22 → 5 us) while the walking pairs, whose cores " +
+			"idle long, still pay C3/C6. At 40 pairs the buddies lose 9.5 % where the real ones gained 2 %: they migrate five " +
+			"times as often as v3.6 (the why column) and pay an LLC refill each time. At 20 and 80 pairs the sim's gain is " +
+			"smaller than the real one, a cause not isolated here.",
 	}
 	return []*Table{commit, mike}
 }
@@ -120,8 +130,10 @@ func preetiTable() *Table {
 		Title: "Preeti's \"Merge select_idle_sibling with the behaviour of SD_BALANCE_WAKE\" (3.6.0+preeti ÷ 3.6.0.virgin), tbench",
 		Source: "seed 000, the patch at lines 320-455 (Preeti U Murthy, 3 January 2013), measured by Mike Galbraith at lines " +
 			"748-767 (3 runs of 30 s each; the cells are means of the three runs; the issue's 0.95/0.91/0.69/0.80/1.00/0.91 are the " +
-			"first runs'). Mike: \"much kinder to light load tbench on 4x10 core (+ht) box ... At the heavy load end I'm losing heaping " +
-			"truckloads of throughput\" (lines 646-649).",
+			"first runs'). Mike's first verdict, \"much kinder to light load tbench on 4x10 core (+ht) box ... At the heavy load end I'm " +
+			"losing heaping truckloads of throughput\" (lines 646-649), he corrected later, quoting his own \"the restricted wake balance alone kinda " +
+			"sorta worked\": \"Actually, I flunked copy/paste 101.  Below (preeti) shows the real deal.\" (lines 742-746); the " +
+			"table below it has the patch losing at 1-20 clients.",
 		Machine:    westmereEX,
 		Workload:   tbenchWorkload,
 		Preset:     "tbench-pairs",
@@ -138,10 +150,21 @@ func preetiTable() *Table {
 			"ring of the socket's sibling threads, revisiting each CPU every 100-250 us, short enough to stay out of C6, while under " +
 			"v3.6 the same two pairs walk the socket's cores in lockstep with 1.15 ms between visits and every wake-up pays C6: the " +
 			"model's walk is bistable (a fast ring stays shallow, a slow one stays deep), and which mode a run falls into decides " +
-			"these points. The real patch also paid its traversal at every wake-up and, by Mike's account, bounced " +
-			"more (\"More spots to bounce too equals more bouncing\"). At 40-80 pairs the model loses more than the real patch: " +
-			"every wake-up pays the find_idlest_group() search over the 20-CPU LLC at 40 ns per CPU plus a cache refill when " +
-			"it moves the wakee, and the model has no turbo or SMT contention to dilute it.",
+			"these points. The first millisecond picks the mode (docs/costs.md, \"Two walking modes\"): the tasks start on second " +
+			"threads, where the patch's walk lands too, so its first steps find some CPUs shallow and the pairs fall out of step, " +
+			"while v3.6's walk starts on first threads all in C6 and two pairs of a socket leapfrog in lock-step; with the clients " +
+			"starting 3 ms late (every CPU in C6) the patch is level with stock at 5 and 10 pairs (−0.0 %, −1.4 %, seeds 1-3). The real patch also paid its traversal at every wake-up and, by Mike's account, bounced " +
+			"more (\"More spots to bounce too equals more bouncing\"). At 40-80 pairs the model used to lose far more (−22 % and " +
+			"−49 %): it made every remote wake-up invisible to find_idlest_group() until its IPI, so simultaneous wakees all " +
+			"saw one CPU at load 0 and piled onto it, and 80 pairs stayed spread 18/48/56/38 tasks over the four sockets for " +
+			"the whole run. 3.x ttwu_queue() enqueues a wake-up within the LLC at once (the wake list only across LLCs); with " +
+			"that, 40 pairs hold. At 80 pairs the model still loses about four times the real 7 %: when every core of the LLC " +
+			"carries the same load, find_idlest_group() returns no group at either level and the patch falls back to the " +
+			"wakee's previous CPU (new_cpu keeps task_cpu(p)), which another pair may hold by then, while the waker's CPU " +
+			"idles once the waker sleeps (the why column's idle-while-overloaded); every other wake-up moves the wakee and " +
+			"pays an IPI, a short C-state exit and an LLC refill against a 20 us message, and the model has no SMT " +
+			"contention (two busy threads of a core run at full speed each), which would make the stock kernel's packed " +
+			"CPUs slower too. At 20 pairs the model's patch is level with stock, where the real one lost 18 %.",
 	}
 }
 
@@ -177,29 +200,52 @@ func pgbenchTable() *Table {
 		Workload: "pgbench's default select/update mix with one pgbench process driving N postgres backends (1:N: the driver " +
 			"wakes every backend, each backend wakes the driver back; \"With 1:N pgbench (and ilk)\", Mike in seed 000). One op is one " +
 			"transaction: the backend runs 200 us, wakes the driver (WF_SYNC) and waits; the driver runs 10 us and replies. The " +
-			"larger databases do not fit in memory or cache: their single-client rate is lower (7974 and 7636 tps against 10794), so " +
-			"their backend time per transaction is scaled by that ratio (200 us × 10794/7974 and × 10794/7636), computed from the " +
-			"seed's own 1-client column; nothing else changes between the three sizes.",
+			"larger databases cost more per transaction: their 2-client rate is lower (19341 and 19195 tps against 21567), so their " +
+			"backend time per transaction is scaled by that ratio (200 us × 21567/19341 and × 21567/19195), computed from the " +
+			"seed's own 2-client column; nothing else changes between the three sizes. Not from the 1-client column: there the " +
+			"large databases run at well under half their own 2-client rate (7974 against 19341/2, 7636 against 19195/2) while " +
+			"the 22 MB one doubles exactly (10794, 21567) on the same machine and kernel, so their 1-client runs paid something " +
+			"other than a transaction's CPU time (a cold page cache at the start of each size's sweep fits); the 4-client column " +
+			"gives nearly the same ratios (×1.13, ×1.16 against ×1.12, ×1.12).",
 		Preset:     "pgbench-1toN",
 		VaryPath:   "tasks.client.count",
 		BeforeName: "3.8.0-rc3 select_task_rq_fair()",
 		AfterName:  "with the schedule balance map (SCHED_BALANCE_MAP)",
 		Before:     []string{"policy.features.SCHED_BALANCE_MAP=false"},
 		After:      []string{"policy.features.SCHED_BALANCE_MAP=true"},
-		Note: "SCHED_BALANCE_MAP is patch 3/3's wake-up order (sim/sbm.go): an idle CPU near prev first, an idle CPU near the " +
+		Note: "SCHED_BALANCE_MAP is patch 3/3's wake-up order (sim/sbm.go, checked line by line against seed 003 lines 357-505 " +
+			"and v3.8.13's select_task_rq_fair() and select_idle_sibling()): an idle CPU near prev first, an idle CPU near the " +
 			"waker only if wake_affine() agrees, otherwise prev. At 32 clients stock 3.8 lets wake_affine() stack clients on the " +
-			"pgbench process's CPU (3.8 has no wake_wide()), and the patch gives that CPU back: the gain and its size follow. " +
-			"Where it misses: at 8 clients the machine still has an idle CPU for every wake-up in both kernels, so they place " +
-			"alike; what is left is the cheaper lookup, which the model prices at 15 ns a domain visit, too little to show. At 32 clients the " +
-			"change varies with the seed (7484 MB: +9 %, −16 %, +3 % for seeds 1-3), so the three-seed means of the three " +
-			"sizes disagree (22 MB just above the band, 15 GB just below, 7484 MB flat): whether a client left on its busy prev " +
-			"leaves another CPU idle depends on where the clients happened to be. At 24 clients the sim loses where the seed gains: a client " +
-			"left on its busy prev waits while another CPU idles (idle-while-overloaded in the why column), a hole stock 3.8's " +
-			"search plugs. The simplification: a modelled backend waits only for the driver (no I/O, no lock waits), so more " +
-			"clients are runnable at once than in the real run.",
+			"pgbench process's CPU (3.8 has no wake_wide()), and the patch gives that CPU back: the gain and its size follow, " +
+			"though they vary with the seed (seeds 1-3: 22 MB +22 %, +38 %, +11 %; 7484 MB +40 %, +44 %, +30 %; 15 GB +44 %, " +
+			"+17 %, +22 %). Where it misses: at 8 clients the machine still has an idle CPU for every wake-up in both kernels, " +
+			"so they place alike; what is left is the cheaper lookup, which the model prices at 15 ns a domain visit, too little " +
+			"to show. At 24 clients the sim loses where the seed gains (every seed: -13 % at 22 MB, -4 % to -5 % at the larger " +
+			"sizes): a client left on its busy prev waits while another CPU idles (idle-while-overloaded in the why column), a " +
+			"hole stock 3.8's search plugs. There the sim is CPU-bound (stock 3.8 98.6 % busy at 24 clients, 22 MB, seed 1), " +
+			"while the seed's own numbers say the real run was bound by its single pgbench process (the Prev column peaks at 8 " +
+			"clients, 53883 tps, and 1 client takes 92.6 us a transaction, under half the model's 200 us backend time); refitting " +
+			"the times to the seed is the third item tried below. At 1 client the patch keeps the pair where fork balancing put it (prev idle), on two " +
+			"nodes, and pays the cross-node message cost that stock 3.8's affine wake-up avoids. " +
+			"Tried and not adopted, with the reason: (1) I/O or lock waits in a transaction. The seed rules them out as a " +
+			"per-transaction cost: at 2 and 4 clients the 7484 MB and 15 GB databases take only 12-16 % longer per transaction " +
+			"than the 22 MB one (about 12 us of 104 us) where one read from disk takes milliseconds, and the 22 MB column scales " +
+			"by 2.00 and 3.86 from 1 to 2 and 4 clients at 10794 tps per client, which neither a row lock every transaction " +
+			"takes nor a flush at every commit would allow. (2) The driver's queries as WF_SYNC wake-ups, as the kernel makes them " +
+			"(sock_def_readable() wakes the reader with wake_up_interruptible_sync_poll()): with the preset's times the sign " +
+			"is right at 14 of 15 points but only 10 of 24 hold (stock 3.8 then stacks backends on the driver's node and loses " +
+			"up to ×2.7 where the seed loses 20 %). (3) Backend and driver times refitted to the seed's Prev column (its 1-client " +
+			"rate and its 8-client plateau: about 45-70 us and 15-18 us): the sim is then bound by the driver, as the real run " +
+			"was, but without WF_SYNC queries the patch's change at 8-32 clients shrinks to -1 % … +1 % (one run of 70 us: +17 % " +
+			"at 24 clients), and with them it swings between +1 % and ×2.2 with the backend time (45-80 us); the 1-client point loses 6-14 " +
+			"% and some seeds lose 6-8 % at 2-4 clients (the patch keeps the pair on the two nodes fork balancing chose, " +
+			"where stock 3.8's affine wake-up joins them). Whatever makes the stock " +
+			"kernel lose 20 % in the driver-bound regime is not modelled, so the preset keeps its times and its driver still " +
+			"wakes without WF_SYNC.",
 	}
 	for _, size := range pgSizes {
-		run := pgbenchClientRunUS * pgPrev["22 MB"][0] / pgPrev[size][0]
+		// Per-transaction cost from the 2-client column (see Workload).
+		run := pgbenchClientRunUS * pgPrev["22 MB"][1] / pgPrev[size][1]
 		for i, c := range pgClients {
 			p := Point{Label: fmt.Sprintf("%s, %s clients", size, c), Vary: c,
 				SeedBefore: []float64{pgPrev[size][i]}, SeedAfter: []float64{pgPost[size][i]},
@@ -246,7 +292,17 @@ func aim9Table() *Table {
 			"of the thread's −30 %. runnable_load_avg alone: not reproduced. The woken workers' contributions decayed while they " +
 			"waited, but by similar factors, so runnable_load_avg ranks the CPUs as load.weight does and the runs match; staggering " +
 			"the forks (the waves) did not change that. Which part of the real −10 % the model lacks (the thread's profile " +
-			"points at idle entries; tick-sampled load, as Alex Shi suspected, is what the model's PELT does too) is not found.",
+			"points at idle entries; tick-sampled load, as Alex Shi suspected, is what the model's PELT does too) is not found. " +
+			"Alex Shi's own diagnosis, in his v4 cover letter (\"[patch v4 0/18] sched: simplified fork, release load avg and power " +
+			"awareness scheduling\", 24 January 2013), is that \"the runnable info needs 345ms to accumulate, balancing doesn't do " +
+			"well for many tasks burst waking\"; v4 dropped runnable load from the balancer for it. Tried in the model, each " +
+			"leaving runnable_load_avg within 1 % of load.weight (seed 1): the workers forked one after another by a starter, " +
+			"each asleep before the next fork (50-150 us apart), instead of in waves; each worker also forking one or two short " +
+			"children inside the burst (fork balancing by runnable_load_avg while the woken workers' contributions are still " +
+			"small); move_tasks() weighing tasks by se.load.weight against the runnable_load_avg imbalance (patch 09 without " +
+			"patch 10). In every variant the newly idle CPUs pull the piled-up workers at once under both metrics; the model's " +
+			"newidle balance does not fail where the kernel's evidently did. wake_affine() now weighs tasks by se.load.weight, as " +
+			"v3.8's does under any metric; that moved neither point.",
 	}
 }
 
@@ -315,10 +371,16 @@ func eligibleTables() []*Table {
 		Points: pts("clients", []string{"1", "2", "4", "8", "16", "32", "64", "96"},
 			[]float64{255.97, 511.60, 996.70, 1646.46, 2259.42, 4725.48, 4411.47, 4284.31},
 			[]float64{275.01, 544.27, 1006.57, 1649.15, 2274.35, 4735.57, 4400.05, 4267.39}),
-		Note: "At 1-2 clients the machine is nearly idle: no runqueue ever holds two tasks, so can_migrate_task()'s eligibility " +
-			"check never runs and the patch cannot change anything in the model. The seed's +7.4 % and +6.4 % there are not " +
-			"explained by the patch's mechanism (Vincent Guittot asked the same, lines 32-41); they are most likely run-to-run " +
-			"variation of tbench on a hybrid CPU with turbo, which the model does not have.",
+		Note: "At 1-2 clients the patch has nothing to act on. Its test in can_migrate_task() refuses a task only while no " +
+			"balance of the domain has failed, the task is not eligible on its runqueue, and the destination's cfs_rq already " +
+			"has tasks queued (task_is_ineligible_on_dst_cpu(): dst_cfs_rq->nr_queued); with one or two pairs on 24 CPUs only " +
+			"idle CPUs pull (idle and newly idle balancing, nothing queued) and a busy CPU finds no imbalance, so the test " +
+			"never refuses a task and the model's two runs are identical (same ops, same migrations). The seed's +7.4 % and " +
+			"+6.4 % there are not the patch's mechanism (Vincent Guittot asked why it should help at all, lines 32-41). They " +
+			"are not turbo either: the runs had turbo disabled (line 53). The i7-13700 is hybrid, 8 P-cores with HT and 8 " +
+			"E-cores (the thread's \"12 Core/24 HT\" counts its 24 threads), and whether one or two pairs run on P- or E-cores " +
+			"is a placement the patch does not touch and may differ between runs; the model has one core type, and the seed " +
+			"gives no spread for tbench.",
 	}
 	return []*Table{hb, tb}
 }

@@ -178,7 +178,10 @@ func cut(kv string) (string, string, bool) {
 
 // ScaleCosts multiplies every cost of the model by f: context switch, IPI,
 // C-state exit latencies (not their target residencies), cache refills,
-// communication, search and balancing costs. Jitter is not a cost.
+// communication, search and balancing costs, and the remote-memory
+// surcharge (RemoteMemPct), and SMT sharing: the extra run time a busy
+// sibling costs a thread (2048/SMTGain − 1 with two threads) is scaled and
+// SMTGain set back from it. Jitter is not a cost.
 func ScaleCosts(c *sim.Costs, f float64) {
 	sc := func(x int64) int64 { return int64(math.Round(float64(x) * f)) }
 	c.ContextSwitch = sc(c.ContextSwitch)
@@ -197,6 +200,11 @@ func ScaleCosts(c *sim.Costs, f float64) {
 	c.SearchGroup = sc(c.SearchGroup)
 	c.SearchDomain = sc(c.SearchDomain)
 	c.BalanceCPU = sc(c.BalanceCPU)
+	c.RemoteMemPct = int(sc(int64(c.RemoteMemPct)))
+	if c.SMTGain > 0 && c.SMTGain < 2048 {
+		stretch := 2048/float64(c.SMTGain) - 1
+		c.SMTGain = int64(math.Round(2048 / (1 + stretch*f)))
+	}
 }
 
 func (j *job) run() {

@@ -126,6 +126,8 @@ export function wireControls(api, editor) {
   // keys for a page whose canvas side does not take them, so that the
   // help line holds either way.
   document.addEventListener("keydown", (e) => {
+    // A modal dialog (a confirmation) has the keys: Esc closes it.
+    if (document.querySelector("dialog[open]")) return;
     const t = e.target;
     const inText = t && (t.isContentEditable || /^(INPUT|TEXTAREA)$/.test(t.tagName));
     // Ctrl+Z / Ctrl+Shift+Z (Cmd on a Mac, and Ctrl+Y): the scenario's undo

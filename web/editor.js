@@ -34,6 +34,7 @@ function concrete(pattern, ...vals) {
   return pattern.replace(/\[[a-z]\]|<[a-z]+>/g, (p) => (p[0] === "[" ? "[" + vals[n++] + "]" : vals[n++]));
 }
 const oneLine = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
 // applies: a schema row or key exists on the scenario's base (its bases
 // list, scenarios/eras.go); the editor offers only those.
 const baseOf = (m) => getIn(m.scenario, m.schema.base_path) || rowAt(m, m.schema.base_path).default;
@@ -62,6 +63,43 @@ function structureKey(m) {
   ]);
 }
 
+// confirmDialog asks before a change that takes more than what was
+// clicked: a modal dialog with the title, the text, one line per item, the
+// action's button and Cancel (Esc too). ok runs on the action; the focus
+// goes back to from either way.
+export function confirmDialog(title, text, items, action, ok, from) {
+  let d = $("confirm");
+  if (d) d.remove();
+  const yes = h("button", { type: "button", id: "confirm-ok", class: "primary", text: action });
+  const no = h("button", { type: "button", id: "confirm-cancel", text: "Cancel" });
+  d = h("dialog", { id: "confirm", attrs: { "aria-labelledby": "confirm-title" } },
+    h("h2", { id: "confirm-title", text: title }),
+    h("p", { text: text }),
+    h("ul", { id: "confirm-items" }, items.map((t) => h("li", { text: t }))),
+    h("p", { class: "hint", text: "One undo (↶ or Ctrl+Z) brings everything back." }),
+    h("div", { class: "row" }, yes, no));
+  const close = (run) => {
+    d.close();
+    d.remove();
+    if (from && document.contains(from)) from.focus();
+    if (run) ok();
+  };
+  yes.addEventListener("click", () => close(true));
+  no.addEventListener("click", () => close(false));
+  d.addEventListener("cancel", (e) => { e.preventDefault(); close(false); });
+  document.body.appendChild(d);
+  d.showModal();
+  no.focus();
+}
+
+// CARDS_PER_SLICE: a scenario with more groups is built after the task
+// that read its model (refresh). SLICE_MS: how long one task of the main
+// thread goes on building cards (at least one) before it yields (buildTasks):
+// a card's menus list every group, so a card of a 64-group import takes
+// 2-10 ms here.
+const CARDS_PER_SLICE = 6;
+const SLICE_MS = 12;
+
 export class Editor {
   constructor(api) {
     this.api = api;
@@ -82,7 +120,15 @@ export class Editor {
     const key = structureKey(m);
     if (force || key !== this.key) {
       this.key = key;
-      this.rebuild();
+      // A scenario of many groups (an import) is built in later tasks:
+      // reading its model is a task of its own on the main thread.
+      if (this.taskList(m).length > CARDS_PER_SLICE) {
+        const gen = (this.buildGen = (this.buildGen || 0) + 1);
+        setTimeout(() => { if (gen === this.buildGen) this.rebuild(); }, 0);
+      } else {
+        this.buildGen = (this.buildGen || 0) + 1;
+        this.rebuild();
+      }
     } else {
       this.update();
     }
@@ -168,17 +214,27 @@ export class Editor {
     const ownPath = el && el.dataset.path;
     const lines = [];
     for (const p of problems) {
-      const f = p.path && byPath !== false ? this.fields.get(p.path) : null;
+      const f = p.path && byPath !== false ? this.fieldAt(p.path) : null;
       if (f && f !== own) this.fieldError(f, p.problem);
-      lines.push(p.path && p.path !== ownPath ? p.path + ": " + p.problem : p.problem);
+      lines.push(p.path && p.path !== ownPath ? (p.where || p.path) + ": " + p.problem : p.problem);
     }
     if (own) this.fieldError(own, lines.join("\n"));
-    else if (byPath === false || !problems.some((p) => this.fields.get(p.path))) {
+    else if (byPath === false || !problems.some((p) => this.fieldAt(p.path))) {
       // Nothing to attach it to: the page's error line.
       const e = $("error");
       e.textContent = lines.join("\n");
       e.hidden = false;
     }
+  }
+
+  // fieldAt is the field at path, or the nearest one enclosing it (a
+  // group's card for a problem with the group as a whole).
+  fieldAt(path) {
+    for (let p = path || ""; p; p = p.slice(0, Math.max(p.lastIndexOf("."), p.lastIndexOf("["), 0))) {
+      const f = this.fields.get(p);
+      if (f) return f;
+    }
+    return null;
   }
 
   fieldError(field, text) {
@@ -194,30 +250,34 @@ export class Editor {
 
   // ---- controls --------------------------------------------------------
 
+  // bind shows get(model) in el's prop now and at every update. An element
+  // may have several bindings (its value and its placeholder).
   bind(el, get, prop) {
-    prop = prop || (el.type === "checkbox" ? "checked" : "value");
-    this.bindings.push({ el, get, prop });
-    this.updateOne(el);
+    const b = { el, get, prop: prop || (el.type === "checkbox" ? "checked" : "value") };
+    this.bindings.push(b);
+    this.show(b);
     return el;
   }
 
+  // show writes one binding's value into its element.
+  show(b) {
+    const v = b.get(this.model);
+    if (b.prop === "checked") b.el.checked = !!v;
+    else if (b.prop === "class") b.el.className = v;
+    else b.el[b.prop] = v === undefined || v === null ? "" : String(v);
+  }
+
+  // updateOne snaps one control back to the value being played (a rejected
+  // checkbox or menu).
   updateOne(el) {
-    for (const b of this.bindings) {
-      if (b.el !== el) continue;
-      const v = b.get(this.model);
-      if (b.prop === "checked") el.checked = !!v;
-      else el[b.prop] = v === undefined || v === null ? "" : String(v);
-    }
+    for (const b of this.bindings) if (b.el === el) this.show(b);
   }
 
   update() {
     const active = document.activeElement;
     for (const b of this.bindings) {
       if (b.el === active && b.prop === "value") continue;
-      const v = b.get(this.model);
-      if (b.prop === "checked") b.el.checked = !!v;
-      else if (b.prop === "class") b.el.className = v;
-      else b.el[b.prop] = v === undefined || v === null ? "" : String(v);
+      this.show(b);
     }
   }
 
@@ -461,13 +521,39 @@ export class Editor {
     return getIn(m.scenario, list.path) || [];
   }
 
+  // buildTasks builds the group cards, SLICE_MS of them per task of the
+  // main thread, so a scenario of many groups (an rt-app import of 64
+  // threads) never holds the page for long (issue 19); a newer rebuild
+  // abandons the older one's rest.
   buildTasks() {
     const root = $("task-fields");
     clear(root);
-    this.taskList(this.model).forEach((t, i) => root.appendChild(this.taskCard(t, i)));
     const add = h("button", { type: "button", class: "wide", text: "+ Task group" });
     add.addEventListener("click", () => this.edit(add, "addTask"));
-    root.appendChild(h("div", { class: "errbox" }, add));
+    const tail = h("div", { class: "errbox" }, add);
+    root.appendChild(tail);
+    const gen = (this.taskGen = (this.taskGen || 0) + 1);
+    const slice = (from) => {
+      if (gen !== this.taskGen) return; // rebuilt since: that build has its own slices
+      // An update between slices changed values, not the groups (that
+      // would have rebuilt): the later cards show the newest model.
+      const list = this.taskList(this.model);
+      if (from >= list.length) return;
+      const frag = document.createDocumentFragment();
+      // The first slice holds the first CARDS_PER_SLICE cards at least:
+      // a scenario of a few groups is built at once (an edit's card is
+      // there when the edit returns).
+      const until = performance.now() + SLICE_MS;
+      const least = from === 0 ? CARDS_PER_SLICE : 1;
+      let to = from;
+      do {
+        frag.appendChild(this.taskCard(list[to], to));
+        to++;
+      } while (to < list.length && (to - from < least || performance.now() < until));
+      root.insertBefore(frag, tail);
+      if (to < list.length) setTimeout(() => slice(to), 0);
+    };
+    slice(0);
   }
 
   taskCard(t, i) {
@@ -485,8 +571,8 @@ export class Editor {
       cls: "task-name", size: 12, aria: "task group " + i + " " + nameKey,
       write: (v, el) => { if (v !== t[nameKey]) this.edit(el, "renameTask", i, v); },
     });
-    const remove = h("button", { type: "button", class: "small", text: "Remove", title: "remove this task group" });
-    remove.addEventListener("click", () => this.edit(remove, "removeTask", i));
+    const remove = h("button", { type: "button", class: "small", text: "Remove", title: "remove this task group", attrs: { "aria-label": "remove group " + t[nameKey] } });
+    remove.addEventListener("click", () => this.removeGroup(remove, i));
 
     // The group's other fields: a menu of the other groups for a reference
     // to one, text for the rest, the default or the meaning of "absent"
@@ -508,13 +594,33 @@ export class Editor {
     const addStep = h("button", { type: "button", class: "small", text: "+ Step" });
     addStep.addEventListener("click", () => this.edit(addStep, "addStep", i));
 
-    return h("section", { class: "task", dataset: { task: i } },
+    const card = h("section", { class: "task", dataset: { task: i } },
       h("div", { class: "task-head" }, this.field(concrete(nameRow.path, i), "Group", name), h("div", { class: "errbox" }, remove)),
       fields,
       this.dutyCycle(i, t),
       h("h4", { text: "Program (one pass = one op)" }),
       this.fieldBox(concrete(prog.path, i), steps),
       h("div", { class: "errbox" }, addStep));
+    this.fields.set(base, card);
+    return card;
+  }
+
+  // removeGroup removes group i; when other groups name it (client and
+  // server wake each other), it first lists what goes with it and asks.
+  // The removal is one edit: one undo brings everything back. Problems
+  // are shown at the places they name (the paths are those on screen).
+  removeGroup(el, i) {
+    const rm = (this.model.removals || [])[i];
+    const tasks = this.taskList(this.model);
+    const others = rm ? (rm.groups || []).filter((g) => g !== i) : [];
+    const refs = (rm && rm.refs) || [];
+    const go = () => this.result(this.api.edit("removeTask", i), el, true);
+    if (!refs.length && !others.length) { go(); return; }
+    const items = others.map((g) => "group \"" + tasks[g].name + "\": only \"" + tasks[i].name + "\" starts it (the group goes)")
+      .concat(refs.map((r) => r.text));
+    confirmDialog("Remove group \"" + tasks[i].name + "\"?",
+      "Other groups name it. Removing it also changes these:", items,
+      "Remove the references too", go, el);
   }
 
   // dutyCycle is the shortcut for the common periodic task: run pct% of

@@ -4,11 +4,12 @@
 "use strict";
 
 import { $, download, slug } from "./dom.js";
+import { startProgress, fmtBytes } from "./progress.js";
 
-// Files larger than this are refused before they are read (the simulator
-// refuses scenarios over 256 KiB anyway; lscpu output of a big machine is
-// well under this).
-const MAX_IMPORT = 1 << 20;
+// Files larger than this are refused before they are read: a sched trace
+// may be this large; the simulator's worker refuses anything else over
+// 1 MiB (and scenarios over 256 KiB).
+const MAX_IMPORT = 32 << 20;
 
 function showIn(slotId, text) {
   const el = $(slotId);
@@ -56,11 +57,15 @@ export function wireFiles(api, editor) {
       showIn("export-error", "");
       const label = b.textContent;
       $("export-status").textContent = label + ": running the scenario…";
+      const prog = startProgress("Exporting " + label, api.cancelJobs ? () => api.cancelJobs() : null);
       try {
         const r = await api.export(b.dataset.format, (frac) => {
           $("export-status").textContent = label + ": running the scenario… " + Math.round(frac * 100) + " %";
+          prog.update(frac, "simulated time");
         });
-        if (r.ok) {
+        if (r.cancelled) {
+          $("export-status").textContent = label + ": cancelled.";
+        } else if (r.ok) {
           download(r.name, r.data, r.type);
           $("export-status").textContent = label + ": saved " + r.name + " (" + r.data.length.toLocaleString("en") + " bytes).";
         } else {
@@ -68,24 +73,40 @@ export function wireFiles(api, editor) {
           showIn("export-error", r.error);
         }
       } finally {
+        prog.done();
         exporting = false;
         for (const x of all) x.disabled = false;
       }
     });
   }
 
-  // importText loads text as a scenario (or, when the page API can, an
-  // rt-app JSON or lscpu -p output); errors go next to the import box.
-  const importText = (text, source) => {
+  // importText loads data (a string, or a file's bytes as an ArrayBuffer,
+  // handed over to the simulator's worker, which decodes it) as a scenario,
+  // an rt-app JSON, lscpu -p output or a sched trace; errors go next to
+  // the import box, and on error nothing is replaced.
+  const importText = async (data, source, size, shown) => {
     showIn("import-error", "");
     showIn("import-status", "");
-    const r = api.importText ? api.importText(text, source || "") : api.loadScenario(text);
+    const name = source || "";
+    const prog = shown || startProgress("Importing " + (name || "the pasted text"), () => api.cancelJobs());
+    let r;
+    try {
+      r = await api.importText(data, name, "", (p) => {
+        prog.update(p.frac, (p.frac >= 0 ? "" : "decoding ") + fmtBytes(p.bytes || size));
+      });
+    } finally {
+      prog.done();
+    }
+    if (r.cancelled) {
+      showIn("import-status", (source ? source + ": " : "") + "import cancelled; nothing was replaced.");
+      return false;
+    }
     if (!r.ok) {
       const notes = r.notes || [];
       showIn("import-error", (source ? source + ": " : "") + r.error + (notes.length ? "\n" + notes.join("\n") : ""));
       return false;
     }
-    const what = { scenario: "scenario loaded", rtapp: "rt-app workload imported onto this machine", lscpu: "machine imported from lscpu" }[r.kind] || "loaded";
+    const what = { scenario: "scenario loaded", rtapp: "rt-app workload imported onto this machine", lscpu: "machine imported from lscpu", ftrace: "sched trace imported" }[r.kind] || "loaded";
     const notes = r.notes || [];
     showIn("import-status", (source ? source + ": " : "") + what +
       (notes.length ? ".\n" + notes.join("\n") : "."));
@@ -107,7 +128,19 @@ export function wireFiles(api, editor) {
       showIn("import-error", file.name + ": " + file.size + " bytes is too large to import (the limit is " + MAX_IMPORT + ").");
       return;
     }
-    file.text().then((text) => importText(text, file.name), (err) => showIn("import-error", file.name + ": " + err.message));
+    // The bytes, not a string: they are transferred to the worker as they
+    // are. The bar covers the reading too.
+    let cancelled = false;
+    const prog = startProgress("Importing " + file.name, () => { cancelled = true; api.cancelJobs(); });
+    prog.update(null, "reading " + fmtBytes(file.size));
+    file.arrayBuffer().then((buf) => {
+      if (cancelled) {
+        prog.done();
+        showIn("import-status", file.name + ": import cancelled; nothing was replaced.");
+        return;
+      }
+      importText(buf, file.name, file.size, prog);
+    }, (err) => { prog.done(); showIn("import-error", file.name + ": " + err.message); });
   };
   $("import-file").addEventListener("change", (e) => {
     const f = e.target.files && e.target.files[0];

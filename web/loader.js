@@ -15,6 +15,7 @@ import { wireLog } from "./log.js";
 import "./timeline.js";
 import "./chapters.js";
 import { wireLayout } from "./layout.js";
+import { startProgress } from "./progress.js";
 
 function showError(text) {
   const el = $("error");
@@ -66,13 +67,36 @@ function wireRunToEnd(api) {
   if (!b) return;
   b.addEventListener("click", async () => {
     b.disabled = true;
+    // Any other call (pause) ends a run to the end where it is.
+    const prog = startProgress("Running to the end", () => api.pause());
+    const poll = setInterval(() => {
+      const st = api.state();
+      if (st.duration_ms > 0) prog.update(st.now_ms / st.duration_ms, "simulated " + st.now_ms.toFixed(1) + " of " + st.duration_ms.toFixed(0) + " ms");
+    }, 200);
     try {
       const r = await api.runToEnd();
       if (!r.ok && r.error) showError(r.error);
     } finally {
+      clearInterval(poll);
+      prog.done();
       b.disabled = false;
     }
   });
+}
+
+// wireBusy shows a progress bar while the simulator's worker is behind
+// the page's calls for over half a second (a long step, seek or chapter
+// jump: they cannot be interrupted, so no Cancel; a run to the end has its
+// own bar).
+function wireBusy(api) {
+  let prog = null;
+  setInterval(() => {
+    const st = api.state();
+    const busy = st.busy_ms > 500 && !st.fast_forward;
+    if (busy && !prog) prog = startProgress("The simulator is working", null, 0);
+    if (!busy && prog) { prog.done(); prog = null; }
+    if (prog) prog.update(null, "");
+  }, 200);
 }
 
 // whenAPI calls fn once window.schedplay is installed.
@@ -98,6 +122,7 @@ function wirePage() {
     wireCompare(api, editor);
     wireLog(api);
     wireRunToEnd(api);
+    wireBusy(api);
     // Another revision (a link, a preset, a restart, the console): re-read.
     document.addEventListener("schedplay:scenario", () => {
       setTimeout(() => { editor.refresh(); syncControls(api); }, 0);

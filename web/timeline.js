@@ -5,7 +5,10 @@
 // by cause, in the canvas' cause colours, so the eye finds the bursts; the
 // part of the run simulated so far is lighter, the playhead is the accent
 // line. Buttons: previous / next migration ([ and ] on the keyboard), one
-// step back and forward (← and →).
+// step back and forward (← and →). The steps are relative: the worker
+// moves from the time it is at when it gets the call (a pause made just
+// before included), never from the time the scrubber last showed, which
+// trails a playing run.
 // Everything shown is set with textContent, never as HTML.
 "use strict";
 
@@ -43,15 +46,20 @@ export class Timeline {
       return x;
     };
     b("tl-prev-mig", "◀ move", "back to the previous migration (key [)").addEventListener("click", () => this.call(() => this.api.seekMigration(-1)));
-    b("tl-back", "◀", "one step back (key ←)").addEventListener("click", () => this.call(() => this.api.seek(this.nowMS() - this.stepMS())));
+    b("tl-back", "◀", "one step back (key ←)").addEventListener("click", () => this.call(() => this.api.stepBack(this.stepMS())));
     this.track = el("canvas", {
       id: "tl-track", role: "slider", tabindex: "0", "aria-label": "simulated time",
       "aria-valuemin": "0", "aria-valuenow": "0", "aria-valuemax": "0",
     });
     row.appendChild(this.track);
-    b("tl-fwd", "▶", "one step forward (key →)").addEventListener("click", () => this.call(() => this.api.seek(this.nowMS() + this.stepMS())));
+    b("tl-fwd", "▶", "one step forward (key →)").addEventListener("click", () => this.call(() => this.api.step(this.stepMS())));
     b("tl-next-mig", "move ▶", "forward to the next migration (key ])").addEventListener("click", () => this.call(() => this.api.seekMigration(1)));
+    // The time and the run's length, each kept on one line: a narrow
+    // row shows them as two lines, never a word per line.
     this.label = el("span", { id: "tl-label", "aria-live": "off" });
+    this.labelNow = el("span", { class: "tl-part" });
+    this.labelDur = el("span", { class: "tl-part" });
+    this.label.append(this.labelNow, " ", this.labelDur);
     row.appendChild(this.label);
     box.appendChild(row);
     const ui = document.getElementById("ui") || document.body;
@@ -92,8 +100,6 @@ export class Timeline {
     new ResizeObserver(() => this.draw()).observe(t);
   }
 
-  nowMS() { return this.info ? this.info.now_ms : 0; }
-
   // stepMS: what the ← and → keys step, one frame at the current speed.
   stepMS() {
     const st = this.api.state ? this.api.state() : null;
@@ -123,7 +129,8 @@ export class Timeline {
     this.track.setAttribute("aria-valuemax", String(ti.duration_ms));
     this.track.setAttribute("aria-valuenow", String(ti.now_ms));
     this.track.setAttribute("aria-valuetext", fmtMS(ti.now_ms));
-    this.label.textContent = fmtMS(ti.now_ms) + " / " + fmtMS(ti.duration_ms);
+    this.labelNow.textContent = fmtMS(ti.now_ms);
+    this.labelDur.textContent = "/ " + fmtMS(ti.duration_ms);
     this.draw();
   }
 

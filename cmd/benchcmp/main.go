@@ -9,6 +9,13 @@
 //	                                            checked out as a temporary git worktree
 //	benchcmp -wasm [flags] <packages>            the same tree as js/wasm under node against native
 //
+// With -cputime N (with -base, native) it runs TestCPUTimePerEvent instead of
+// the benchmarks (N simulators per scenario; the unit cpu-ns/event: the
+// simulating thread's CPU time per trace event, far steadier than wall time
+// on a loaded machine) and checks that both sides print the same trace hash
+// per scenario where both print one: unequal hashes are reported, since then
+// the two builds do not simulate the same thing.
+//
 // Each package's test binary is built once per side (go test -c, with the
 // PGO profile the shipped binaries use: -pgo for this tree, the baseline's own
 // cmd/schedsim/default.pgo if it has one), then run -count times per side,
@@ -44,6 +51,7 @@ func main() {
 	bench := flag.String("bench", ".", "benchmark regexp (-test.bench)")
 	benchtime := flag.String("benchtime", "", "-test.benchtime (default: go test's)")
 	pgo := flag.String("pgo", "", "PGO profile for this tree's test binaries (empty: off)")
+	cputime := flag.Int("cputime", 0, "run TestCPUTimePerEvent with this many simulators per scenario instead of the benchmarks (-base only)")
 	keep := flag.String("out", "", "directory to keep the raw outputs in (old.txt, new.txt); default: a temporary one")
 	flag.Parse()
 	if (*base == "") == !*wasm {
@@ -55,6 +63,9 @@ func main() {
 	}
 	if *count < 1 {
 		fail(errors.New("-count must be at least 1"))
+	}
+	if *cputime < 0 || *cputime > 0 && *wasm {
+		fail(errors.New("-cputime wants a positive count and -base (the CPU-time test is linux-only)"))
 	}
 	tmp, err := os.MkdirTemp("", "benchcmp")
 	if err != nil {
@@ -114,6 +125,11 @@ func main() {
 	if *benchtime != "" {
 		args = append(args, "-test.benchtime", *benchtime)
 	}
+	if *cputime > 0 {
+		args = []string{"-test.run", "^TestCPUTimePerEvent$", "-test.count", "1"}
+		os.Setenv("SCHEDPLAY_CPUTIME", strconv.Itoa(*cputime))
+	}
+	hashes := [2]map[string]string{{}, {}}
 	var rawOld, rawNew bytes.Buffer
 	var rounds [2][]results
 	for r := 0; r < *count; r++ {
@@ -137,6 +153,7 @@ func main() {
 				}
 				buf.Write(out)
 				res.parse(pkg, out)
+				res.parseCPUTime(pkg, out, hashes[o])
 			}
 		}
 		rounds[0] = append(rounds[0], ro)
@@ -150,6 +167,69 @@ func main() {
 		os.WriteFile(filepath.Join(*keep, "new.txt"), rawNew.Bytes(), 0o644)
 	}
 	report(os.Stdout, oldSide.name, newSide.name, rounds)
+	if *cputime > 0 {
+		fmt.Println(compareHashes(hashes))
+	}
+}
+
+// parseCPUTime reads TestCPUTimePerEvent's lines, "cputime NAME V ns/event"
+// followed (in newer trees) by " (trace HASH, N events)", into the unit
+// cpu-ns/event, and the trace hashes into hashes.
+func (r results) parseCPUTime(pkg string, out []byte, hashes map[string]string) {
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 4 || f[0] != "cputime" || f[3] != "ns/event" {
+			continue
+		}
+		v, err := strconv.ParseFloat(f[2], 64)
+		if err != nil {
+			continue
+		}
+		key := strings.TrimPrefix(pkg, "./") + " " + f[1]
+		r[key] = map[string]float64{"cpu-ns/event": v}
+		if len(f) >= 6 && f[4] == "(trace" {
+			hashes[key] = strings.TrimSuffix(f[5], ",")
+		}
+	}
+}
+
+// compareHashes says whether the scenarios both sides printed a trace hash
+// for have equal ones.
+func compareHashes(h [2]map[string]string) string {
+	var same, differ, one []string
+	for k, a := range h[0] {
+		if b, ok := h[1][k]; !ok {
+			one = append(one, k)
+		} else if a == b {
+			same = append(same, k)
+		} else {
+			differ = append(differ, fmt.Sprintf("%s (%s vs %s)", k, a, b))
+		}
+	}
+	for k := range h[1] {
+		if _, ok := h[0][k]; !ok {
+			one = append(one, k)
+		}
+	}
+	sort.Strings(same)
+	sort.Strings(differ)
+	sort.Strings(one)
+	s := "trace hashes: "
+	switch {
+	case len(differ) > 0:
+		s += "DIFFER for " + strings.Join(differ, ", ") + ": those builds do not simulate the same thing"
+	case len(same) > 0:
+		s += "equal for " + strings.Join(same, ", ")
+	case len(one) > 0:
+		return s + "not compared: printed by one side only (" + strings.Join(one, ", ") + ")"
+	default:
+		return s + "printed by neither side"
+	}
+	if len(one) > 0 {
+		s += "; printed by one side only: " + strings.Join(one, ", ")
+	}
+	return s
 }
 
 type side struct {

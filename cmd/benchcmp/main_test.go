@@ -68,3 +68,47 @@ func TestMedian(t *testing.T) {
 		t.Errorf("median even = %v", m)
 	}
 }
+
+const cpuOld = `cputime tbench-40 141.0 ns/event
+cputime mixed-256 143.0 ns/event (trace 0eebaa6a682e6d18, 288888 events)
+PASS
+`
+
+const cpuNew = `cputime tbench-40 120.0 ns/event (trace a18dbc7169c8eb22, 492567 events)
+cputime mixed-256 110.0 ns/event (trace 0eebaa6a682e6d19, 288888 events)
+`
+
+// TestCPUTime: TestCPUTimePerEvent's lines, with or without the trace hash,
+// become the unit cpu-ns/event (lower is better), and unequal hashes are
+// called out.
+func TestCPUTime(t *testing.T) {
+	var rounds [2][]results
+	h := [2]map[string]string{{}, {}}
+	for i := 0; i < 2; i++ {
+		o, n := results{}, results{}
+		o.parseCPUTime("./sim", []byte(cpuOld), h[0])
+		n.parseCPUTime("./sim", []byte(cpuNew), h[1])
+		rounds[0] = append(rounds[0], o)
+		rounds[1] = append(rounds[1], n)
+	}
+	if v := rounds[1][0]["sim tbench-40"]["cpu-ns/event"]; v != 120 {
+		t.Fatalf("tbench-40 cpu-ns/event = %v, want 120", v)
+	}
+	var b bytes.Buffer
+	report(&b, "old", "new", rounds)
+	if !strings.Contains(b.String(), "1.175×") {
+		t.Errorf("want tbench-40's 141/120 = 1.175× speed-up:\n%s", b.String())
+	}
+	s := compareHashes(h)
+	if !strings.Contains(s, "DIFFER for sim mixed-256 (0eebaa6a682e6d18 vs 0eebaa6a682e6d19)") ||
+		!strings.Contains(s, "printed by one side only: sim tbench-40") {
+		t.Errorf("compareHashes = %q", s)
+	}
+	if s := compareHashes([2]map[string]string{{}, {"sim x": "1"}}); !strings.Contains(s, "not compared: printed by one side only (sim x)") {
+		t.Errorf("compareHashes (one side) = %q", s)
+	}
+	h[1]["sim mixed-256"] = "0eebaa6a682e6d18"
+	if s := compareHashes(h); !strings.HasPrefix(s, "trace hashes: equal for sim mixed-256") {
+		t.Errorf("compareHashes (equal) = %q", s)
+	}
+}

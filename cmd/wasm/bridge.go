@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"log"
 	"math"
 	"strings"
 	"syscall/js"
@@ -50,11 +49,13 @@ import (
 //	setSpeed(x)            -> {ok, error}; x = simulated seconds per wall second
 //	                          (default 0.001: 1 ms of simulated time per second)
 //	set(path, value)       -> {ok, error}; a scenario field by dotted path, restarts
-//	stats()                -> {fps, frame_ms, sim_rtf, first_frame_ms}; first_frame_ms is
+//	stats()                -> {fps, frame_ms, sim_rtf, first_frame_ms, decode_ms, draw_ms, drawn, layouts}; first_frame_ms is
 //	                          when the first frame was drawn, in ms since navigation start;
 //	                          fps and frame_ms (decoding and drawing) are the page's,
 //	                          sim_rtf the simulated seconds per second its frames advanced;
-//	                          decode_ms and draw_ms split frame_ms
+//	                          decode_ms and draw_ms split frame_ms; drawn counts the
+//	                          frames drawn, layouts the machine's layouts (a scenario,
+//	                          the stage's size, talk mode, A/B or the theme changed)
 //
 // The simulator plays in a Web Worker (worker.go); every call above still
 // returns at once, computed on the page's copy of the session's state
@@ -70,6 +71,8 @@ import (
 //	                          a limit or another call stopped it (error says which);
 //	                          wall_ms is the worker's time for it, sim_ms what it covered
 //	state().fast_forward   -> true while a runToEnd is under way
+//	state().busy_ms        -> how long the worker has been behind the calls made (a
+//	                          long step or seek), 0 when it has applied them all
 //
 // The page's own additions (README, "The page"):
 //
@@ -82,11 +85,19 @@ import (
 //	                          base_values, defaults, duty, level_keys, suggestions}
 //	                          (cmd/wasm/pagemodel)
 //	exportScenario()       -> the scenario as indented JSON text
-//	importText(text, name, kind)
-//	                       -> {ok, error, problems, kind, notes}: a scenario JSON, an
-//	                          rt-app JSON (run on the current machine) or lscpu -p
-//	                          output (replaces the machine); kind "" recognises it;
-//	                          notes: what could not be mapped, "path: what happened"
+//	importText(data, name, kind, progress)
+//	                       -> Promise of {ok, error, problems, kind, notes}: a scenario
+//	                          JSON, an rt-app JSON (run on the current machine), lscpu -p
+//	                          output (replaces the machine) or a sched trace (ftrace or
+//	                          trace-cmd report text: its tasks, on the machine it shows);
+//	                          kind "" recognises it; notes: what could not be mapped,
+//	                          "path: what happened". data is a string, an ArrayBuffer or
+//	                          a Uint8Array (its buffer is transferred to the worker, which
+//	                          decodes it); progress({phase, frac, bytes}) is called on the
+//	                          way (frac -1: the importer cannot tell). On error nothing
+//	                          is replaced
+//	cancelJobs()           -> how many imports and exports under way it cancelled (their
+//	                          Promises resolve with {ok: false, cancelled: true})
 //	export(format, progress)
 //	                       -> Promise of {ok, error, name, type, data (Uint8Array)}:
 //	                          the scenario run from t = 0 to its end (in the worker), as
@@ -113,13 +124,20 @@ import (
 // A Go panic inside a call is turned into an error result instead of
 // killing the simulator.
 func installAPI(sess *front, g *game, pg *page) {
+	problemScenario = func() *scenarios.Scenario {
+		sc, err := scenarios.Decode(sess.Scenario())
+		if err != nil {
+			return nil
+		}
+		return sc
+	}
 	obj := js.Global().Get("Object").New()
 	fn := func(name string, f func(args []js.Value) any) {
 		obj.Set(name, js.FuncOf(func(this js.Value, args []js.Value) (ret any) {
 			defer func() {
 				if r := recover(); r != nil {
 					msg := fmt.Sprintf("internal error in schedplay.%s: %v", name, r)
-					log.Print(msg)
+					consoleError(msg)
 					sess.SetError(msg)
 					ret = result(fmt.Errorf("%s", msg))
 				}
@@ -165,15 +183,16 @@ func installAPI(sess *front, g *game, pg *page) {
 			}
 			return ""
 		}
-		if len(args) < 1 || args[0].Type() != js.TypeString {
-			return result(fmt.Errorf("importText(text, name, kind): want the text"))
+		progress := js.Undefined()
+		if len(args) > 3 {
+			progress = args[3]
 		}
-		r := importText(sess, str(0), str(1), str(2))
-		if !r["ok"].(bool) {
-			pg.attribute(r["error"].(string))
+		if len(args) < 1 || !(args[0].Type() == js.TypeString || args[0].InstanceOf(js.Global().Get("ArrayBuffer")) || args[0].InstanceOf(js.Global().Get("Uint8Array"))) {
+			return js.Global().Get("Promise").Call("resolve", result(fmt.Errorf("importText(data, name, kind, progress): want the text (a string, an ArrayBuffer or a Uint8Array)")))
 		}
-		return r
+		return importPromise(sess, pg, args[0], str(1), str(2), progress)
 	})
+	fn("cancelJobs", func(args []js.Value) any { return sess.cancelJobs() })
 	fn("export", func(args []js.Value) any {
 		format, progress := "", js.Undefined()
 		if len(args) > 0 && args[0].Type() == js.TypeString {
@@ -272,19 +291,15 @@ func installAPI(sess *front, g *game, pg *page) {
 		now, dur := sess.Clock()
 		speed := sess.Speed()
 		return map[string]any{"playing": sess.Playing(), "now_ms": float64(now) / 1e6, "duration_ms": float64(dur) / 1e6,
-			"speed": speed, "speed_label": frame.FormatSpeed(speed), "fast_forward": sess.fastForward(),
+			"speed": speed, "speed_label": frame.FormatSpeed(speed), "fast_forward": sess.fastForward(), "busy_ms": sess.busyMS(),
 			"can_undo": sess.CanUndo(), "can_redo": sess.CanRedo()}
 	})
 	fn("describe", func(args []js.Value) any {
-		sc, err := scenarios.Decode(sess.Scenario())
-		if err != nil {
+		model := described.of(sess.Scenario())
+		if model == nil {
 			return js.Null()
 		}
-		m, err := pagemodel.Describe(sc)
-		if err != nil {
-			return js.Null()
-		}
-		return parseJSON(m)
+		return js.Global().Get("JSON").Call("parse", string(model))
 	})
 	fn("exportScenario", func(args []js.Value) any {
 		var b bytes.Buffer
@@ -374,8 +389,9 @@ func installAPI(sess *front, g *game, pg *page) {
 	fn("stats", func(args []js.Value) any {
 		st := sess.Stats()
 		dec, draw := sess.frameCost()
+		drawn, layouts := pg.drawCounts()
 		return map[string]any{"fps": st.FPS, "frame_ms": st.FrameMS, "sim_rtf": st.SimRTF, "first_frame_ms": pg.firstFrame(),
-			"decode_ms": dec, "draw_ms": draw}
+			"decode_ms": dec, "draw_ms": draw, "drawn": drawn, "layouts": layouts}
 	})
 	fn("settled", func(args []js.Value) any { return sess.settled() })
 	fn("runToEnd", func(args []js.Value) any { return sess.runToEnd() })
@@ -383,16 +399,55 @@ func installAPI(sess *front, g *game, pg *page) {
 	js.Global().Set("schedplay", obj)
 }
 
-// result is the {ok, error, problems} object the API returns.
+// problemScenario is the scenario the page shows, whose groups a problem's
+// "where" names (installAPI sets it).
+var problemScenario = func() *scenarios.Scenario { return nil }
+
+// result is the {ok, error, problems} object the API returns; each problem
+// has its path, the problem, and where: the place in the editor's words
+// (pagemodel.Where).
 func result(err error) any {
 	if err != nil {
 		var probs []any
-		for _, p := range pagemodel.Problems(err) {
-			probs = append(probs, map[string]any{"path": p.Path, "problem": p.Problem})
+		var sc *scenarios.Scenario
+		for i, p := range pagemodel.Problems(err) {
+			if i == 0 {
+				sc = problemScenario()
+			}
+			probs = append(probs, map[string]any{"path": p.Path, "problem": p.Problem, "where": pagemodel.Where(sc, p.Path)})
 		}
 		return map[string]any{"ok": false, "error": err.Error(), "problems": probs}
 	}
 	return map[string]any{"ok": true, "error": "", "problems": []any{}}
+}
+
+// modelCache keeps describe()'s JSON for the scenario it was made from.
+// The editor reads describe() after every change and again for every
+// listener of schedplay:scenario; the model of the same scenario is the
+// same. An import brings its model from the worker (importjob.Result.Model)
+// and puts it here, so the page's main thread only parses it (issue 19: a
+// 64-group import spent 26-45 ms of the main thread describing itself).
+type modelCache struct{ scenario, model []byte }
+
+var described modelCache
+
+// of returns the model of the scenario whose canonical JSON is cur (nil if
+// it does not decode: the session only holds valid scenarios).
+func (c *modelCache) of(cur []byte) []byte {
+	if c.model != nil && bytes.Equal(cur, c.scenario) {
+		return c.model
+	}
+	b, err := pagemodel.DescribeJSON(cur)
+	if err != nil {
+		return nil
+	}
+	c.put(cur, b)
+	return b
+}
+
+// put records model as the model of scenario.
+func (c *modelCache) put(scenario, model []byte) {
+	c.scenario, c.model = bytes.Clone(scenario), model
 }
 
 // parseJSON hands v to JS as a plain object (js.ValueOf takes no structs

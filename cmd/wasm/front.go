@@ -51,9 +51,13 @@ type front struct {
 	ch      *frame.ChapterInfo // the newest chapter state
 	ff      bool               // a run to the end is under way
 	waiters []waiter
-	ffWait  []js.Value // runToEnd promises' resolve functions
-	exports map[float64]exportWait
-	nextExp float64
+	// busyFrom is when the worker fell behind the calls (the first call
+	// made while it had applied all before): a long step or seek.
+	busyFrom time.Time
+	ffWait   []js.Value // runToEnd promises' resolve functions
+	exports  map[float64]exportWait
+	imports  map[float64]importWait
+	nextExp  float64 // the last import or export id
 
 	// the main thread's own numbers (stats())
 	meter     app.Meter
@@ -67,9 +71,94 @@ type front struct {
 	winDecode, winDraw time.Duration
 	winFrames          int
 	decodeMS, drawMS   float64
+
+	// unacked: frames decoded and not yet acknowledged to the worker.
+	// The acknowledgement goes when the page draws (tick), so the worker
+	// merges the frames a slow page could not draw instead of having it
+	// decode each (aim9-burst at 11 fps decoded 60 frames a second);
+	// ackTimer acknowledges anyway when no frame is drawn for a while (a
+	// hidden tab draws nothing, and the API's promises wait for frames).
+	unacked  int
+	ackTimer js.Value
+	ackFn    js.Func
 }
 
+// ackAfter is how long a decoded frame waits for a drawn one before it is
+// acknowledged anyway.
+const ackAfter = 100 * time.Millisecond
+
 type exportWait struct{ resolve, progress js.Value }
+
+// importWait is an import under way: apply takes the worker's result.
+type importWait struct {
+	apply    func(js.Value)
+	progress js.Value
+}
+
+// startImport posts an import to the worker: data (a string, or an
+// ArrayBuffer or Uint8Array whose buffer is transferred) with the scenario
+// played now; apply gets the worker's result.
+func (fr *front) startImport(data js.Value, name, kind string, apply func(js.Value), progress js.Value) {
+	fr.mu.Lock()
+	fr.nextExp++
+	id := fr.nextExp
+	if fr.imports == nil {
+		fr.imports = map[float64]importWait{}
+	}
+	fr.imports[id] = importWait{apply, progress}
+	fr.mu.Unlock()
+	m := map[string]any{"op": "import", "id": id, "data": data, "name": name, "kind": kind, "cur": string(fr.shadow.Scenario())}
+	var transfer []any
+	switch {
+	case data.InstanceOf(js.Global().Get("ArrayBuffer")):
+		transfer = append(transfer, data)
+	case data.InstanceOf(js.Global().Get("Uint8Array")):
+		transfer = append(transfer, data.Get("buffer"))
+	}
+	fr.worker.Call("postMessage", m, transfer)
+}
+
+// onImport takes an import's progress or result from the worker.
+func (fr *front) onImport(data js.Value) {
+	id := data.Get("import").Float()
+	fr.mu.Lock()
+	w, ok := fr.imports[id]
+	done := data.Get("done").Truthy()
+	if done {
+		delete(fr.imports, id)
+	}
+	fr.mu.Unlock()
+	if !ok {
+		return // cancelled
+	}
+	if !done {
+		if w.progress.Type() == js.TypeFunction {
+			w.progress.Invoke(map[string]any{"phase": "decoding", "frac": data.Get("progress"), "bytes": data.Get("bytes")})
+		}
+		return
+	}
+	w.apply(data)
+}
+
+// cancelJobs gives up every import and export under way: their Promises
+// resolve now with {ok: false, cancelled: true}, the worker stops them at
+// their next progress report, and nothing is replaced. It returns how many
+// it cancelled.
+func (fr *front) cancelJobs() int {
+	fr.mu.Lock()
+	imps, exps := fr.imports, fr.exports
+	fr.imports, fr.exports = nil, nil
+	fr.mu.Unlock()
+	for id, w := range imps {
+		fr.worker.Call("postMessage", map[string]any{"op": "cancel", "id": id})
+		w.apply(js.ValueOf(map[string]any{"ok": false, "cancelled": true, "error": "import cancelled", "notes": []any{}}))
+	}
+	for id, w := range exps {
+		fr.worker.Call("postMessage", map[string]any{"op": "cancel", "id": id})
+		w.resolve.Invoke(map[string]any{"ok": false, "cancelled": true, "error": "export cancelled"})
+	}
+	return len(imps) + len(exps)
+}
 
 // startExport sends an export to the worker; resolve gets its result.
 func (fr *front) startExport(scenario, format string, resolve, progress js.Value) {
@@ -105,7 +194,7 @@ func (fr *front) onExport(data js.Value) {
 		return
 	}
 	res := js.Global().Get("Object").New()
-	for _, k := range []string{"ok", "error", "name", "type", "data"} {
+	for _, k := range []string{"ok", "error", "name", "type", "data", "cancelled"} {
 		if v := data.Get(k); !v.IsUndefined() {
 			res.Set(k, v)
 		}
@@ -127,6 +216,9 @@ func newFront(worker js.Value, hub *app.Hub) *front {
 // post forwards a call to the worker; kv names its arguments.
 func (fr *front) post(op string, kv map[string]any) {
 	fr.mu.Lock()
+	if fr.applied >= fr.seq {
+		fr.busyFrom = time.Now()
+	}
 	fr.seq++
 	seq := fr.seq
 	fr.mu.Unlock()
@@ -147,6 +239,10 @@ func (fr *front) onMessage(data js.Value) {
 			fr.onExport(data)
 			return
 		}
+		if data.Get("import").Type() == js.TypeNumber {
+			fr.onImport(data)
+			return
+		}
 		if e := data.Get("error"); e.Type() == js.TypeString {
 			fr.shadow.SetError("simulator worker: " + e.String())
 		}
@@ -155,7 +251,12 @@ func (fr *front) onMessage(data js.Value) {
 	t0 := time.Now()
 	b := make([]byte, data.Length())
 	js.CopyBytesToGo(b, data)
-	fr.worker.Call("postMessage", map[string]any{"op": "ack"})
+	fr.mu.Lock()
+	fr.unacked++
+	if fr.ackTimer.IsUndefined() {
+		fr.ackTimer = js.Global().Call("setTimeout", fr.ackFunc(), ackAfter.Milliseconds())
+	}
+	fr.mu.Unlock()
 	m, err := fr.dec.Decode(b)
 	if err != nil {
 		fr.shadow.SetError("simulator worker: " + err.Error())
@@ -276,6 +377,18 @@ func (fr *front) runToEnd() js.Value {
 		return nil
 	})
 	return js.Global().Get("Promise").New(h)
+}
+
+// busyMS is how long the worker has been behind the calls made (0: it
+// has applied them all): the page shows progress for a call that keeps it
+// busy over half a second.
+func (fr *front) busyMS() float64 {
+	fr.mu.Lock()
+	defer fr.mu.Unlock()
+	if fr.applied >= fr.seq || fr.busyFrom.IsZero() {
+		return 0
+	}
+	return float64(time.Since(fr.busyFrom)) / float64(time.Millisecond)
 }
 
 // fastForward reports whether a run to the end is under way.
@@ -506,6 +619,32 @@ func (fr *front) Clock() (now, dur int64) {
 	return fr.last.A().Now, fr.last.Duration
 }
 
+// ackLocked acknowledges the frames decoded so far (fr.mu held).
+func (fr *front) ackLocked() {
+	if !fr.ackTimer.IsUndefined() {
+		js.Global().Call("clearTimeout", fr.ackTimer)
+		fr.ackTimer = js.Undefined()
+	}
+	if fr.unacked > 0 {
+		fr.worker.Call("postMessage", map[string]any{"op": "ack", "n": fr.unacked})
+		fr.unacked = 0
+	}
+}
+
+// ackFunc is the timer's callback (made once).
+func (fr *front) ackFunc() js.Func {
+	if fr.ackFn.IsUndefined() {
+		fr.ackFn = js.FuncOf(func(js.Value, []js.Value) any {
+			fr.mu.Lock()
+			fr.ackTimer = js.Undefined()
+			fr.ackLocked()
+			fr.mu.Unlock()
+			return nil
+		})
+	}
+	return fr.ackFn
+}
+
 // tick is the main thread's frame (Ebiten's Update): the meter.
 func (fr *front) tick(now time.Time) {
 	fr.mu.Lock()
@@ -515,6 +654,7 @@ func (fr *front) tick(now time.Time) {
 		dt = min(now.Sub(fr.lastFrame), 250*time.Millisecond)
 	}
 	fr.lastFrame = now
+	fr.ackLocked()
 	fr.meter.Frame(now, dt, fr.simNS, fr.decodeDur)
 	fr.winDecode += fr.decodeDur
 	fr.winFrames++

@@ -15,9 +15,10 @@ import (
 	"schedplay/render/ebitendraw"
 )
 
-// game is the Ebiten game: Update applies the keyboard commands, advances
-// the session and publishes the frame; Draw takes the frames published
-// since the last Draw from its listener and paints the newest one. What to
+// game is the Ebiten game: Update ticks the main thread's meter (keys act
+// in their keydown handler, keys.go; frames come from the worker); Draw
+// takes the frames published since the last Draw from its listener and
+// paints the newest one. What to
 // draw is package canvas's business (tested natively); this file only
 // hands its layers to the renderer.
 type game struct {
@@ -26,7 +27,6 @@ type game struct {
 	page   *page
 	r      *ebitendraw.Renderer
 	frames *broadcast.Listener[*frame.Frame]
-	keys   *keyboard
 
 	start time.Time
 	cv    *canvas.Canvas
@@ -45,19 +45,10 @@ func newGame(sess *front, hub *app.Hub, pg *page, r *ebitendraw.Renderer) *game 
 	return &game{sess: sess, hub: hub, page: pg, r: r, start: time.Now(), cv: canvas.New(r.Measure)}
 }
 
-// Update applies the keyboard commands; the frames come from the worker
-// (front.onMessage publishes them as they arrive). TPS is synced to the
-// frame rate.
+// Update ticks the main thread's meter; the frames come from the worker
+// (front.onMessage publishes them as they arrive) and keys act in their
+// keydown handler (keys.go). TPS is synced to the frame rate.
 func (g *game) Update() error {
-	if g.keys != nil {
-		for _, c := range g.keys.take() {
-			if c == app.CmdFullscreen {
-				toggleFullscreen()
-				continue
-			}
-			g.sess.Do(c) // errors show in the page's error area
-		}
-	}
 	g.sess.tick(time.Now())
 	return nil
 }
@@ -115,6 +106,7 @@ func (g *game) Draw(screen *ebiten.Image) {
 	g.r.EndFrame()
 	g.sess.DrawTime(time.Since(t0))
 	g.drawn++
+	g.page.drew(ver)
 	if g.drawn == 1 {
 		g.page.markFirstFrame()
 	}

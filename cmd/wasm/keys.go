@@ -3,30 +3,27 @@
 package main
 
 import (
-	"sync"
 	"syscall/js"
 
 	"schedplay/app"
 )
 
-// keyboard turns key presses anywhere on the page (the canvas, or the
-// document when no form field has the focus) into app.Commands, queued for
-// the next Update: input is read once per tick.
+// installKeyboard turns key presses anywhere on the page (the canvas, or
+// the document when no form field has the focus) into app.Commands and
+// applies each one in the keydown handler itself, through do: a press acts
+// at once and once, whatever the frame rate. (Queued for the next Ebiten
+// Update, as before, presses made between two frames of a slow page were
+// applied together in one bunch when the frame came.) The commands only
+// post to the worker and update the main thread's shadow state, so the
+// handler does not block; the effect shows as soon as the worker's frame
+// arrives (the page's panels follow frames, not Ebiten's ticks).
 //
 // Keys typed into a text field or a select, Space and Enter on a focused
-// button, and keys with Ctrl, Alt or Meta held are the page's, not ours. A
+// button, keys while a modal dialog is open, and keys with Ctrl, Alt or
+// Meta held are the page's, not ours. A
 // key we take is marked with preventDefault: the browser does not act on it
 // (Space would scroll) and the page's own key handlers leave it alone.
-type keyboard struct {
-	mu    sync.Mutex
-	queue []app.Command
-}
-
-// maxQueued bounds the commands waiting for the next tick (a held key repeats).
-const maxQueued = 16
-
-func installKeyboard() *keyboard {
-	k := &keyboard{}
+func installKeyboard(do func(app.Command)) {
 	// Capture on window: we see the key before the page's own handlers
 	// and, by preventDefault, tell them it was taken.
 	opts := js.Global().Get("Object").New()
@@ -40,7 +37,7 @@ func installKeyboard() *keyboard {
 			return nil
 		}
 		key := e.Get("key").String()
-		if editable(e.Get("target"), key) {
+		if editable(e.Get("target"), key) || modalOpen() {
 			return nil
 		}
 		c := app.KeyCommand(key)
@@ -53,23 +50,9 @@ func installKeyboard() *keyboard {
 			toggleFullscreen()
 			return nil
 		}
-		k.mu.Lock()
-		if len(k.queue) < maxQueued {
-			k.queue = append(k.queue, c)
-		}
-		k.mu.Unlock()
+		do(c)
 		return nil
 	}), opts)
-	return k
-}
-
-// take returns the queued commands and empties the queue.
-func (k *keyboard) take() []app.Command {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	q := k.queue
-	k.queue = nil
-	return q
 }
 
 // editable reports whether key belongs to a form control: typing in a
@@ -85,6 +68,12 @@ func editable(t js.Value, key string) bool {
 		return key == " " || key == "Enter"
 	}
 	return t.Get("isContentEditable").Truthy()
+}
+
+// modalOpen: a modal dialog of the page (a confirmation) is open; the keys
+// are its own.
+func modalOpen() bool {
+	return js.Global().Get("document").Call("querySelector", "dialog[open]").Truthy()
 }
 
 var ignore = js.FuncOf(func(this js.Value, args []js.Value) any { return nil })

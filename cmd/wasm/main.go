@@ -20,7 +20,6 @@
 package main
 
 import (
-	"log"
 	"strings"
 	"syscall/js"
 
@@ -56,7 +55,7 @@ func main() {
 		return
 	}
 	g := newGame(sess, hub, pg, r)
-	g.keys = installKeyboard()
+	installKeyboard(sess.Do) // errors show in the page's error area
 
 	// Consumers. The canvas drains its channel every frame; the panels only
 	// need the latest state; the link updater only acts on revisions.
@@ -93,7 +92,7 @@ func main() {
 	ebiten.SetScreenClearedEveryFrame(false) // Draw covers the whole screen
 	if err := ebiten.RunGame(g); err != nil {
 		pg.fatal(err.Error())
-		log.Print(err)
+		consoleError(err.Error())
 	}
 }
 
@@ -115,4 +114,10 @@ func loadFromURL(sess *front, hash string) {
 	if err := sess.LoadPreset(scenarios.DefaultPreset, false); err != nil {
 		sess.SetError(err.Error())
 	}
+}
+
+// consoleError writes msg to the browser's console (the standard log
+// package would do the same through os.Stderr, at 6 kB of the download).
+func consoleError(msg string) {
+	js.Global().Get("console").Call("error", msg)
 }

@@ -33,6 +33,8 @@ type page struct {
 	attributed string       // an error shown next to its field, not at the top
 
 	firstFrameMS float64 // performance.now() when the first frame was drawn (ms since navigation start); 0 before
+	drawn        int64   // frames drawn
+	layouts      uint64  // times the machine was laid out (canvas.Canvas.Static's version)
 
 	// fastForward reports a run to the end under way (front.fastForward).
 	fastForward func() bool
@@ -47,6 +49,23 @@ func (p *page) markFirstFrame() {
 		p.firstFrameMS = t
 		p.mu.Unlock()
 	}
+}
+
+// drew counts a drawn frame and the canvas' layouts so far.
+func (p *page) drew(layouts uint64) {
+	p.mu.Lock()
+	p.drawn++
+	p.layouts = layouts
+	p.mu.Unlock()
+}
+
+// drawCounts is what drew counted: frames drawn and layouts. A layout
+// while a scenario plays means the stage changed size under it (each one
+// is a new static layer and every label fitted again).
+func (p *page) drawCounts() (drawn int64, layouts uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.drawn, p.layouts
 }
 
 // firstFrame is what markFirstFrame recorded (0 before the first frame).

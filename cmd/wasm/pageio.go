@@ -9,6 +9,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"schedplay/cmd/wasm/importjob"
 	"schedplay/cmd/wasm/pagemodel"
 	"schedplay/interop"
 	"schedplay/scenarios"
@@ -39,6 +40,8 @@ type yieldingWriter struct {
 	dur      int64
 	progress func(frac float64)
 	full     bool // the size limit was reached: the run stops too (Options.Stop)
+	stop     func() bool
+	stopped  bool // the page cancelled the export
 }
 
 func (w *yieldingWriter) Write(p []byte) (int, error) {
@@ -53,12 +56,16 @@ func (w *yieldingWriter) Write(p []byte) (int, error) {
 		}
 		time.Sleep(time.Millisecond) // back to the JS event loop
 		w.last = time.Now()
+		if w.stop != nil && w.stop() {
+			w.stopped = true
+			return 0, errCancelled
+		}
 	}
 	return len(p), nil
 }
 
 // exportRun writes the scenario in format; name is the file name to offer.
-func exportRun(scenario []byte, format string, progress func(float64)) (data []byte, name, mime string, err error) {
+func exportRun(scenario []byte, format string, progress func(float64), stop func() bool) (data []byte, name, mime string, err error) {
 	sc, err := scenarios.Decode(scenario)
 	if err != nil {
 		return nil, "", "", err
@@ -72,7 +79,7 @@ func exportRun(scenario []byte, format string, progress func(float64)) (data []b
 		return nil, "", "", err
 	}
 	src := interop.Source{Scenario: sc}
-	w := &yieldingWriter{last: time.Now(), dur: cfg.Duration, progress: progress}
+	w := &yieldingWriter{last: time.Now(), dur: cfg.Duration, progress: progress, stop: stop}
 	if ft, _ := interop.LookupFormat(format); ft.Runs {
 		if src.Sim, err = sim.New(cfg); err != nil {
 			return nil, "", "", err
@@ -84,7 +91,10 @@ func exportRun(scenario []byte, format string, progress func(float64)) (data []b
 	// for the CLI to list; the page offers the formats that run.)
 	// The run stops when the export reaches its cap (w.full), instead of
 	// simulating on for nothing.
-	_, err = interop.Export(w, src, format, interop.Options{Interval: interop.DefaultInterval, Stop: func() bool { return w.full }})
+	_, err = interop.Export(w, src, format, interop.Options{Interval: interop.DefaultInterval, Stop: func() bool { return w.full || w.stopped }})
+	if w.stopped {
+		return nil, "", "", errCancelled
+	}
 	if errors.Is(err, errExportTooLarge) {
 		return nil, "", "", fmt.Errorf("the %s export of this run is larger than %d MiB; shorten the simulated time (duration) or use schedsim export", format, maxExportBytes>>20)
 	}
@@ -117,7 +127,7 @@ func exportPromise(sess *front, format string, progress js.Value) js.Value {
 // yields every exportYield, so the worker keeps ticking and frames keep
 // coming), posting {export: id, progress} on the way and then {export: id,
 // done: true, ok, error, name, type, data}.
-func workerExport(id float64, scenario, format string) {
+func workerExport(id float64, scenario, format string, stop func() bool) {
 	post := func(m map[string]any, transfer ...any) {
 		m["export"] = id
 		js.Global().Call("postMessage", m, transfer)
@@ -130,7 +140,11 @@ func workerExport(id float64, scenario, format string) {
 		}()
 		data, name, mime, err := exportRun([]byte(scenario), format, func(frac float64) {
 			post(map[string]any{"progress": frac})
-		})
+		}, stop)
+		if errors.Is(err, errCancelled) {
+			post(map[string]any{"done": true, "ok": false, "cancelled": true, "error": "export " + format + ": cancelled"})
+			return
+		}
 		if err != nil {
 			post(map[string]any{"done": true, "ok": false, "error": "export " + format + ": " + err.Error()})
 			return
@@ -161,37 +175,156 @@ func newPromise(work func() any) js.Value {
 	return js.Global().Get("Promise").New(handler)
 }
 
-// failed records err as the session's last error (error()) and returns it.
-func failed(sess *front, err error) error {
-	sess.SetError(err.Error())
-	return err
+// Imports run in the simulator's worker too: importText posts the text
+// (an ArrayBuffer is transferred, not copied) with the scenario being
+// played; the worker recognises and decodes it (pagemodel.Import, or
+// interop.ImportFtraceWith for a sched trace) and answers with the
+// scenario's canonical JSON, which the page applies (front.Replace) or,
+// on error, only reports: nothing is replaced then.
+
+// importProgressEvery is how often (wall time) a running import reports
+// its progress and lets the worker tick the session that plays.
+const importProgressEvery = 40 * time.Millisecond
+
+// runImport is importjob.Run as importText's result: {ok, error,
+// problems, kind, notes} plus, on success, s: the scenario's canonical
+// JSON.
+func runImport(data []byte, name, kind string, cur []byte, progress func(frac float64)) map[string]any {
+	im := importjob.Run(data, name, kind, cur, progress)
+	r := result(im.Err).(map[string]any)
+	r["kind"] = im.Kind
+	ns := []any{}
+	for _, n := range im.Notes {
+		ns = append(ns, n)
+	}
+	r["notes"] = ns
+	if im.Err == nil {
+		r["s"] = string(im.Scenario)
+		r["model"] = string(im.Model)
+	}
+	return r
 }
 
-// importText is schedplay.importText(text, name, kind): load a scenario,
-// or import an rt-app workload (onto the machine being played) or an
-// lscpu -p topology (the machine of the scenario being played) into the
-// editor (pagemodel.Import decides). kind "" means: recognise it. The
-// result is {ok, error, problems, kind, notes}: problems are errors by
-// path, notes what the importer could not map as written ("path: what
-// happened"; they do not stop an import).
-func importText(sess *front, text, name, kind string) map[string]any {
-	res := func(kind string, err error, notes []interop.Problem) map[string]any {
-		r := result(err).(map[string]any)
-		r["kind"] = kind
-		var ns []any
-		for _, p := range notes {
-			ns = append(ns, p.String())
+// workerImport runs an import in the worker on a goroutine, posting
+// {import: id, progress} on the way and {import: id, done: true, ...} at
+// the end (runImport's result). A cancelled import stops at its next
+// progress report (a trace) or has its result dropped by the page.
+func (w *simWorker) workerImport(op js.Value) {
+	id := op.Get("id").Float()
+	name, kind, cur := op.Get("name").String(), op.Get("kind").String(), op.Get("cur").String()
+	var data []byte
+	switch d := op.Get("data"); {
+	case d.Type() == js.TypeString:
+		data = []byte(d.String())
+	case d.InstanceOf(js.Global().Get("ArrayBuffer")):
+		u := js.Global().Get("Uint8Array").New(d)
+		data = make([]byte, u.Length())
+		js.CopyBytesToGo(data, u)
+	case d.InstanceOf(js.Global().Get("Uint8Array")):
+		data = make([]byte, d.Length())
+		js.CopyBytesToGo(data, d)
+	}
+	post := func(m map[string]any) {
+		m["import"] = id
+		js.Global().Call("postMessage", m)
+	}
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				if r == errCancelled {
+					post(map[string]any{"done": true, "ok": false, "cancelled": true, "error": "import cancelled", "kind": kind, "notes": []any{}})
+					return
+				}
+				post(map[string]any{"done": true, "ok": false, "error": fmt.Sprint("import: internal error: ", r), "kind": kind, "notes": []any{}})
+			}
+		}()
+		post(map[string]any{"progress": -1, "bytes": float64(len(data))})
+		last := time.Now()
+		r := runImport(data, name, kind, []byte(cur), func(frac float64) {
+			if time.Since(last) < importProgressEvery {
+				return
+			}
+			post(map[string]any{"progress": frac, "bytes": float64(len(data))})
+			time.Sleep(time.Millisecond) // let the worker tick and take calls
+			last = time.Now()
+			if w.cancelled(id) {
+				panic(errCancelled)
+			}
+		})
+		r["done"] = true
+		post(r)
+	}()
+}
+
+var errCancelled = errors.New("cancelled")
+
+// cancelled reports (and forgets) whether the page cancelled job id.
+func (w *simWorker) cancelled(id float64) bool {
+	w.cancelMu.Lock()
+	defer w.cancelMu.Unlock()
+	if w.cancels[id] {
+		delete(w.cancels, id)
+		return true
+	}
+	return false
+}
+
+func (w *simWorker) cancel(id float64) {
+	w.cancelMu.Lock()
+	if w.cancels == nil {
+		w.cancels = map[float64]bool{}
+	}
+	w.cancels[id] = true
+	w.cancelMu.Unlock()
+}
+
+// importPromise is schedplay.importText(data, name, kind, progress): a
+// Promise of {ok, error, problems, kind, notes}. data is a string, an
+// ArrayBuffer (transferred to the worker: the caller's copy is emptied) or
+// a Uint8Array (its buffer is transferred); progress({phase, frac,
+// bytes}) is called on the way (frac in [0, 1], or -1 when the importer
+// cannot tell).
+func importPromise(sess *front, pg *page, data js.Value, name, kind string, progress js.Value) js.Value {
+	var h js.Func
+	h = js.FuncOf(func(this js.Value, args []js.Value) any {
+		h.Release()
+		resolve := args[0]
+		apply := func(r js.Value) {
+			res := js.Global().Get("Object").New()
+			for _, k := range []string{"ok", "error", "problems", "kind", "notes", "cancelled"} {
+				if v := r.Get(k); !v.IsUndefined() {
+					res.Set(k, v)
+				}
+			}
+			if r.Get("ok").Truthy() {
+				// The page's copy of the session takes the decoded
+				// scenario, and the worker's the same.
+				canonical := []byte(r.Get("s").String())
+				sc, err := scenarios.Decode(canonical)
+				if err == nil {
+					err = sess.Replace(sc)
+				}
+				if m := r.Get("model"); err == nil && m.Type() == js.TypeString && bytes.Equal(sess.Scenario(), canonical) {
+					described.put(canonical, []byte(m.String()))
+				}
+				if err != nil {
+					pg.attribute(err.Error())
+					for k, v := range result(err).(map[string]any) {
+						res.Set(k, v)
+					}
+				}
+			} else if !r.Get("cancelled").Truthy() {
+				msg := r.Get("error").String()
+				sess.SetError(msg)
+				pg.attribute(msg)
+			}
+			if res.Get("problems").IsUndefined() {
+				res.Set("problems", []any{})
+			}
+			resolve.Invoke(res)
 		}
-		r["notes"] = ns
-		return r
-	}
-	cur, err := scenarios.Decode(sess.Scenario())
-	if err != nil {
-		return res(kind, err, nil)
-	}
-	im, err := pagemodel.Import(cur, text, name, kind)
-	if err != nil {
-		return res(im.Kind, failed(sess, err), im.Notes)
-	}
-	return res(im.Kind, sess.Replace(im.Scenario), im.Notes)
+		sess.startImport(data, name, kind, apply, progress)
+		return nil
+	})
+	return js.Global().Get("Promise").New(h)
 }

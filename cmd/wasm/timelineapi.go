@@ -25,9 +25,16 @@ import (
 //	                          run's at that time: the newest checkpoint at or before
 //	                          ms is restored and at most one checkpoint interval
 //	                          re-simulated (timeline().last_seek counts it)
+//	stepBack(ms)           -> pauses and goes back ms of simulated time from where
+//	                          the run is once the worker applied every call before
+//	                          (a seek, as the key ←); returns the time the page
+//	                          expects (ms). The scrubber's ◀ calls it, and its ▶
+//	                          step(ms): both move from the time the worker paused at,
+//	                          not from a time the page last showed (which trails a
+//	                          playing run, and a pause only reaches the worker later)
 //	seekMigration(dir)     -> Promise of the new time in ms: dir < 0 back to the
 //	                          previous migration, dir > 0 on to the next
-//	timeline()             -> {now_ms, duration_ms, frontier_ms, interval_ms,
+//	timeline()             -> {now_ms (state().now_ms), duration_ms, frontier_ms, interval_ms,
 //	                          checkpoints, checkpoint_mb, causes, colors, marks,
 //	                          marks_rev, seeks, last_seek: {from_ms, to_ms,
 //	                          restored_ms, resim_ms, new_ms, resim_events, short},
@@ -52,6 +59,13 @@ func installTimelineAPI(fr *front, fn func(name string, f func(args []js.Value) 
 		}
 		return fr.Seek(args[0].Float())
 	})
+	fn("stepBack", func(args []js.Value) any {
+		if len(args) < 1 || args[0].Type() != js.TypeNumber || math.IsNaN(args[0].Float()) || args[0].Float() <= 0 {
+			fr.SetError("stepBack(ms): want a number of milliseconds of simulated time, more than 0")
+			return js.Null()
+		}
+		return fr.StepBack(args[0].Float())
+	})
 	fn("seekMigration", func(args []js.Value) any {
 		dir := 1
 		if len(args) > 0 && args[0].Type() == js.TypeNumber && args[0].Float() < 0 {
@@ -72,6 +86,14 @@ func installTimelineAPI(fr *front, fn func(name string, f func(args []js.Value) 
 			return js.Null()
 		}
 		v := parseJSON(ti)
+		// The time is the newest frame's (or where the calls made so
+		// far take the run), as state().now_ms: the timeline comes only
+		// with the frames that carry fresh metrics, four a second while
+		// playing.
+		if now, _ := fr.Clock(); float64(now)/1e6 != ti.NowMS {
+			v.Set("now_ms", float64(now)/1e6)
+			v.Set("frontier_ms", math.Max(ti.FrontierMS, float64(now)/1e6))
+		}
 		colors := js.Global().Get("Array").New()
 		for c := sim.Cause(0); c < sim.NumCauses; c++ {
 			colors.Call("push", render.CSS(render.CauseColor(c)))
@@ -130,6 +152,20 @@ func (fr *front) Seek(msec float64) float64 {
 	fr.mu.Unlock()
 	fr.shadow.NoteTime(t)
 	fr.post("seek", map[string]any{"n": msec})
+	return float64(t) / 1e6
+}
+
+// StepBack forwards a step back by msec to the worker, which goes back
+// from its own time (app.Session.StepBack); it returns the time the page
+// expects (ms).
+func (fr *front) StepBack(msec float64) float64 {
+	d := int64(math.Round(msec * 1e6))
+	fr.mu.Lock()
+	t := max(fr.predNow-max(d, 1), 0)
+	fr.playing, fr.predNow = false, t
+	fr.mu.Unlock()
+	fr.shadow.NoteTime(t)
+	fr.post("stepBack", map[string]any{"n": float64(d)})
 	return float64(t) / 1e6
 }
 

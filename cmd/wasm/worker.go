@@ -23,7 +23,8 @@ import (
 // (package wire) to the main thread, which only decodes and draws.
 //
 // Flow control: at most maxInFlight frames are on their way; the main
-// thread acknowledges each it decoded. A frame that cannot be posted yet
+// thread acknowledges the frames it decoded when it draws (or after
+// front's ackAfter without a drawn frame). A frame that cannot be posted yet
 // is merged into the next (moves, log lines and metrics are kept), so a
 // busy main thread slows the drawing, not the simulator.
 
@@ -85,6 +86,10 @@ type simWorker struct {
 	work     time.Duration
 	simNS    int64
 	lastRN   revNow // revision and side A's time of the newest frame made
+
+	// jobs (imports, exports) the page cancelled (pageio.go)
+	cancelMu sync.Mutex
+	cancels  map[float64]bool
 }
 
 func runWorker() {
@@ -281,12 +286,23 @@ func (w *simWorker) apply(op js.Value) {
 	}
 	name := op.Get("op").String()
 	switch name {
-	case "ack":
-		w.inFlight = max(w.inFlight-1, 0)
+	case "ack": // n frames drawn or waited for (1 when n is absent)
+		n := 1
+		if v := op.Get("n"); v.Type() == js.TypeNumber {
+			n = v.Int()
+		}
+		w.inFlight = max(w.inFlight-n, 0)
 		w.flush()
 		return
 	case "export": // not numbered: it changes nothing of the session
-		workerExport(op.Get("id").Float(), op.Get("s").String(), op.Get("s2").String())
+		id := op.Get("id").Float()
+		workerExport(id, op.Get("s").String(), op.Get("s2").String(), func() bool { return w.cancelled(id) })
+		return
+	case "import": // not numbered: the page applies the result as a "replace"
+		w.workerImport(op)
+		return
+	case "cancel": // an import or export the page gave up
+		w.cancel(op.Get("id").Float())
 		return
 	}
 	seq := uint64(op.Get("seq").Float())
@@ -367,6 +383,8 @@ func (w *simWorker) apply(op js.Value) {
 		s.Do(app.Command(num("n")))
 	case "seek":
 		s.Seek(num("n"))
+	case "stepBack":
+		s.StepBack(int64(num("n")))
 	case "seekMig":
 		s.SeekMigration(int(num("n")))
 	case "chapter":

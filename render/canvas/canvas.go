@@ -221,7 +221,7 @@ func (c *Canvas) Build(stage render.Rect, wall float64) {
 	render.MigrationChart(&c.dyn, d.Charts[render.ChartMigrations], c.cst, sd)
 	c.heatmaps(sd)
 	if ab {
-		render.DiffTable(&c.dyn, d.Diff, d.Font, c.metrics[0], c.metrics[1], c.Measure)
+		render.DiffTable(&c.dyn, d.Diff, d.Font, d.MinText, c.metrics[0], c.metrics[1], c.Measure)
 	}
 	if f.Talk {
 		render.StatusLine(&c.dyn, d.Status, d.Font, render.Status{
@@ -230,7 +230,7 @@ func (c *Canvas) Build(stage render.Rect, wall float64) {
 			Duration: f.Duration,
 		}, c.Measure)
 		if d.Log.W > 0 {
-			render.LogPanel(&c.dyn, d.Log, d.Font*0.9, c.explains, c.Measure)
+			render.LogPanel(&c.dyn, d.Log, max(d.Font*0.9, d.MinText), c.explains, c.Measure)
 		}
 	}
 	// Glides on top.
@@ -246,7 +246,7 @@ func (c *Canvas) Build(stage render.Rect, wall float64) {
 		// More moves than can be animated: say how many are shown.
 		if seen, shown := s.glides.Rate(wall); seen > shown {
 			m := d.Machine[k]
-			fs := math.Max(11, d.Font*0.85)
+			fs := max(11, d.Font*0.85, d.MinText)
 			text := "moves animated: " + frame.FormatValue(float64(shown)) + " of " + frame.FormatValue(float64(seen)) + " per second"
 			render.Note(&c.top, m.Right()-2, m.Bottom()-fs, fs, render.Muted, text, c.Measure)
 		}
@@ -272,10 +272,12 @@ func (c *Canvas) relayout(f *frame.Frame, stage render.Rect) {
 	// The legend depends on the machine's view (compact or not), which
 	// depends on the space the legend leaves: lay out with the full view's
 	// legend, then redo once if the machine turned out compact.
-	lo := render.LegendOptions{V38: f.A().Era == "v3.8", V268: f.A().Era == "v2.6.8"}
+	lo := render.LegendOptions{V38: f.A().Era == "v3.8", V268: f.A().Era == "v2.6.8", Talk: f.Talk}
 	for attempt := 0; attempt < 2; attempt++ {
 		items := render.LegendItems(lo)
-		legendH := func(w, font float64) float64 { return render.LayoutLegend(items, w, font, c.Measure).H }
+		legendH := func(w, font float64) float64 {
+			return render.LayoutLegend(c.legendItems(items, w, font), w, font, c.Measure).H
+		}
 		// With A/B, B beside A or under it: whichever gives larger cells.
 		best := -1.0
 		for _, stacked := range []bool{false, true} {
@@ -330,8 +332,9 @@ func (c *Canvas) relayout(f *frame.Frame, stage render.Rect) {
 		}
 	}
 	d := &c.dash
-	c.cst = render.ChartStyle{Font: d.Font, Measure: c.Measure, AB: ab}
-	c.legend = render.LayoutLegend(render.LegendItems(lo), d.Legend.W, d.LegendFont, c.Measure)
+	c.cst = render.ChartStyle{Font: d.Font, Measure: c.Measure, AB: ab, MinText: d.MinText}
+	c.legend = render.LayoutLegend(c.legendItems(render.LegendItems(lo), d.Legend.W, d.LegendFont), d.Legend.W, d.LegendFont, c.Measure)
+	c.legend.MinText = d.MinText
 	// Static layer.
 	for k := range c.sides {
 		if l := c.sides[k].layout; l != nil {
@@ -363,6 +366,15 @@ func (c *Canvas) relayout(f *frame.Frame, stage render.Rect) {
 	c.laidOK = true
 }
 
+// legendItems are the legend's items for a legend w wide at font size
+// font: all of them, or in talk mode those that fit in one row.
+func (c *Canvas) legendItems(items []render.LegendItem, w, font float64) []render.LegendItem {
+	if c.talk {
+		return render.FirstRow(items, w, font, c.Measure)
+	}
+	return items
+}
+
 // heatmaps refreshes the heatmap images when a sample was added.
 func (c *Canvas) heatmaps(sd render.Sides) {
 	series := [2]*frame.Series{sd.A, sd.B}
@@ -392,8 +404,9 @@ func (c *Canvas) heatmaps(sd render.Sides) {
 		if last.IWO > 0 && sd.B == nil {
 			f := c.cst.Font
 			lbl := frame.FormatValue(float64(last.IWO)) + " idle while tasks wait"
-			if c.Measure(render.ChartTitle(render.ChartHeat), f)+c.Measure(lbl, f*0.85)+f*2 < r.W && c.Measure(lbl, f*0.85)+f*7 < r.W {
-				c.dyn.Label(r.Right()-f*0.5, r.Y+math.Ceil(f*1.5)/2, f*0.85, render.IWOColor, lbl, render.AlignRight)
+			lf := max(f*0.85, c.cst.MinText)
+			if c.Measure(render.ChartTitle(render.ChartHeat), f)+c.Measure(lbl, lf)+f*2 < r.W && c.Measure(lbl, lf)+f*7 < r.W {
+				c.dyn.Label(r.Right()-f*0.5, r.Y+math.Ceil(f*1.5)/2, lf, render.IWOColor, lbl, render.AlignRight)
 			}
 		}
 	}

@@ -1,9 +1,10 @@
 //go:build js
 
 // Package ebitendraw hands render's display lists to Ebiten: quads in
-// batched DrawTriangles calls, labels in Go Medium rasterised with
-// golang.org/x/image/font (not Ebiten's text/v2, whose HarfBuzz shaper is
-// 0.4 MB of the gzipped download; labels are short Latin strings), pixel
+// batched DrawTriangles calls, labels in Go Medium drawn by render/glyphs
+// from outlines embedded without an OpenType parser (not Ebiten's text/v2,
+// whose HarfBuzz shaper is 0.4 MB of the gzipped download, nor
+// x/image/font's opentype, 0.18 MB; labels are short Latin strings), pixel
 // images (heatmaps) uploaded only when they change, and the static layer
 // (boxes, chart frames, legend) cached in an offscreen image that is
 // redrawn only when the layout changes.
@@ -19,12 +20,8 @@ import (
 	"math"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"golang.org/x/image/font"
-	"golang.org/x/image/font/gofont/gomedium"
-	"golang.org/x/image/font/opentype"
-	"golang.org/x/image/math/fixed"
-
 	"schedplay/render"
+	"schedplay/render/glyphs"
 )
 
 // quadsPerCall keeps a batch's vertex indices within uint16.
@@ -33,9 +30,7 @@ const quadsPerCall = 16000
 // Renderer draws scenes. It is not safe for concurrent use (Ebiten calls
 // Draw on one goroutine).
 type Renderer struct {
-	font  *opentype.Font
-	faces map[int]font.Face // by size in half pixels
-	white *ebiten.Image     // 1x1 white sub-image, the source of every quad
+	white *ebiten.Image // 1x1 white sub-image, the source of every quad
 
 	scale       float64       // device pixels per layout pixel
 	static      *ebiten.Image // the static layer, drawn once per layout
@@ -45,47 +40,34 @@ type Renderer struct {
 	idx         []uint16
 	labels      map[labelKey]*labelImage
 	frame       int
+	// newLabels counts the labels rasterised this frame; past
+	// maxNewLabels a label not cached yet waits for a later frame (the
+	// static layer's never wait: it is drawn once per layout).
+	newLabels  int
+	drawStatic bool
 }
 
-// New loads the font.
+// maxNewLabels is how many labels one frame rasterises and uploads at
+// most: aim9-burst's fork waves bring 64 new task labels at once, which
+// with the rest of a frame made a long task on the page's main thread
+// (issue 19); the rest appear over the next frames.
+const maxNewLabels = 24
+
+// New returns a renderer (the error is kept for callers: there is none).
 func New() (*Renderer, error) {
-	src, err := opentype.Parse(gomedium.TTF)
-	if err != nil {
-		return nil, err
-	}
 	img := ebiten.NewImage(3, 3)
 	img.Fill(color.White)
 	return &Renderer{
-		font:  src,
-		faces: map[int]font.Face{},
 		white: img.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image),
 		scale: 1,
 	}, nil
 }
 
-func (r *Renderer) face(size float64) font.Face {
-	k := int(math.Round(size * 2))
-	f, ok := r.faces[k]
-	if !ok {
-		var err error
-		f, err = opentype.NewFace(r.font, &opentype.FaceOptions{Size: float64(k) / 2, DPI: 72, Hinting: font.HintingNone})
-		if err != nil {
-			// Only a size the font cannot be scaled to; sizes come from the layout.
-			panic("ebitendraw: " + err.Error())
-		}
-		r.faces[k] = f
-	}
-	return f
+// measure is the advance of s and the line height (ascent + descent) at
+// size px.
+func measure(s string, size float64) (w, h float64) {
+	return glyphs.Measure(s, size), glyphs.Ascent(size) + glyphs.Descent(size)
 }
-
-// measure is the advance of s and the line height (ascent + descent) in
-// face's pixels.
-func measure(s string, face font.Face) (w, h float64) {
-	m := face.Metrics()
-	return fix(font.MeasureString(face, s)), fix(m.Ascent + m.Descent)
-}
-
-func fix(v fixed.Int26_6) float64 { return float64(v) / 64 }
 
 // SetScale sets how many device pixels one layout pixel is (the page's
 // devicePixelRatio): scenes are laid out in CSS pixels and drawn sharp.
@@ -97,8 +79,7 @@ func (r *Renderer) SetScale(s float64) {
 
 // Measure is render.Measure with the real font, in layout pixels.
 func (r *Renderer) Measure(s string, size float64) float64 {
-	w, _ := measure(s, r.face(size))
-	return w
+	return glyphs.Measure(s, size)
 }
 
 // SetStatic redraws the cached static layer from s on a w x h screen.
@@ -114,7 +95,9 @@ func (r *Renderer) SetStatic(s *render.Scene, w, h int) {
 		r.static = ebiten.NewImage(w, h)
 	}
 	r.static.Fill(render.Background)
+	r.drawStatic = true
 	r.Draw(r.static, s)
+	r.drawStatic = false
 }
 
 // SetLayout redraws the cached static layer with the boxes of l.
@@ -247,17 +230,19 @@ func (r *Renderer) label(s string, size float64) *labelImage {
 	if r.labels == nil {
 		r.labels = map[labelKey]*labelImage{}
 	}
-	face := r.face(size)
-	w, h := measure(s, face)
+	if !r.drawStatic && r.newLabels >= maxNewLabels {
+		return nil // a later frame makes it
+	}
+	r.newLabels++
+	size = float64(k.size) / 2 // the key's size, whoever asks first
+	w, h := measure(s, size)
 	if w <= 0 || h <= 0 {
 		return nil
 	}
 	// White glyphs on transparent (premultiplied, as Ebiten takes pixels),
 	// the top of the line labelPad below the image's top.
 	rgba := image.NewRGBA(image.Rect(0, 0, int(math.Ceil(w))+2*labelPad, int(math.Ceil(h))+2*labelPad))
-	d := font.Drawer{Dst: rgba, Src: image.White, Face: face,
-		Dot: fixed.Point26_6{X: fixed.I(labelPad), Y: fixed.I(labelPad) + face.Metrics().Ascent}}
-	d.DrawString(s)
+	glyphs.Draw(rgba, image.White, labelPad, labelPad+glyphs.Ascent(size), s, size)
 	img := ebiten.NewImageFromImage(rgba)
 	e := &labelImage{img: img, w: w, h: h, used: r.frame}
 	r.labels[k] = e
@@ -267,6 +252,7 @@ func (r *Renderer) label(s string, size float64) *labelImage {
 // EndFrame ends a drawn frame: label images unused for a while are freed.
 func (r *Renderer) EndFrame() {
 	r.frame++
+	r.newLabels = 0
 	if r.frame%30 != 0 && len(r.labels) < maxLabels {
 		return
 	}

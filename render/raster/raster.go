@@ -1,6 +1,6 @@
 // Package raster draws render's display lists in software, without Ebiten
-// or a GPU: quads with golang.org/x/image/vector, text with the same Go
-// Medium font the browser uses, images scaled nearest-neighbour. Tests use
+// or a GPU: quads with golang.org/x/image/vector, text with render/glyphs
+// as the browser does, images scaled nearest-neighbour. Tests use
 // it for golden images and to look at a frame natively; it is not used in
 // the browser.
 package raster
@@ -10,49 +10,16 @@ import (
 	"image/color"
 	"image/draw"
 	"math"
-	"sync"
 
-	"golang.org/x/image/font"
-	"golang.org/x/image/font/gofont/gomedium"
-	"golang.org/x/image/font/opentype"
-	"golang.org/x/image/math/fixed"
 	"golang.org/x/image/vector"
 
 	"schedplay/render"
+	"schedplay/render/glyphs"
 )
 
-var (
-	fontOnce sync.Once
-	fontErr  error
-	goMedium *opentype.Font
-	facesMu  sync.Mutex
-	faces    = map[int]font.Face{}
-)
-
-// face returns Go Medium at size px (cached by half pixels).
-func face(size float64) font.Face {
-	fontOnce.Do(func() { goMedium, fontErr = opentype.Parse(gomedium.TTF) })
-	if fontErr != nil {
-		panic(fontErr)
-	}
-	k := int(math.Round(size * 2))
-	facesMu.Lock()
-	defer facesMu.Unlock()
-	f, ok := faces[k]
-	if !ok {
-		var err error
-		f, err = opentype.NewFace(goMedium, &opentype.FaceOptions{Size: float64(k) / 2, DPI: 72, Hinting: font.HintingNone})
-		if err != nil {
-			panic(err)
-		}
-		faces[k] = f
-	}
-	return f
-}
-
-// Measure is render.Measure with Go Medium.
+// Measure is render.Measure with Go Medium (render/glyphs, as the page).
 func Measure(s string, size float64) float64 {
-	return float64(font.MeasureString(face(size), s)) / 64
+	return glyphs.Measure(s, size)
 }
 
 // Canvas is an RGBA image that scenes are drawn onto.
@@ -111,19 +78,17 @@ func (c *Canvas) Scene(s *render.Scene) {
 		c.ras.Draw(c.Img, bb, src, image.Point{})
 	}
 	for _, t := range s.Texts {
-		f := face(t.Size * c.Scale)
-		m := f.Metrics()
-		w := font.MeasureString(f, t.S)
-		x := fixed.Int26_6(math.Round(t.X * c.Scale * 64))
+		size := t.Size * c.Scale
+		w := glyphs.Measure(t.S, size)
+		x := t.X * c.Scale
 		switch t.Align {
 		case render.AlignCenter:
 			x -= w / 2
 		case render.AlignRight:
 			x -= w
 		}
-		y := fixed.Int26_6(math.Round(t.Y*c.Scale*64)) + (m.Ascent-m.Descent)/2
-		d := font.Drawer{Dst: c.Img, Src: image.NewUniform(color.NRGBA{t.C.R, t.C.G, t.C.B, t.C.A}), Face: f, Dot: fixed.Point26_6{X: x, Y: y}}
-		d.DrawString(t.S)
+		y := t.Y*c.Scale + (glyphs.Ascent(size)-glyphs.Descent(size))/2
+		glyphs.Draw(c.Img, image.NewUniform(color.NRGBA{t.C.R, t.C.G, t.C.B, t.C.A}), x, y, t.S, size)
 	}
 }
 

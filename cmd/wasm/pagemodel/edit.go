@@ -42,7 +42,8 @@ func EditOp(op string, num func(int) float64, str func(int) string) (func(*scena
 		if err != nil {
 			return nil, err
 		}
-		return func(s *scenarios.Scenario) error { return s.RemoveTask(a[0]) }, nil
+		// With what names it (RemoveGroup): the page asks first.
+		return func(s *scenarios.Scenario) error { return RemoveGroup(s, a[0]) }, nil
 	case "addTask":
 		return (*scenarios.Scenario).AddTask, nil
 	case "addStep":

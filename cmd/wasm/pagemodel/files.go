@@ -63,6 +63,30 @@ type Imported struct {
 	Notes    []interop.Problem
 }
 
+// Adopt makes an imported scenario (tasks from a file that gives no
+// scheduler policy: rt-app, a sched trace) one of the page's: titled
+// "<source>: <file's base name>" when the file has a name, and with cur's
+// policy (its base kernel and switches) where the scenario still validates
+// with it, which a note says.
+func Adopt(sc, cur *scenarios.Scenario, source, name string, notes []interop.Problem) (*scenarios.Scenario, []interop.Problem) {
+	if name != "" {
+		title := sc.Title
+		if sc.Set("title", source+": "+path.Base(name)) != nil {
+			sc.Title = title
+		}
+	}
+	kept := sc.Clone()
+	kept.Policy = cur.Clone().Policy
+	if kept.Validate() != nil {
+		return sc, notes
+	}
+	giver := source
+	if source == "trace" {
+		giver = "a trace"
+	}
+	return kept, append(notes, interop.Problem{Path: "policy", Message: "kept the current scenario's (" + PolicyWords(cur) + "): " + giver + " gives none"})
+}
+
 // Import reads text (a file named name) as kind ("" recognises it, see
 // Sniff): a scenario; an rt-app workload, run on cur's machine; or an
 // lscpu -p topology, which replaces cur's machine (its tasks and policy
@@ -85,21 +109,10 @@ func Import(cur *scenarios.Scenario, text, name, kind string) (Imported, error) 
 		if err != nil {
 			return out, fmt.Errorf("rt-app: %w", err)
 		}
-		if name != "" {
-			title := sc.Title
-			if sc.Set("title", "rt-app: "+path.Base(name)) != nil {
-				sc.Title = title
-			}
-		}
 		// rt-app describes tasks only: the scheduler policy (its base
 		// kernel and switches) stays the one being played, as the machine
 		// does, and the notes say so.
-		kept := sc.Clone()
-		kept.Policy = cur.Clone().Policy
-		if kept.Validate() == nil {
-			sc = kept
-			out.Notes = append(out.Notes, interop.Problem{Path: "policy", Message: "kept the current scenario's (" + PolicyWords(cur) + "): rt-app gives none"})
-		}
+		sc, out.Notes = Adopt(sc, cur, "rt-app", name, out.Notes)
 		out.Notes = append(out.Notes, interop.Problem{Path: "machine", Message: "kept the current scenario's: rt-app gives none"})
 		out.Scenario = sc
 		return out, nil

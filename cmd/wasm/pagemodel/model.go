@@ -16,6 +16,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"schedplay/scenarios"
@@ -58,6 +59,9 @@ type Model struct {
 	Schema scenarios.SchemaDoc `json:"schema"`
 	// Duty is each task group's duty cycle, when its program is [run, timer].
 	Duty []Duty `json:"duty"`
+	// Removals is, for each task group, what removing it takes with it
+	// (the editor asks before it removes a group that others name).
+	Removals []Removal `json:"removals"`
 	// LevelKeys spell each level as the scenario's maps do, by map path:
 	// {"policy.sd_flags": {"PKG": "DIE", ...}} when the file says DIE.
 	LevelKeys map[string]map[string]string `json:"level_keys"`
@@ -120,60 +124,151 @@ var EditableFlags = scenarios.EditableFlags()
 
 // Describe resolves sc's policy and machine for the editor. sc must be
 // valid (the session only ever holds valid scenarios).
+//
+// What depends on the machine and the policy only (the resolved policies,
+// levels, C-states and the A/B suggestions but the base's) is computed on
+// policyProbe(sc) and kept for the next call with the same machine and
+// policy: an import replaces the tasks and keeps the rest.
 func Describe(sc *scenarios.Scenario) (*Model, error) {
 	canon := sc.Canonical()
-	m := &Model{Scenario: canon, JSON: string(canon), CostDefaults: costs(sim.DefaultCosts()), Schema: scenarios.Schema()}
-
-	eff, err := resolve(sc, false)
+	probe := policyProbe(sc)
+	pp, err := policyPartOf(probe)
 	if err != nil {
 		return nil, err
 	}
-	base, err := resolve(sc, true)
-	if err != nil {
-		return nil, err
-	}
-	m.NCPU = eff.Topology().NCPU
-	for _, sd := range eff.Domains(0) {
-		m.Levels = append(m.Levels, sd.Level.String())
-	}
-	m.Effective, m.Base = policy(eff), policy(base)
-	m.Values, m.BaseValues, m.Defaults = m.Effective.byPath(), m.Base.byPath(), m.CostDefaults.byPath()
-	if sc.Policy.Base == "v2.6.8" {
-		// That base lacks the later eras' switches: no value to show.
-		for _, vals := range []map[string]string{m.Values, m.BaseValues} {
-			for path, v := range vals {
-				if !applies(sc, path+"="+v) {
-					delete(vals, path)
-				}
-			}
-		}
-	}
+	m := &Model{Scenario: canon, JSON: string(canon), CostDefaults: pp.costDefaults, Schema: schema(),
+		NCPU: pp.ncpu, Levels: pp.levels, Effective: pp.eff, Base: pp.base,
+		Values: pp.values, BaseValues: pp.baseValues, Defaults: pp.defaults,
+		LevelKeys: pp.levelKeys, IdleStates: pp.idle}
 	m.Preset = scenarios.PresetOf(sc)
-	m.Suggestions = suggestions(m, sc)
-	m.LevelKeys = map[string]map[string]string{}
-	for path, has := range map[string]func(string) bool{
-		"policy.sd_flags": func(l string) bool { _, ok := sc.Policy.SDFlags[l]; return ok },
-		"policy.tunables": func(l string) bool { _, ok := sc.Policy.Tunables[l]; return ok },
-	} {
-		keys := map[string]string{}
-		for _, l := range m.Levels {
-			keys[l] = l
-			if l == sim.LevelPKG.String() && has("DIE") && !has(l) {
-				keys[l] = "DIE"
-			}
-		}
-		m.LevelKeys[path] = keys
-	}
+	m.Suggestions = append(pp.suggestions[:len(pp.suggestions):len(pp.suggestions)], baseSuggestion(sc)...)
 	m.Duty = make([]Duty, len(sc.Tasks))
 	for i := range sc.Tasks {
 		d := &m.Duty[i]
 		d.Pct, d.Period, d.OK = sc.DutyCycle(i)
 	}
-	m.IdleStates = []IdleState{}
-	for _, st := range eff.Costs().IdleStates {
-		m.IdleStates = append(m.IdleStates, IdleState{Name: st.Name, After: Duration(st.After), ExitLatency: Duration(st.ExitLatency)})
-	}
+	m.Removals = Removals(sc)
 	return m, nil
+}
+
+// DescribeJSON is Describe of the scenario whose canonical JSON is
+// canonical, as JSON: what the page's describe() returns (cmd/wasm), made
+// on the main thread or, for an import, in the worker (importjob).
+func DescribeJSON(canonical []byte) ([]byte, error) {
+	sc, err := scenarios.Decode(canonical)
+	if err != nil {
+		return nil, err
+	}
+	m, err := Describe(sc)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(m)
+}
+
+// schema is scenarios.Schema(), made once: it never changes.
+var schema = sync.OnceValue(scenarios.Schema)
+
+// policyPart is the part of a Model that depends on the machine and the
+// policy only. Its maps and slices are shared by the Models made from it:
+// read-only.
+type policyPart struct {
+	ncpu                         int
+	levels                       []string
+	eff, base                    Policy
+	costDefaults                 Costs
+	values, baseValues, defaults map[string]string
+	levelKeys                    map[string]map[string]string
+	idle                         []IdleState
+	suggestions                  []string // but the base's
+}
+
+// policyParts keeps the last few policy parts by their probe's canonical
+// JSON.
+var policyParts struct {
+	sync.Mutex
+	m map[string]*policyPart
+}
+
+func policyPartOf(probe *scenarios.Scenario) (*policyPart, error) {
+	key := string(probe.Canonical())
+	policyParts.Lock()
+	pp := policyParts.m[key]
+	policyParts.Unlock()
+	if pp != nil {
+		return pp, nil
+	}
+	pp, err := newPolicyPart(probe)
+	if err != nil {
+		return nil, err
+	}
+	policyParts.Lock()
+	if len(policyParts.m) >= 16 || policyParts.m == nil {
+		policyParts.m = map[string]*policyPart{}
+	}
+	policyParts.m[key] = pp
+	policyParts.Unlock()
+	return pp, nil
+}
+
+func newPolicyPart(probe *scenarios.Scenario) (*policyPart, error) {
+	eff, err := resolve(probe, false)
+	if err != nil {
+		return nil, err
+	}
+	base, err := resolve(probe, true)
+	if err != nil {
+		return nil, err
+	}
+	pp := &policyPart{ncpu: eff.Topology().NCPU, costDefaults: costs(sim.DefaultCosts())}
+	for _, sd := range eff.Domains(0) {
+		pp.levels = append(pp.levels, sd.Level.String())
+	}
+	pp.eff, pp.base = policy(eff), policy(base)
+	pp.values, pp.baseValues, pp.defaults = pp.eff.byPath(), pp.base.byPath(), pp.costDefaults.byPath()
+	if probe.Policy.Base == "v2.6.8" {
+		// That base lacks the later eras' switches: no value to show.
+		for _, vals := range []map[string]string{pp.values, pp.baseValues} {
+			for path, v := range vals {
+				if !applies(probe, path+"="+v) {
+					delete(vals, path)
+				}
+			}
+		}
+	}
+	pp.suggestions = suggestions(pp.eff, pp.levels, probe)
+	pp.levelKeys = map[string]map[string]string{}
+	for path, has := range map[string]func(string) bool{
+		"policy.sd_flags": func(l string) bool { _, ok := probe.Policy.SDFlags[l]; return ok },
+		"policy.tunables": func(l string) bool { _, ok := probe.Policy.Tunables[l]; return ok },
+	} {
+		keys := map[string]string{}
+		for _, l := range pp.levels {
+			keys[l] = l
+			if l == sim.LevelPKG.String() && has("DIE") && !has(l) {
+				keys[l] = "DIE"
+			}
+		}
+		pp.levelKeys[path] = keys
+	}
+	pp.idle = []IdleState{}
+	for _, st := range eff.Costs().IdleStates {
+		pp.idle = append(pp.idle, IdleState{Name: st.Name, After: Duration(st.After), ExitLatency: Duration(st.ExitLatency)})
+	}
+	return pp, nil
+}
+
+// policyProbe is sc with its task groups replaced by one trivial task (as
+// resolve builds it) and its texts and run length fixed: whether a change
+// of policy (but of the base) is valid does not depend on them, and
+// validating 64 task groups once per switch made describe() of an
+// imported workload take most of its time. TestProbeAgrees checks that
+// the answers equal those on the whole scenario.
+func policyProbe(sc *scenarios.Scenario) *scenarios.Scenario {
+	c := *sc
+	c.Title, c.Description, c.Duration = "probe", "", "1s"
+	c.Tasks = []scenarios.Task{{Name: "t", Count: 1, Program: []scenarios.Step{{Run: "1ms"}}}}
+	return c.Clone()
 }
 
 // resolve builds a simulator for sc's machine and policy (bare: without
@@ -303,59 +398,69 @@ func Problems(err error) []Problem {
 
 // suggestions are the A/B changes the page offers: every other
 // select_idle_sibling variant and load metric, every editable flag flipped
-// at every level (but SD_BALANCE_EXEC: the model has no exec), every
-// feature flipped, and the other base.
-func suggestions(m *Model, sc *scenarios.Scenario) []string {
+// at every level (but SD_BALANCE_EXEC: the model has no exec) and every
+// feature flipped, of the effective policy eff on levels; only those valid
+// on probe (policyProbe of the scenario). The other base is
+// baseSuggestion's.
+func suggestions(eff Policy, levels []string, probe *scenarios.Scenario) []string {
 	var out []string
-	enum := func(path string) []string {
-		for _, f := range m.Schema.Fields {
-			if f.Path == path {
-				return f.Enum
-			}
-		}
-		return nil
-	}
 	for _, v := range enum("policy.select_idle_sibling") {
-		if v != m.Effective.SelectIdleSibling {
+		if v != eff.SelectIdleSibling {
 			out = append(out, "policy.select_idle_sibling="+v)
 		}
 	}
 	for _, v := range enum("policy.load_metric") {
-		if v != m.Effective.LoadMetric {
+		if v != eff.LoadMetric {
 			out = append(out, "policy.load_metric="+v)
 		}
 	}
-	for _, l := range m.Levels {
+	for _, l := range levels {
 		for _, flag := range EditableFlags {
 			if flag != "SD_BALANCE_EXEC" {
-				out = append(out, "policy.sd_flags."+l+"."+flag+"="+strconv.FormatBool(!m.Effective.SDFlags[l][flag]))
+				out = append(out, "policy.sd_flags."+l+"."+flag+"="+strconv.FormatBool(!eff.SDFlags[l][flag]))
 			}
 		}
 	}
-	for _, k := range m.Schema.Keys["<feature>"] {
-		out = append(out, "policy.features."+k.Name+"="+strconv.FormatBool(!m.Effective.Features[k.Name]))
-	}
-	for _, b := range enum("policy.base") {
-		if b != sc.Policy.Base && applies(sc, "policy.base="+b) {
-			out = append(out, "policy.base="+b)
-			break
-		}
+	for _, k := range schema().Keys["<feature>"] {
+		out = append(out, "policy.features."+k.Name+"="+strconv.FormatBool(!eff.Features[k.Name]))
 	}
 	// Only what applies to the scenario's base (a v2.6.8 scenario has no
 	// select_idle_sibling, load metric or PELT features).
 	kept := out[:0]
 	for _, kv := range out {
-		if applies(sc, kv) {
+		if applies(probe, kv) {
 			kept = append(kept, kv)
 		}
 	}
 	return kept
 }
 
+// baseSuggestion is the first other base sc is valid on, as a one-line
+// change, checked on the whole scenario (its tasks may use what another
+// base lacks).
+func baseSuggestion(sc *scenarios.Scenario) []string {
+	for _, b := range enum("policy.base") {
+		if b != sc.Policy.Base && applies(sc, "policy.base="+b) {
+			return []string{"policy.base=" + b}
+		}
+	}
+	return nil
+}
+
+// enum is the values of the schema's row at path.
+func enum(path string) []string {
+	for _, f := range schema().Fields {
+		if f.Path == path {
+			return f.Enum
+		}
+	}
+	return nil
+}
+
 // applies reports whether the one-line change kv is valid on sc.
 func applies(sc *scenarios.Scenario, kv string) bool {
 	path, value, _ := strings.Cut(kv, "=")
-	return sc.Clone().Set(path, value) == nil
+	return sc.Clone().Set(path, value) == nil // Set works on a copy; sc is shared
 }
 
 // byPath spells a resolved policy by scenario path.

@@ -29,90 +29,224 @@ import (
 
 var errShort = errors.New("message ends early")
 
-// fieldsOf caches each struct type's exported field indices.
-var fieldsOf sync.Map // reflect.Type -> []int
+// Each type's encoder and decoder are made once, by reflection over the
+// type, and kept: a message then costs no type switch and no cache lookup
+// per value (the per-struct lookup of exported fields in a sync.Map was a
+// third of the page's main-thread time in decoding aim9-burst's frames,
+// issue 19). codecs holds them; a type that contains itself finds its own
+// (still empty) entry while it is being made, and fills it before use.
+var (
+	codecMu sync.Mutex
+	codecs  = map[reflect.Type]*codec{}
+)
 
+type codec struct {
+	enc func(b []byte, v reflect.Value) ([]byte, error)
+	dec func(r *reader, v reflect.Value)
+}
+
+// codecOf returns t's codec, made on first use.
+func codecOf(t reflect.Type) *codec {
+	codecMu.Lock()
+	defer codecMu.Unlock()
+	return makeCodec(t)
+}
+
+// exported lists a struct type's exported field indices.
 func exported(t reflect.Type) []int {
-	if f, ok := fieldsOf.Load(t); ok {
-		return f.([]int)
-	}
 	var idx []int
 	for i := 0; i < t.NumField(); i++ {
 		if t.Field(i).IsExported() {
 			idx = append(idx, i)
 		}
 	}
-	fieldsOf.Store(t, idx)
 	return idx
 }
 
-func appendValue(b []byte, v reflect.Value) ([]byte, error) {
-	switch v.Kind() {
-	case reflect.Bool:
-		if v.Bool() {
-			return append(b, 1), nil
-		}
-		return append(b, 0), nil
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return binary.AppendVarint(b, v.Int()), nil
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return binary.AppendUvarint(b, v.Uint()), nil
-	case reflect.Float32:
-		return binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(v.Float()))), nil
-	case reflect.Float64:
-		return binary.LittleEndian.AppendUint64(b, math.Float64bits(v.Float())), nil
-	case reflect.String:
-		s := v.String()
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		return append(b, s...), nil
-	case reflect.Slice:
-		if v.IsNil() {
-			return append(b, 0), nil
-		}
-		n := v.Len()
-		b = binary.AppendUvarint(b, uint64(n)+1)
-		if v.Type().Elem().Kind() == reflect.Uint8 {
-			return append(b, v.Bytes()...), nil
-		}
-		var err error
-		for i := 0; i < n && err == nil; i++ {
-			b, err = appendValue(b, v.Index(i))
-		}
-		return b, err
-	case reflect.Array:
-		var err error
-		for i := 0; i < v.Len() && err == nil; i++ {
-			b, err = appendValue(b, v.Index(i))
-		}
-		return b, err
-	case reflect.Map:
-		if v.IsNil() {
-			return append(b, 0), nil
-		}
-		b = binary.AppendUvarint(b, uint64(v.Len())+1)
-		it := v.MapRange()
-		var err error
-		for it.Next() && err == nil {
-			if b, err = appendValue(b, it.Key()); err == nil {
-				b, err = appendValue(b, it.Value())
-			}
-		}
-		return b, err
-	case reflect.Pointer:
-		if v.IsNil() {
-			return append(b, 0), nil
-		}
-		return appendValue(append(b, 1), v.Elem())
-	case reflect.Struct:
-		var err error
-		for _, i := range exported(v.Type()) {
-			if b, err = appendValue(b, v.Field(i)); err != nil {
-				return b, err
-			}
-		}
-		return b, nil
+// makeCodec makes t's codec (codecMu held).
+func makeCodec(t reflect.Type) *codec {
+	if c, ok := codecs[t]; ok {
+		return c
 	}
-	return b, fmt.Errorf("wire: cannot encode a %s", v.Type())
+	c := &codec{}
+	codecs[t] = c
+	switch t.Kind() {
+	case reflect.Bool:
+		c.enc = func(b []byte, v reflect.Value) ([]byte, error) {
+			if v.Bool() {
+				return append(b, 1), nil
+			}
+			return append(b, 0), nil
+		}
+		c.dec = func(r *reader, v reflect.Value) {
+			if b := r.bytes(1); b != nil {
+				v.SetBool(b[0] != 0)
+			}
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		c.enc = func(b []byte, v reflect.Value) ([]byte, error) { return binary.AppendVarint(b, v.Int()), nil }
+		c.dec = func(r *reader, v reflect.Value) { v.SetInt(r.varint()) }
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		c.enc = func(b []byte, v reflect.Value) ([]byte, error) { return binary.AppendUvarint(b, v.Uint()), nil }
+		c.dec = func(r *reader, v reflect.Value) { v.SetUint(r.uvarint()) }
+	case reflect.Float32:
+		c.enc = func(b []byte, v reflect.Value) ([]byte, error) {
+			return binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(v.Float()))), nil
+		}
+		c.dec = func(r *reader, v reflect.Value) {
+			if b := r.bytes(4); b != nil {
+				v.SetFloat(float64(math.Float32frombits(binary.LittleEndian.Uint32(b))))
+			}
+		}
+	case reflect.Float64:
+		c.enc = func(b []byte, v reflect.Value) ([]byte, error) {
+			return binary.LittleEndian.AppendUint64(b, math.Float64bits(v.Float())), nil
+		}
+		c.dec = func(r *reader, v reflect.Value) {
+			if b := r.bytes(8); b != nil {
+				v.SetFloat(math.Float64frombits(binary.LittleEndian.Uint64(b)))
+			}
+		}
+	case reflect.String:
+		c.enc = func(b []byte, v reflect.Value) ([]byte, error) {
+			s := v.String()
+			b = binary.AppendUvarint(b, uint64(len(s)))
+			return append(b, s...), nil
+		}
+		c.dec = func(r *reader, v reflect.Value) { v.SetString(string(r.bytes(r.uvarint()))) }
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			c.enc = func(b []byte, v reflect.Value) ([]byte, error) {
+				if v.IsNil() {
+					return append(b, 0), nil
+				}
+				b = binary.AppendUvarint(b, uint64(v.Len())+1)
+				return append(b, v.Bytes()...), nil
+			}
+			c.dec = func(r *reader, v reflect.Value) {
+				if n, isNil := r.length(); !isNil && r.err == nil {
+					v.SetBytes(append([]byte(nil), r.bytes(uint64(n))...))
+				}
+			}
+			break
+		}
+		elem := makeCodec(t.Elem())
+		c.enc = func(b []byte, v reflect.Value) ([]byte, error) {
+			if v.IsNil() {
+				return append(b, 0), nil
+			}
+			n := v.Len()
+			b = binary.AppendUvarint(b, uint64(n)+1)
+			var err error
+			for i := 0; i < n && err == nil; i++ {
+				b, err = elem.enc(b, v.Index(i))
+			}
+			return b, err
+		}
+		c.dec = func(r *reader, v reflect.Value) {
+			n, isNil := r.length()
+			if isNil || r.err != nil {
+				return
+			}
+			s := reflect.MakeSlice(v.Type(), n, n)
+			for i := 0; i < n && r.err == nil; i++ {
+				elem.dec(r, s.Index(i))
+			}
+			v.Set(s)
+		}
+	case reflect.Array:
+		elem := makeCodec(t.Elem())
+		n := t.Len()
+		c.enc = func(b []byte, v reflect.Value) ([]byte, error) {
+			var err error
+			for i := 0; i < n && err == nil; i++ {
+				b, err = elem.enc(b, v.Index(i))
+			}
+			return b, err
+		}
+		c.dec = func(r *reader, v reflect.Value) {
+			for i := 0; i < n && r.err == nil; i++ {
+				elem.dec(r, v.Index(i))
+			}
+		}
+	case reflect.Map:
+		key, val := makeCodec(t.Key()), makeCodec(t.Elem())
+		c.enc = func(b []byte, v reflect.Value) ([]byte, error) {
+			if v.IsNil() {
+				return append(b, 0), nil
+			}
+			b = binary.AppendUvarint(b, uint64(v.Len())+1)
+			it := v.MapRange()
+			var err error
+			for it.Next() && err == nil {
+				if b, err = key.enc(b, it.Key()); err == nil {
+					b, err = val.enc(b, it.Value())
+				}
+			}
+			return b, err
+		}
+		c.dec = func(r *reader, v reflect.Value) {
+			n, isNil := r.length()
+			if isNil || r.err != nil {
+				return
+			}
+			m := reflect.MakeMapWithSize(v.Type(), n)
+			kt, vt := v.Type().Key(), v.Type().Elem()
+			for i := 0; i < n && r.err == nil; i++ {
+				k, e := reflect.New(kt).Elem(), reflect.New(vt).Elem()
+				key.dec(r, k)
+				val.dec(r, e)
+				m.SetMapIndex(k, e)
+			}
+			v.Set(m)
+		}
+	case reflect.Pointer:
+		elem := makeCodec(t.Elem())
+		c.enc = func(b []byte, v reflect.Value) ([]byte, error) {
+			if v.IsNil() {
+				return append(b, 0), nil
+			}
+			return elem.enc(append(b, 1), v.Elem())
+		}
+		c.dec = func(r *reader, v reflect.Value) {
+			b := r.bytes(1)
+			if b == nil || b[0] == 0 {
+				return
+			}
+			p := reflect.New(v.Type().Elem())
+			elem.dec(r, p.Elem())
+			v.Set(p)
+		}
+	case reflect.Struct:
+		idx := exported(t)
+		fields := make([]*codec, len(idx))
+		for k, i := range idx {
+			fields[k] = makeCodec(t.Field(i).Type)
+		}
+		c.enc = func(b []byte, v reflect.Value) ([]byte, error) {
+			var err error
+			for k, i := range idx {
+				if b, err = fields[k].enc(b, v.Field(i)); err != nil {
+					return b, err
+				}
+			}
+			return b, nil
+		}
+		c.dec = func(r *reader, v reflect.Value) {
+			for k, i := range idx {
+				if r.err != nil {
+					return
+				}
+				fields[k].dec(r, v.Field(i))
+			}
+		}
+	default:
+		c.enc = func(b []byte, v reflect.Value) ([]byte, error) {
+			return b, fmt.Errorf("wire: cannot encode a %s", v.Type())
+		}
+		c.dec = func(r *reader, v reflect.Value) { r.fail(fmt.Errorf("cannot decode a %s", v.Type())) }
+	}
+	return c
 }
 
 // reader reads what appendValue wrote.
@@ -173,88 +307,17 @@ func (r *reader) length() (n int, isNil bool) {
 	return int(u - 1), false
 }
 
-func (r *reader) value(v reflect.Value) {
-	if r.err != nil {
-		return
-	}
-	switch v.Kind() {
-	case reflect.Bool:
-		b := r.bytes(1)
-		if b != nil {
-			v.SetBool(b[0] != 0)
-		}
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		v.SetInt(r.varint())
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		v.SetUint(r.uvarint())
-	case reflect.Float32:
-		if b := r.bytes(4); b != nil {
-			v.SetFloat(float64(math.Float32frombits(binary.LittleEndian.Uint32(b))))
-		}
-	case reflect.Float64:
-		if b := r.bytes(8); b != nil {
-			v.SetFloat(math.Float64frombits(binary.LittleEndian.Uint64(b)))
-		}
-	case reflect.String:
-		v.SetString(string(r.bytes(r.uvarint())))
-	case reflect.Slice:
-		n, isNil := r.length()
-		if isNil || r.err != nil {
-			return
-		}
-		if v.Type().Elem().Kind() == reflect.Uint8 {
-			v.SetBytes(append([]byte(nil), r.bytes(uint64(n))...))
-			return
-		}
-		s := reflect.MakeSlice(v.Type(), n, n)
-		for i := 0; i < n && r.err == nil; i++ {
-			r.value(s.Index(i))
-		}
-		v.Set(s)
-	case reflect.Array:
-		for i := 0; i < v.Len() && r.err == nil; i++ {
-			r.value(v.Index(i))
-		}
-	case reflect.Map:
-		n, isNil := r.length()
-		if isNil || r.err != nil {
-			return
-		}
-		m := reflect.MakeMapWithSize(v.Type(), n)
-		kt, vt := v.Type().Key(), v.Type().Elem()
-		for i := 0; i < n && r.err == nil; i++ {
-			k, e := reflect.New(kt).Elem(), reflect.New(vt).Elem()
-			r.value(k)
-			r.value(e)
-			m.SetMapIndex(k, e)
-		}
-		v.Set(m)
-	case reflect.Pointer:
-		b := r.bytes(1)
-		if b == nil || b[0] == 0 {
-			return
-		}
-		p := reflect.New(v.Type().Elem())
-		r.value(p.Elem())
-		v.Set(p)
-	case reflect.Struct:
-		for _, i := range exported(v.Type()) {
-			r.value(v.Field(i))
-		}
-	default:
-		r.fail(fmt.Errorf("cannot decode a %s", v.Type()))
-	}
-}
-
 // marshal appends the encoding of *p to b.
 func marshal(b []byte, p any) ([]byte, error) {
-	return appendValue(b, reflect.ValueOf(p).Elem())
+	v := reflect.ValueOf(p).Elem()
+	return codecOf(v.Type()).enc(b, v)
 }
 
 // unmarshal decodes b into *p (a zero value), which must take all of b.
 func unmarshal(b []byte, p any) error {
 	r := reader{b: b}
-	r.value(reflect.ValueOf(p).Elem())
+	v := reflect.ValueOf(p).Elem()
+	codecOf(v.Type()).dec(&r, v)
 	if r.err != nil {
 		return r.err
 	}
