@@ -77,9 +77,9 @@ var (
 // 500 times off (the pipeline with a 1 ms context switch, the server with
 // a 1 ms wake-up IPI) must leave at least one of its bands, so the check
 // can fail. Two policy controls are run and logged, not asserted
-// (docs/real-kernel.md): WAKE_AFFINE off moves the server's wake-ups per op
-// from 0.645-0.648 to 0.652-0.663, 2-3 spreads, so it leaves the band in
-// some runs only; PLACE_LAG off changes neither scenario (before the
+// (docs/real-kernel.md): WAKE_AFFINE off moves the server's simulated
+// wake-ups per op from 0.645-0.650 to 0.652-0.663, less than the real
+// kernel moves between machines, so it does not leave the band; PLACE_LAG off changes neither scenario (before the
 // fidelity work of issue 14 it lowered the server's busy time to 84 %).
 //
 // The spreads were measured on 2026-11-30 on a 2-vCPU Firecracker guest
@@ -108,7 +108,7 @@ func TestRealVsSim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("calibrated: context_switch %s, wakeup_ipi %s", cal.Costs.ContextSwitch, cal.Costs.WakeupIPI)
+	t.Logf("calibrated: context_switch %s, wakeup_ipi %s, idle states %+v", cal.Costs.ContextSwitch, cal.Costs.WakeupIPI, cal.Costs.IdleStates)
 	cases := []struct {
 		file  string
 		qs    []realQuantity
@@ -130,8 +130,16 @@ func TestRealVsSim(t *testing.T) {
 		// fixed CPU time per op (69.5 ± 0.8 us real, 64.6 simulated: the
 		// model has no system call costs), has the wider band. Wake-ups per
 		// op rise with the threads' share of the CPUs (0.651 in the run
-		// that got 96.6 % of them).
-		{"testdata/server-1to4.json", []realQuantity{qBusy(89.91, 3.036), qWakesPerOp(0.6325, 0.0095)},
+		// that got 96.6 % of them), and they move with the machine more
+		// than within one: the medians of three runs were 0.610-0.629 on
+		// a quiet 2-vCPU EPYC guest (eight checks, 2026-12-01; mean 0.622,
+		// 0.006 apart) and 0.6657 in the CI run of 2026-11-30, 4.7 of the
+		// loaded runs' spreads (0.0095) from their mean, which failed the
+		// check on a simulator inside the real range. Its spread is
+		// therefore the one across those three conditions (means 0.6325,
+		// 0.622, 0.6657: standard deviation 0.0228), not within one; the
+		// negative control still leaves the busy band by 14-15 spreads.
+		{"testdata/server-1to4.json", []realQuantity{qBusy(89.91, 3.036), qWakesPerOp(0.6325, 0.0228)},
 			[2]string{"machine.costs.wakeup_ipi", "1ms"}},
 	}
 	for _, c := range cases {
