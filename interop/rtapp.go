@@ -109,11 +109,14 @@ type rtTask struct {
 	dropped bool
 }
 
-// rtPhase is one phase of a thread: its steps and its loop (-1 forever).
+// rtPhase is one phase of a thread: its steps (at most MaxSteps: no
+// program keeps more), how many its events mapped to, and its loop (-1
+// forever).
 type rtPhase struct {
-	steps []rtStep
-	loop  int64
-	path  string
+	steps  []rtStep
+	events int
+	loop   int64
+	path   string
 }
 
 type rtImporter struct {
@@ -416,15 +419,15 @@ func (im *rtImporter) task(key string, v *jval, path string) *rtTask {
 		}
 		for _, m := range phases.obj {
 			p := pathJoin(pp, m.key)
-			steps, l := im.phase(t, m.val, p, false)
-			ph = append(ph, rtPhase{steps, l, p})
+			steps, n, l := im.phase(t, m.val, p, false)
+			ph = append(ph, rtPhase{steps, n, l, p})
 		}
 	} else {
 		// Without phases, the thread object is its one phase, the
 		// thread's loop is the phase's, and the thread runs it once; with no
 		// loop at all, it runs forever.
-		steps, _ := im.phase(t, v, path, true)
-		ph = append(ph, rtPhase{steps, loop, path})
+		steps, n, _ := im.phase(t, v, path, true)
+		ph = append(ph, rtPhase{steps, n, loop, path})
 		loop = 1
 	}
 	if len(t.periods) > 1 {
@@ -479,9 +482,8 @@ func (im *rtImporter) task(key string, v *jval, path string) *rtTask {
 			}
 			t.loop = int(n)
 		}
-		if len(t.steps) > scenarios.MaxSteps {
-			im.probs.add(path, "%d steps; only the first %d are kept (a program has at most %d)", len(t.steps), scenarios.MaxSteps, scenarios.MaxSteps)
-			t.steps = t.steps[:scenarios.MaxSteps]
+		if live[0].events > scenarios.MaxSteps {
+			im.probs.add(path, "%d steps; only the first %d are kept (a program has at most %d)", live[0].events, scenarios.MaxSteps, scenarios.MaxSteps)
 		}
 	default:
 		im.phaseBlocks(t, live)
@@ -525,9 +527,8 @@ func (im *rtImporter) phaseBlocks(t *rtTask, live []rtPhase) {
 	top, total := 0, 0
 	for i, p := range live {
 		steps := p.steps
-		if len(steps) > scenarios.MaxSteps {
-			im.probs.add(p.path, "%d steps; only the first %d are kept (a program has at most %d)", len(steps), scenarios.MaxSteps, scenarios.MaxSteps)
-			steps = steps[:scenarios.MaxSteps]
+		if p.events > scenarios.MaxSteps {
+			im.probs.add(p.path, "%d steps; only the first %d are kept (a program has at most %d)", p.events, scenarios.MaxSteps, scenarios.MaxSteps)
 		}
 		reps := p.loop
 		if block(p) {
@@ -585,16 +586,26 @@ func nestSteps(rs []rtStep) (prog []scenarios.Step, blocks bool) {
 	return cur, blocks
 }
 
-// phase maps one phase's events to steps and returns its loop (-1 forever).
+// phase maps one phase's events to steps and returns the first MaxSteps of
+// them (no program keeps more: 120 thousand events of one phase had made
+// the importer copy 230 MB), how many there were, and its loop (-1
+// forever). Every event is still read, so its problems are reported.
 // inTask: the phase is the thread object itself, whose other keys task()
 // has read.
-func (im *rtImporter) phase(t *rtTask, v *jval, path string, inTask bool) ([]rtStep, int64) {
+func (im *rtImporter) phase(t *rtTask, v *jval, path string, inTask bool) ([]rtStep, int, int64) {
 	if v.kind != '{' {
 		im.probs.add(path, "is %s, not a phase object; dropped", v.describe())
-		return nil, 0
+		return nil, 0, 0
 	}
 	loop := int64(1)
 	var steps []rtStep
+	n := 0
+	keep := func(st ...rtStep) {
+		n += len(st)
+		if room := scenarios.MaxSteps - len(steps); room > 0 {
+			steps = append(steps, st[:min(room, len(st))]...)
+		}
+	}
 	for _, m := range v.obj {
 		p := pathJoin(path, m.key)
 		kind := rtEventKind(m.key)
@@ -630,14 +641,14 @@ func (im *rtImporter) phase(t *rtTask, v *jval, path string, inTask bool) ([]rtS
 		}
 		switch kind {
 		case "lock", "unlock", "signal", "broad", "wait", "sync", "barrier":
-			steps = append(steps, im.syncEvent(kind, m.val, p)...)
+			keep(im.syncEvent(kind, m.val, p)...)
 			continue
 		}
 		if st, ok := im.event(t, kind, m.val, p); ok {
-			steps = append(steps, st)
+			keep(st)
 		}
 	}
-	return steps, loop
+	return steps, n, loop
 }
 
 // usec reads a duration event's microseconds; ok is false when there is
