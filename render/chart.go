@@ -192,6 +192,21 @@ func ChartCaption(dst *Scene, r Rect, st ChartStyle, ss []*frame.Sample) {
 	}
 }
 
+// ChartNote writes the first of candidates that fits in chart r's footer,
+// left half (ChartCaption has the right half), and says whether one did.
+func ChartNote(dst *Scene, r Rect, st ChartStyle, candidates ...string) bool {
+	m := st.Measure
+	if m == nil {
+		m = ApproxMeasure
+	}
+	s := fit(m, st.small(), r.W*0.5-st.Font*0.5, candidates...)
+	if s == "" || r.H < st.small()*3 {
+		return false
+	}
+	dst.Label(r.X+st.Font*0.5, r.Bottom()-math.Ceil(st.small()*1.4)/2, st.small(), Muted, s, AlignLeft)
+	return true
+}
+
 // LineValues is one line of a line chart.
 type LineValues struct {
 	V     []float64 // per sample; negative or NaN: no value (a gap)

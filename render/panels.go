@@ -157,6 +157,10 @@ type Status struct {
 	PausedOnMove      bool
 	Speed             float64 // simulated s per wall s
 	Now, Duration     int64
+	// Animated says how many of the moves are animated when there are
+	// more than the glides can show ("" otherwise): on the status line, a
+	// badge in the machine would cover its last row of cells.
+	Animated string
 }
 
 // StatusLine draws the talk-mode status line into r.
@@ -190,6 +194,10 @@ func StatusLine(dst *Scene, r Rect, f float64, st Status, m Measure) {
 	// The keys, as far as they fit (the page shows the title); the status
 	// line is talk mode's, so they are no smaller than TalkMinText.
 	fs := max(f*0.8, TalkMinText)
+	if st.Animated != "" && x+m(st.Animated, fs) <= r.Right()-f*0.5 {
+		dst.Label(x, cy, fs, Muted, st.Animated, AlignLeft)
+		x += m(st.Animated, fs) + f*1.2
+	}
 	w := r.Right() - f*0.5 - x
 	if keys := fit(m, fs, w, StatusKeys...); keys != "" {
 		dst.Label(r.Right()-f*0.5, cy, fs, Muted, keys, AlignRight)
@@ -271,6 +279,48 @@ func diffTableWide(dst *Scene, r Rect, f, minText float64, a, b *sim.Metrics, m 
 
 // Note draws a short text on a dark pill, right-aligned at (x, y) (the
 // vertical middle), over whatever is under it.
+// QuietCorner is where in area a note of w×h px covers the least of l's
+// cells (box labels count half): the right end and the vertical middle of
+// the note, for Note. Bottom right wins ties.
+func QuietCorner(area Rect, w, h float64, l *Layout) (right, cy float64) {
+	overlap := func(a, b Rect) float64 {
+		dx := math.Min(a.Right(), b.Right()) - math.Max(a.X, b.X)
+		dy := math.Min(a.Bottom(), b.Bottom()) - math.Max(a.Y, b.Y)
+		if dx <= 0 || dy <= 0 {
+			return 0
+		}
+		return dx * dy
+	}
+	best := math.Inf(1)
+	for _, c := range [4][2]bool{{true, true}, {true, false}, {false, true}, {false, false}} {
+		r := Rect{area.X, area.Y, w, h}
+		if c[0] {
+			r.X = area.Right() - w
+		}
+		if c[1] {
+			r.Y = area.Bottom() - h
+		}
+		cover := 0.0
+		if l != nil {
+			for i := range l.Cells {
+				cover += overlap(r, l.Cells[i].Rect)
+			}
+			for i := range l.Boxes {
+				b := &l.Boxes[i]
+				if b.Label != "" {
+					cover += overlap(r, Rect{b.X, b.LabelY - l.BoxFont*0.7, b.W, l.BoxFont * 1.4}) / 2
+				}
+			}
+		}
+		if cover < best {
+			best, right, cy = cover, r.Right(), r.Y+h/2
+		}
+	}
+	return right, cy
+}
+
+// Note draws a short text on a panel-coloured badge whose right end is x
+// and vertical middle y, in font size f.
 func Note(dst *Scene, x, y, f float64, c color.RGBA, text string, m Measure) {
 	if m == nil {
 		m = ApproxMeasure

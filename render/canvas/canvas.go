@@ -21,6 +21,7 @@ package canvas
 
 import (
 	"math"
+	"strings"
 
 	"schedplay/frame"
 	"schedplay/render"
@@ -223,11 +224,31 @@ func (c *Canvas) Build(stage render.Rect, wall float64) {
 	if ab {
 		render.DiffTable(&c.dyn, d.Diff, d.Font, d.MinText, c.metrics[0], c.metrics[1], c.Measure)
 	}
+	// More moves than can be animated: say how many are shown, in talk
+	// mode on the status line, otherwise under the migrations chart (a
+	// badge in the machine covered its last row of cells).
+	var animated [2]string
+	for k := range c.sides {
+		if c.sides[k].painter == nil {
+			continue
+		}
+		if seen, shown := c.sides[k].glides.Rate(wall); seen > shown {
+			animated[k] = frame.FormatValue(float64(shown)) + " of " + frame.FormatValue(float64(seen))
+		}
+	}
+	noted := f.Talk
+	if text := animatedText(animated, ab); text != "" && !f.Talk {
+		short, tiny := strings.TrimPrefix(text, "moves "), ""
+		if !ab {
+			tiny = "animated " + strings.Replace(animated[0], " of ", "/", 1)
+		}
+		noted = render.ChartNote(&c.dyn, d.Charts[render.ChartMigrations], c.cst, text, short, tiny)
+	}
 	if f.Talk {
 		render.StatusLine(&c.dyn, d.Status, d.Font, render.Status{
 			Playing: f.Playing, Finished: f.A().Now >= f.Duration, PauseOnMove: f.PauseOnMove,
 			PausedOnMove: !f.Playing && len(c.pinned[0]) > 0, Speed: f.Speed, Now: f.A().Now,
-			Duration: f.Duration,
+			Duration: f.Duration, Animated: animatedText(animated, ab),
 		}, c.Measure)
 		if d.Log.W > 0 {
 			render.LogPanel(&c.dyn, d.Log, max(d.Font*0.9, d.MinText), c.explains, c.Measure)
@@ -243,14 +264,39 @@ func (c *Canvas) Build(stage render.Rect, wall float64) {
 		if !f.Playing && len(c.pinned[k]) > 0 {
 			s.painter.Pinned(c.pinned[k], &c.top)
 		}
-		// More moves than can be animated: say how many are shown.
-		if seen, shown := s.glides.Rate(wall); seen > shown {
-			m := d.Machine[k]
+		// Where the chart has no room for it, the count goes in the
+		// machine's corner that covers the fewest cells.
+		if animated[k] != "" && !noted {
 			fs := max(11, d.Font*0.85, d.MinText)
-			text := "moves animated: " + frame.FormatValue(float64(shown)) + " of " + frame.FormatValue(float64(seen)) + " per second"
-			render.Note(&c.top, m.Right()-2, m.Bottom()-fs, fs, render.Muted, text, c.Measure)
+			text := "moves animated: " + animated[k] + " per second"
+			w := c.Measure(text, fs) + fs
+			x, y := render.QuietCorner(d.Machine[k].Inset(2), w, fs*1.5, s.layout)
+			render.Note(&c.top, x, y, fs, render.Muted, text, c.Measure)
 		}
 	}
+}
+
+// animatedText is talk mode's status-line note for the sides' animated
+// counts ("" when every move is animated).
+func animatedText(animated [2]string, ab bool) string {
+	switch {
+	case animated[0] == "" && animated[1] == "":
+		return ""
+	case !ab:
+		return "moves animated: " + animated[0] + "/s"
+	}
+	text := "moves animated:"
+	for k, name := range [2]string{"A", "B"} {
+		if k > 0 {
+			text += " ·"
+		}
+		if animated[k] != "" {
+			text += " " + name + " " + animated[k] + "/s"
+		} else {
+			text += " " + name + " all"
+		}
+	}
+	return text
 }
 
 func (c *Canvas) relayout(f *frame.Frame, stage render.Rect) {
