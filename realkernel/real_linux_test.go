@@ -38,9 +38,19 @@ type realQuantity struct {
 	// mean and spread (sample standard deviation) of single real runs of
 	// 2 s, measured with `schedsim real -isolate -json` (below)
 	mean, spread float64
-	real         func(*Result) float64
-	sim          func(*sim.Metrics) float64
+	// across is the standard deviation of the real kernel's means across
+	// the conditions the check runs in (below): a loaded machine, a quiet
+	// one, and CI's, just after the browser tests. A quantity that moves
+	// with the machine more than within one run set failed the check with
+	// the simulator inside the real kernel's range.
+	across float64
+	real   func(*Result) float64
+	sim    func(*sim.Metrics) float64
 }
+
+// band is the distance from the real median the simulator may lie: three
+// of the spreads within and across conditions combined.
+func (q realQuantity) band() float64 { return 3 * math.Hypot(q.spread, q.across) }
 
 func perOp(n int64, ops int64) float64 {
 	if ops == 0 {
@@ -50,14 +60,14 @@ func perOp(n int64, ops int64) float64 {
 }
 
 var (
-	qOps = func(mean, spread float64) realQuantity {
-		return realQuantity{"ops/s", mean, spread, func(r *Result) float64 { return r.OpsPerS }, func(m *sim.Metrics) float64 { return m.OpsPerS }}
+	qOps = func(mean, spread, across float64) realQuantity {
+		return realQuantity{"ops/s", mean, spread, across, func(r *Result) float64 { return r.OpsPerS }, func(m *sim.Metrics) float64 { return m.OpsPerS }}
 	}
-	qBusy = func(mean, spread float64) realQuantity {
-		return realQuantity{"busy %", mean, spread, func(r *Result) float64 { return r.BusyPct }, func(m *sim.Metrics) float64 { return m.BusyPct }}
+	qBusy = func(mean, spread, across float64) realQuantity {
+		return realQuantity{"busy %", mean, spread, across, func(r *Result) float64 { return r.BusyPct }, func(m *sim.Metrics) float64 { return m.BusyPct }}
 	}
-	qWakesPerOp = func(mean, spread float64) realQuantity {
-		return realQuantity{"wake-ups per op", mean, spread, func(r *Result) float64 { return perOp(r.Wakeups, r.Ops) },
+	qWakesPerOp = func(mean, spread, across float64) realQuantity {
+		return realQuantity{"wake-ups per op", mean, spread, across, func(r *Result) float64 { return perOp(r.Wakeups, r.Ops) },
 			func(m *sim.Metrics) float64 { return perOp(m.Wakeups, m.Ops) }}
 	}
 )
@@ -71,16 +81,19 @@ var (
 // nice -20, see Options.Isolate; 2 s each) and once in the simulator on
 // this machine's topology with costs calibrated now. For each quantity the
 // simulator must lie within three spreads of the median of the three real
-// runs, the spread being the standard deviation of single real runs
-// measured from twelve (pipeline) and eighteen (server) runs (below). A
+// runs, the spread combining the standard deviation of single real runs
+// measured from twelve (pipeline) and eighteen (server) runs with that of
+// the real means across the conditions the check has run in (a loaded
+// guest, a quiet one, CI after the browser tests; below). A
 // negative control must fall outside: each scenario simulated with a cost
 // 500 times off (the pipeline with a 1 ms context switch, the server with
 // a 1 ms wake-up IPI) must leave at least one of its bands, so the check
 // can fail. Two policy controls are run and logged, not asserted
 // (docs/real-kernel.md): WAKE_AFFINE off moves the server's simulated
 // wake-ups per op from 0.645-0.650 to 0.652-0.663, less than the real
-// kernel moves between machines, so it does not leave the band; PLACE_LAG off changes neither scenario (before the
-// fidelity work of issue 14 it lowered the server's busy time to 84 %).
+// kernel moves between machines, so it does not leave the band; PLACE_LAG
+// off changes neither scenario (before the fidelity work of issue 14 it
+// lowered the server's busy time to 84 %).
 //
 // The spreads were measured on 2026-11-30 on a 2-vCPU Firecracker guest
 // (AMD EPYC, Linux 6.18.44-fc-v657, HZ 250) while seven other sessions
@@ -116,8 +129,16 @@ func TestRealVsSim(t *testing.T) {
 	}{
 		// pipeline.json: every 10 ms a producer runs 2 ms and wakes two
 		// workers, which run 3 ms. Twelve runs: ops/s 299.5 ± 1.07,
-		// busy 40.27 ± 0.169 %, wake-ups per op 0.996 ± 0.0108.
-		{"testdata/pipeline.json", []realQuantity{qOps(299.5, 1.066), qBusy(40.27, 0.1693), qWakesPerOp(0.9961, 0.0108)},
+		// busy 40.27 ± 0.169 %, wake-ups per op 0.996 ± 0.0108. Busy time
+		// moves with the machine: the medians of three runs were
+		// 40.28-40.46 % in eight checks on a quiet guest (2026-12-01, mean
+		// 40.375) and 40.59 % in CI just after the browser tests, which
+		// failed the check at 3.3 spreads with the simulator at 40.04 (the
+		// model has no system-call time: its busy time is the programs'
+		// 40 % and the switches'). Across the three conditions' means
+		// (40.27, 40.375, 40.59): 0.163. Operations per second and
+		// wake-ups per op were the same in all three (299.5-300, 1.003).
+		{"testdata/pipeline.json", []realQuantity{qOps(299.5, 1.066, 0), qBusy(40.27, 0.1693, 0.163), qWakesPerOp(0.9961, 0.0108, 0)},
 			[2]string{"machine.costs.context_switch", "1ms"}},
 		// server-1to4.json: four clients run 100 us and ask a server (sync
 		// wake-up), which runs 25 us and replies. Eighteen runs (load
@@ -131,15 +152,16 @@ func TestRealVsSim(t *testing.T) {
 		// model has no system call costs), has the wider band. Wake-ups per
 		// op rise with the threads' share of the CPUs (0.651 in the run
 		// that got 96.6 % of them), and they move with the machine more
-		// than within one: the medians of three runs were 0.610-0.629 on
-		// a quiet 2-vCPU EPYC guest (eight checks, 2026-12-01; mean 0.622,
-		// 0.006 apart) and 0.6657 in the CI run of 2026-11-30, 4.7 of the
-		// loaded runs' spreads (0.0095) from their mean, which failed the
-		// check on a simulator inside the real range. Its spread is
-		// therefore the one across those three conditions (means 0.6325,
-		// 0.622, 0.6657: standard deviation 0.0228), not within one; the
-		// negative control still leaves the busy band by 14-15 spreads.
-		{"testdata/server-1to4.json", []realQuantity{qBusy(89.91, 3.036), qWakesPerOp(0.6325, 0.0228)},
+		// than within one: the medians of three runs were 0.610-0.645 in
+		// twelve checks on a quiet 2-vCPU EPYC guest (2026-12-01, mean
+		// 0.6255), 0.6657 in the CI run of 2026-11-30 (4.7 loaded spreads
+		// from the loaded mean: it failed the check with the simulator at
+		// 0.636) and 0.630 in CI on 2026-12-01. Across the four
+		// conditions' means (0.6325, 0.6255, 0.6657, 0.630): 0.0184. Busy
+		// time: 89.15-96.13 % on the quiet guest (mean 93.14), 94.05 and
+		// 91.9 % in CI: 1.79 across. The negative control leaves the busy
+		// band by 11-15 spreads.
+		{"testdata/server-1to4.json", []realQuantity{qBusy(89.91, 3.036, 1.79), qWakesPerOp(0.6325, 0.0095, 0.0184)},
 			[2]string{"machine.costs.wakeup_ipi", "1ms"}},
 	}
 	for _, c := range cases {
@@ -189,11 +211,11 @@ func TestRealVsSim(t *testing.T) {
 			}
 			for k, q := range c.qs {
 				sim, real := q.sim(&m), med[k]
-				in := math.Abs(sim-real) <= 3*q.spread
-				t.Logf("%s [%s] %s: real %.4g (median of %d; measured mean %.4g), sim %.4g, %.1f spreads apart (bound 3): %v",
-					c.file, what, q.name, real, runs, q.mean, sim, math.Abs(sim-real)/q.spread, in)
+				in := math.Abs(sim-real) <= q.band()
+				t.Logf("%s [%s] %s: real %.4g (median of %d; measured mean %.4g), sim %.4g, %.1f spreads apart (bound 3; spread %.3g within, %.3g across conditions): %v",
+					c.file, what, q.name, real, runs, q.mean, sim, 3*math.Abs(sim-real)/q.band(), q.spread, q.across, in)
 				if !negative && !in {
-					t.Errorf("%s: %s: the simulator's %.4g is not within 3 spreads (±%.4g) of the real kernel's %.4g", c.file, q.name, sim, 3*q.spread, real)
+					t.Errorf("%s: %s: the simulator's %.4g is not within 3 spreads (±%.4g) of the real kernel's %.4g", c.file, q.name, sim, q.band(), real)
 				}
 				left = left || !in
 			}
