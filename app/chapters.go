@@ -211,11 +211,18 @@ func findAnchor(p *player, a scenarios.Anchor) (int64, bool, error) {
 	c.TakeEvents(nil)
 	nth := max(a.Nth, 1)
 	limit := c.Work() + MaxAnchorWork
+	end := c.Config().Duration
 	var evs []sim.Event
 	for c.Step() && c.Work() < limit {
 		evs = c.TakeEvents(evs[:0])
 		for i := range evs {
 			e := &evs[i]
+			if e.T > end {
+				// Step runs on past the duration; an event there is not
+				// in the run the page plays (overload-on-wakeup's
+				// chapter 3 found its anchor at 46.7 s of a 2 s run).
+				return 0, false, nil
+			}
 			if int(e.Kind) != kind || (cause != 0 && e.Cause != cause) {
 				continue
 			}

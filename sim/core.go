@@ -464,7 +464,15 @@ func (s *Sim) wakeUpNewTask(p *Task, parent int) *Decision {
 		s.countMigration(p, parent, target, CauseFork)
 	}
 	s.emit(Event{Kind: EvFork, CPU: int16(target), From: int16(parent), Task: p.id, Arg: -1, Level: d.Level, Why: d.Seq})
+	if target != parent {
+		// wake_up_new_task(): activate_task() on the target's runqueue,
+		// then check_preempt_curr() -> resched_task(): an idle target is
+		// woken by IPI, sent after select_task_rq() (the search, d.Cost).
+		s.m.cost.ipi += s.costs.WakeupIPI
+		rq.ipiLag = d.Cost + s.costs.WakeupIPI
+	}
 	s.activate(rq, p, enqInitial)
+	rq.ipiLag = 0
 	return d
 }
 

@@ -112,7 +112,12 @@
 // package, NUMA); the fetch of a waker's message by its wakee, by distance;
 // and the scheduler's own search, per CPU, group and domain examined,
 // charged to the CPU doing the wake-up (and the balancer's per-CPU
-// statistics, charged to a busy balancing CPU). Optionally (Costs.SMTGain,
+// statistics, charged to a busy balancing CPU). The search also delays a
+// remote wakee: try_to_wake_up() and wake_up_new_task() run
+// select_task_rq() before the enqueue and its IPI, so a remote target
+// starts its idle exit (or receives its wake list) the search's cost
+// plus WakeupIPI after the waker reached the wake (a fork placed on
+// another CPU pays that IPI too: check_preempt_curr() -> resched_task()). Optionally (Costs.SMTGain,
 // off by default) the hardware threads of a core share its throughput. The
 // seeds' phenomena —
 // a 1:1 pair walking a package, buddies pinning it, a search too costly at
@@ -125,7 +130,7 @@
 //     LLC, or any remote wake-up with the feature off, is enqueued by the
 //     waker at once (ttwu_do_activate() under the target's rq lock: its
 //     load, nr_running and idle state change for every later search); the
-//     target starts its idle exit WakeupIPI later, and a busy target's
+//     target starts its idle exit search + WakeupIPI later, and a busy target's
 //     preemption check is made at once (the kernel's resched IPI lands
 //     ~WakeupIPI later). Across LLCs the wake-up goes through the wake list
 //     and reaches the runqueue after the IPI. v6.17 (which also queues to

@@ -111,20 +111,25 @@ func (s *Sim) tryToWakeUp(p *Task, waker *Task, cpu int, sync bool) int64 {
 		// 3.8 ttwu_queue(): sharing the LLC (or TTWU_QUEUE off), the
 		// waker takes the target's rq lock and ttwu_do_activate()s p
 		// there now; the resched IPI makes an idle target start its exit.
+		// The IPI leaves after select_task_rq() (the search, d.Cost): an
+		// idle target starts its exit that much later.
 		s.m.cost.ipi += s.costs.WakeupIPI
 		flags := enqWakeup
 		if p.wakeMigrated {
 			flags |= enqMigrated
 			p.wakeMigrated = false
 		}
-		trq.ipiLag = s.costs.WakeupIPI
+		trq.ipiLag = d.Cost + s.costs.WakeupIPI
 		s.activate(trq, p, flags)
 		trq.ipiLag = 0
 	} else {
+		// ttwu_queue_wakelist() (v6.17), the 3.8 remote queue and 2.6.8's
+		// remote wake-up: the wakee arrives by IPI, sent once the search
+		// (d.Cost) is done.
 		trq.ttwuPending++
 		s.updIdleMask(trq)
 		s.m.cost.ipi += s.costs.WakeupIPI
-		s.q.push(qev{t: s.now + s.costs.WakeupIPI, kind: evArrive, cpu: int32(target), task: p.id})
+		s.q.push(qev{t: s.now + d.Cost + s.costs.WakeupIPI, kind: evArrive, cpu: int32(target), task: p.id})
 	}
 	s.m.searchCost += d.Cost
 	s.m.cpusExamined += int64(d.NCPUs)

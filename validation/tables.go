@@ -48,7 +48,7 @@ func buddiesTables() []*Table {
 		Note: "Light load (1-8 pairs) is where the two designs differ most. The buddies pair sits on two cores of a busy package, " +
 			"so each wake-up finds its partner's core in C1 (3 us), not C1E: C1E is a package state on these parts, entered only " +
 			"when every core of the package is in C1 (MSR_POWER_CTL's C1E Enable; docs/costs.md), and charging its 10 us exit " +
-			"to a CPU beside a busy core had held the model's gain at ×6.57 (now ×8.21: 1 and 4 clients hold). " +
+			"to a CPU beside a busy core had held the model's gain at ×6.57 (now ×8.16: 1 and 4 clients hold). " +
 			"The sim's 'before' scales linearly with the number of pairs " +
 			"(each pair walks the package on its own, paying the same cache refill and C6 exit per message), where the real one is " +
 			"superlinear from 1 to 8 clients (30 → 645 MB/s, ×21.5 for ×8 clients): real walking pairs meet busy cores, and a wake-up " +
@@ -61,7 +61,7 @@ func buddiesTables() []*Table {
 			"without a core C-state exit; Intel SDM vol. 3) was also tried and left out: it turns the 8-pair walk fast (×1.43 " +
 			"against the real ×3.75) and 5 pairs on 3.6 (×3.35 against ×9.87) without moving 1-4 pairs, whose buddies pair " +
 			"sits on two cores, not on one core's threads. At 32 clients the real " +
-			"buddies still gained 10 % (the model: +13.9 %, holds) and at 64 lost 5 %; the model's buddies lose about three " +
+			"buddies still gained 10 % (the model: +14.3 %, holds) and at 64 lost 5 %; the model's buddies lose about three " +
 			"times as much at 64, where pairs outnumber cores and the wake-up walk already finds no idle core (the why column: " +
 			"the v3.6 kernel's search cost and idle-while-overloaded against the buddies' migrations).",
 	}
@@ -84,10 +84,10 @@ func buddiesTables() []*Table {
 		Tuned:      true,
 		Points:     mikeTable(mikeVirgin, mikeRevert),
 		Note: "The preset's description was written against this table (tbench-pairs). At 1 and 5 pairs the sim's gain is the " +
-			"same ×8.21 (each walking pair pays the same C6 exit and refill per message, so before and after both scale " +
-			"linearly; the package C1E of the `buddies` note lifted it from ×6.57). At 10 pairs the gain overshoots (×2.54 " +
+			"same ×8.16 (each walking pair pays the same C6 exit and refill per message, so before and after both scale " +
+			"linearly; the package C1E of the `buddies` note lifted it from ×6.57). At 10 pairs the gain overshoots (×2.56 " +
 			"against ×1.85): the buddies pairs' wake-ups got cheaper (p50 22 → 5 us) while the walking pairs, whose cores " +
-			"idle long, still pay C3/C6. At 40 pairs the buddies lose 9.5 % where the real ones gained 2 %: they migrate five " +
+			"idle long, still pay C3/C6. At 40 pairs the buddies lose 7.1 % where the real ones gained 2 %: they migrate five " +
 			"times as often as v3.6 (the why column) and pay an LLC refill each time. At 20 and 80 pairs the sim's gain is " +
 			"smaller than the real one, a cause not isolated here.",
 	}
@@ -144,7 +144,12 @@ func preetiTable() *Table {
 		After:      append([]string{"policy.select_idle_sibling=v3.6"}, preetiSets...),
 		Tuned:      true,
 		Points:     mikeTable(mikeVirgin, mikePreeti),
-		Note: "The sim's patched kernel wins at 5-10 pairs, where the real one lost 9-34 %. In the model, find_idlest_group() " +
+		Note: "At 1 pair both kernels make the same moves (traced: each wake-up lands on the next idle core, on its second " +
+			"thread under the patch, whose descent ends in the SMT level's idlest group, and on its first under v3.6's walk) and " +
+			"the sim's change is the patch's longer search alone, which delays each wakee: 1.40 against 0.33 us per wake-up, " +
+			"-0.5 %. The real patch lost 9.7 % in all three runs (26.4-26.7 against 27.8-30.0): a search ten times dearer " +
+			"than the model's would give it; the cause is not isolated here. " +
+			"The sim's patched kernel wins at 5-10 pairs, where the real one lost 9-34 %. In the model, find_idlest_group() " +
 			"inside the LLC keeps a pair on one core's SMT siblings or an idle neighbour instead of walking the package, and a walk " +
 			"step costs a full C6 exit. At 5 pairs two pairs share a socket: under the patch (traced, seed 1) they settle on one " +
 			"ring of the socket's sibling threads, revisiting each CPU every 100-250 us, short enough to stay out of C6, while under " +
@@ -158,13 +163,13 @@ func preetiTable() *Table {
 			"−49 %): it made every remote wake-up invisible to find_idlest_group() until its IPI, so simultaneous wakees all " +
 			"saw one CPU at load 0 and piled onto it, and 80 pairs stayed spread 18/48/56/38 tasks over the four sockets for " +
 			"the whole run. 3.x ttwu_queue() enqueues a wake-up within the LLC at once (the wake list only across LLCs); with " +
-			"that, 40 pairs hold. At 80 pairs the model still loses about four times the real 7 %: when every core of the LLC " +
+			"that, 40 pairs hold. At 80 pairs the model still loses four to five times the real 7 %: when every core of the LLC " +
 			"carries the same load, find_idlest_group() returns no group at either level and the patch falls back to the " +
 			"wakee's previous CPU (new_cpu keeps task_cpu(p)), which another pair may hold by then, while the waker's CPU " +
 			"idles once the waker sleeps (the why column's idle-while-overloaded); every other wake-up moves the wakee and " +
 			"pays an IPI, a short C-state exit and an LLC refill against a 20 us message, and the model has no SMT " +
 			"contention (two busy threads of a core run at full speed each), which would make the stock kernel's packed " +
-			"CPUs slower too. At 20 pairs the model's patch is level with stock, where the real one lost 18 %.",
+			"CPUs slower too. At 20 pairs the model's patch loses 3.9 %, where the real one lost 18 %.",
 	}
 }
 
@@ -217,12 +222,12 @@ func pgbenchTable() *Table {
 			"and v3.8.13's select_task_rq_fair() and select_idle_sibling()): an idle CPU near prev first, an idle CPU near the " +
 			"waker only if wake_affine() agrees, otherwise prev. At 32 clients stock 3.8 lets wake_affine() stack clients on the " +
 			"pgbench process's CPU (3.8 has no wake_wide()), and the patch gives that CPU back: the gain and its size follow, " +
-			"though they vary with the seed (seeds 1-3: 22 MB +22 %, +38 %, +11 %; 7484 MB +40 %, +44 %, +30 %; 15 GB +44 %, " +
-			"+17 %, +22 %). Where it misses: at 8 clients the machine still has an idle CPU for every wake-up in both kernels, " +
-			"so they place alike; what is left is the cheaper lookup, which the model prices at 15 ns a domain visit, too little " +
-			"to show. At 24 clients the sim loses where the seed gains (every seed: -13 % at 22 MB, -4 % to -5 % at the larger " +
+			"though they vary with the seed (seeds 1-3: 22 MB +22 %, +45 %, +34 %; 7484 MB +35 %, +43 %, +24 %; 15 GB +15 %, " +
+			"+41 %, +39 %). Where it misses: at 8 clients the machine still has an idle CPU for every wake-up in both kernels, " +
+			"so they place alike; what is left is the cheaper lookup, which the model prices at 15-40 ns a domain, group and CPU " +
+			"visited and which delays the wakee (the search runs before the enqueue and its IPI): +0.1 %, too little to show. At 24 clients the sim loses where the seed gains (every seed: -11 % to -13 % at 22 MB, -4 % to -5 % at the larger " +
 			"sizes): a client left on its busy prev waits while another CPU idles (idle-while-overloaded in the why column), a " +
-			"hole stock 3.8's search plugs. There the sim is CPU-bound (stock 3.8 98.6 % busy at 24 clients, 22 MB, seed 1), " +
+			"hole stock 3.8's search plugs. There the sim is CPU-bound (stock 3.8 98.7 % busy at 24 clients, 22 MB, seed 1), " +
 			"while the seed's own numbers say the real run was bound by its single pgbench process (the Prev column peaks at 8 " +
 			"clients, 53883 tps, and 1 client takes 92.6 us a transaction, under half the model's 200 us backend time); refitting " +
 			"the times to the seed is the third item tried below. At 1 client the patch keeps the pair where fork balancing put it (prev idle), on two " +
