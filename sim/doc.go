@@ -200,7 +200,8 @@
 //     a task that exits holding a mutex keeps it held; a barrier's parties
 //     are fixed when the scenario is resolved.
 //   - The scenario's own instances are forked by a spawner on cpu0 that
-//     costs nothing; a fork placed elsewhere counts as a fork migration.
+//     costs no CPU time; a fork placed elsewhere counts as a fork migration
+//     and, like any remote fork, wakes its CPU by IPI after the search.
 //     Fork steps (process.go) fork from the parent's CPU and charge the
 //     parent only the placement's search cost (no copy_process() time:
 //     a run step models it); a child starts with no cache footprint.
