@@ -276,8 +276,8 @@ func (c *Canvas) Build(stage render.Rect, wall float64) {
 	}
 }
 
-// animatedText is talk mode's status-line note for the sides' animated
-// counts ("" when every move is animated).
+// animatedText says how many of each side's moves are animated, for the
+// status line (talk mode) or the migrations chart ("" when every move is).
 func animatedText(animated [2]string, ab bool) string {
 	switch {
 	case animated[0] == "" && animated[1] == "":
