@@ -118,6 +118,6 @@ func (w *cpuWindow) busy(t *testing.T, what string) bool {
 		t.Logf("%s: other processes used %.2f cores meanwhile: its long tasks are reported, not asserted", what, n)
 		return true
 	}
-	t.Logf("%s: other processes used %.2f cores meanwhile (bound %.2f): asserted", what, n, neighbourShare)
+	t.Logf("%s: other processes used %.2f cores meanwhile (bound %.2f): quiet enough (busyMachine may still say the load was too high)", what, n, neighbourShare)
 	return false
 }

@@ -143,6 +143,24 @@ async function compileWasm() {
   }
 }
 
+// workerBooting resolves once the worker has the module (its "booting"
+// message), or after 2 s: the page's Go start is one long task, and the
+// first frame needs the worker's first frame too, so the worker's start
+// goes first (see worker.js); a worker that never answers costs at most
+// the wait (its error shows on the page).
+function workerBooting(worker) {
+  return new Promise((resolve) => {
+    const done = () => {
+      worker.removeEventListener("message", onMsg);
+      clearTimeout(timer);
+      resolve();
+    };
+    const onMsg = (e) => { if (e.data && e.data.booting) done(); };
+    const timer = setTimeout(done, 2000);
+    worker.addEventListener("message", onMsg);
+  });
+}
+
 async function start() {
   if (typeof Go !== "function") {
     showError("wasm_exec.js did not load: run make wasm, then reload.");
@@ -155,17 +173,24 @@ async function start() {
   const go = new Go();
   let instance;
   try {
+    // The simulator's thread (web/worker.js, cmd/wasm/worker.go); the Go
+    // side on this page finds it as window.schedplayWorker. Started
+    // before the compile: Chromium sets a worker up with tasks on this
+    // thread, so a worker started after the compile waited for the
+    // page's Go start (one task of 2-3 s on a slow machine) and was on
+    // the first frame's path. It waits for the module (worker.js).
+    const worker = new Worker("worker.js");
+    worker.onerror = (e) => showError("The simulator's worker failed: " + (e.message || "error"));
+    window.schedplayWorker = worker;
     performance.mark("schedplay:fetch");
     const module = await compileWasm();
     performance.mark("schedplay:compiled");
-    // The simulator's thread (web/worker.js, cmd/wasm/worker.go); the Go
-    // side on this page finds it as window.schedplayWorker.
-    const worker = new Worker("worker.js");
-    worker.onerror = (e) => showError("The simulator's worker failed: " + (e.message || "error"));
+    const booting = workerBooting(worker);
     worker.postMessage({ module });
-    window.schedplayWorker = worker;
     instance = await WebAssembly.instantiate(module, go.importObject);
     performance.mark("schedplay:instantiated");
+    await booting;
+    performance.mark("schedplay:worker-booting");
   } catch (err) {
     showError("Could not load the simulator: " + err.message);
     $("loading").textContent = "The simulator did not load.";

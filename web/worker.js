@@ -39,6 +39,10 @@ self.onmessage = async (e) => {
     self.schedplayEarly.push(d);
     return;
   }
+  // The page starts its own Go (one long task) only once the module got
+  // here (web/loader.js): Chromium delivers this message with help from
+  // the page's thread, so a page busy starting Go held it back for seconds.
+  postMessage({ booting: true });
   try {
     const go = new Go();
     const inst = await WebAssembly.instantiate(d.module, go.importObject);
