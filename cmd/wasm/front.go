@@ -118,16 +118,27 @@ func (fr *front) startImport(data js.Value, name, kind string, apply func(js.Val
 	fr.worker.Call("postMessage", m, transfer)
 }
 
-// onImport takes an import's progress or result from the worker.
-func (fr *front) onImport(data js.Value) {
-	id := data.Get("import").Float()
+// takeJob looks up the import or export a worker message is about: data
+// carries its id under key, and jobs points to fr.imports or fr.exports
+// (a pointer, so that the field is read under fr.mu: startImport,
+// startExport and cancelJobs replace the map). When data is the job's
+// result (done) the job is forgotten. ok is false when the id is not
+// there: the job was cancelled (cancelJobs).
+func takeJob[T any](fr *front, jobs *map[float64]T, key string, data js.Value) (w T, done, ok bool) {
+	id := data.Get(key).Float()
 	fr.mu.Lock()
-	w, ok := fr.imports[id]
-	done := data.Get("done").Truthy()
+	w, ok = (*jobs)[id]
+	done = data.Get("done").Truthy()
 	if done {
-		delete(fr.imports, id)
+		delete(*jobs, id)
 	}
 	fr.mu.Unlock()
+	return w, done, ok
+}
+
+// onImport takes an import's progress or result from the worker.
+func (fr *front) onImport(data js.Value) {
+	w, done, ok := takeJob(fr, &fr.imports, "import", data)
 	if !ok {
 		return // cancelled
 	}
@@ -176,16 +187,9 @@ func (fr *front) startExport(scenario, format string, resolve, progress js.Value
 
 // onExport takes an export's progress or result from the worker.
 func (fr *front) onExport(data js.Value) {
-	id := data.Get("export").Float()
-	fr.mu.Lock()
-	w, ok := fr.exports[id]
-	done := data.Get("done").Truthy()
-	if done {
-		delete(fr.exports, id)
-	}
-	fr.mu.Unlock()
+	w, done, ok := takeJob(fr, &fr.exports, "export", data)
 	if !ok {
-		return
+		return // cancelled
 	}
 	if !done {
 		if w.progress.Type() == js.TypeFunction {
