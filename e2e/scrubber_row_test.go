@@ -29,8 +29,7 @@ func TestScrubberRowFits(t *testing.T) {
 	} {
 		t.Run(v.name, func(t *testing.T) {
 			tb := newTab(t, true)
-			tb.emulate(v.viewport)
-			tb.open(serverURL)
+			tb.openAt(v.viewport)
 			if v.editor {
 				tb.showEditor(true)
 				tb.poll(`!document.body.classList.contains("no-editor")`, 5*time.Second)

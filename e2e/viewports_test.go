@@ -56,6 +56,15 @@ func (tb *tab) emulate(v viewport) {
 	}
 }
 
+// openAt opens the page (serverURL) on v's device: tb's viewport is set as
+// v's before the page loads, and openAt returns once the page API says
+// ready.
+func (tb *tab) openAt(v viewport) {
+	tb.t.Helper()
+	tb.emulate(v)
+	tb.open(serverURL)
+}
+
 type rect struct{ X, Y, W, H float64 }
 
 func (tb *tab) rectOf(sel string) rect {
@@ -141,8 +150,7 @@ func TestViewports(t *testing.T) {
 	for _, v := range viewports {
 		t.Run(v.name, func(t *testing.T) {
 			tb := newTab(t, true)
-			tb.emulate(v)
-			tb.open(serverURL)
+			tb.openAt(v)
 			time.Sleep(1500 * time.Millisecond)
 			st := tb.rectOf("#stage")
 			area := st.W * st.H / float64(v.w*v.h)
@@ -223,8 +231,7 @@ func (tb *tab) closeDrawers() {
 // new orientation.
 func TestRotate(t *testing.T) {
 	tb := newTab(t, true)
-	tb.emulate(viewports[0])
-	tb.open(serverURL)
+	tb.openAt(viewports[0])
 	if r := eval[apiResult](tb, `window.schedplay.setSpeed(0.01)`); !r.OK {
 		t.Fatal(r.Error)
 	}
@@ -290,8 +297,7 @@ func TestTalkViewports(t *testing.T) {
 		for _, theme := range themes {
 			t.Run(v.name+"-"+theme, func(t *testing.T) {
 				tb := newTab(t, true)
-				tb.emulate(v)
-				tb.open(serverURL)
+				tb.openAt(v)
 				tb.click("#talk")
 				tb.poll(`document.documentElement.classList.contains("talk")`, 5*time.Second)
 				bg, file := render.Background, "talk-"+v.name+".png"
