@@ -109,11 +109,27 @@ function whenAPI(fn) {
   tick();
 }
 
+// afterFirstFrame calls fn once the canvas has drawn its first frame, or
+// FIRST_FRAME_WAIT_MS after the API came (a canvas that cannot draw still
+// gets its editor). The editor's first build reads describe() and makes
+// the cards, a few hundred ms of this thread on a slow machine: done
+// before the first frame, it delayed the machine's picture by as much.
+const FIRST_FRAME_WAIT_MS = 3000;
+function afterFirstFrame(api, fn) {
+  const from = performance.now();
+  const tick = () => {
+    const st = api.stats ? api.stats() : null;
+    if ((st && st.first_frame_ms > 0) || performance.now() - from > FIRST_FRAME_WAIT_MS) fn(api);
+    else setTimeout(tick, 20);
+  };
+  tick();
+}
+
 function wirePage() {
   wireTabs();
   wireEditorToggle();
   wireLayout();
-  whenAPI((api) => {
+  whenAPI((api) => afterFirstFrame(api, (api) => {
     const editor = new Editor(api);
     editor.buildPresets();
     editor.refresh(true);
@@ -127,7 +143,9 @@ function wirePage() {
     document.addEventListener("schedplay:scenario", () => {
       setTimeout(() => { editor.refresh(); syncControls(api); }, 0);
     });
-  });
+    // schedplay.ready waits for this (cmd/wasm/page.go, wired).
+    window.schedplayWired = true;
+  }));
 }
 
 // compileWasm fetches and compiles main.wasm once: the same module runs the

@@ -20,7 +20,7 @@ import (
 
 // installAPI sets window.schedplay, the page API (design.md, "Page API"):
 //
-//	ready                  true once frames are on screen
+//	ready                  true once frames are on screen and the page is wired (web/loader.js builds the editor after the first frame)
 //	loadScenario(json)     -> {ok, error}; json is a string or an object
 //	loadPreset(name)       -> {ok, error}
 //	presets()              -> [{name, title, description}]

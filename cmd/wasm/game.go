@@ -110,7 +110,7 @@ func (g *game) Draw(screen *ebiten.Image) {
 	if g.drawn == 1 {
 		g.page.markFirstFrame()
 	}
-	if !g.ready && g.drawn >= 2 && g.cv.Err() == nil {
+	if !g.ready && g.drawn >= 2 && g.cv.Err() == nil && g.page.wired() {
 		g.ready = true
 		g.page.setReady()
 	}

@@ -143,7 +143,16 @@ func (p *page) stageRect(sw, sh float64) (render.Rect, float64) {
 	}, sw / bw
 }
 
-// setReady flips window.schedplay.ready once frames are on screen.
+// wired reports whether web/loader.js has built the editor and wired the
+// page's controls (window.schedplayWired): it does so after the first
+// frame (so the machine shows first), and ready waits for it, so a page
+// that says ready can be used.
+func (p *page) wired() bool {
+	return p.win.Get("schedplayWired").Truthy()
+}
+
+// setReady flips window.schedplay.ready once frames are on screen and the
+// page is wired.
 func (p *page) setReady() {
 	if l := p.el("loading"); l.Truthy() {
 		l.Set("hidden", true)
