@@ -101,6 +101,16 @@ func TestMainThreadFree(t *testing.T) {
 	marks := eval[map[string]float64](tb, `Object.fromEntries(performance.getEntriesByType("mark").filter((m) => m.name.startsWith("schedplay:")).map((m) => [m.name, Math.round(m.startTime)]))`)
 	atLoad := tb.longTasksSinceStart()
 	t.Logf("first frame %.0f ms after navigation start; marks %v; long tasks while loading (not asserted): %v ms", first, marks, atLoad)
+	// The worker is set up while the module compiles, not after the
+	// page's Go start (web/loader.js): its script is requested before the
+	// compile ends, and the page's Go waited for it to have the module.
+	ws := eval[float64](tb, `(performance.getEntriesByType("resource").find((e) => /\/worker\.js(\?|$)/.test(e.name)) || {startTime: 0}).startTime`)
+	if c := marks["schedplay:compiled"]; ws <= 0 || c <= 0 || ws > c {
+		t.Errorf("worker.js requested at %.0f ms, the module compiled at %.0f ms: the worker must be started before the compile ends", ws, c)
+	}
+	if _, ok := marks["schedplay:worker-booting"]; !ok {
+		t.Errorf("no schedplay:worker-booting mark: the page's Go started without waiting for the worker")
+	}
 	busy := busyMachine(t)
 	if first <= 0 || (first > 3000 && !busy) {
 		t.Errorf("first frame %.0f ms after navigation start; want at most 3000", first)
