@@ -375,12 +375,30 @@ func (s *Sim) activate(rq *RQ, p *Task, flags int) {
 func (s *Sim) arrive(p *Task, rq *RQ) {
 	rq.ttwuPending--
 	s.updIdleMask(rq)
+	s.activate(rq, p, p.takeWakeFlags())
+}
+
+// takeWakeFlags is the enqueue flags of p's wake-up: ENQUEUE_WAKEUP, and
+// ENQUEUE_MIGRATED when the wake-up moved it (consumed here).
+func (p *Task) takeWakeFlags() int {
 	flags := enqWakeup
 	if p.wakeMigrated {
 		flags |= enqMigrated
 		p.wakeMigrated = false
 	}
+	return flags
+}
+
+// activateByIPI enqueues p on another CPU's rq at once, as a waker holding
+// that rq's lock does (3.8's ttwu_do_activate(), wake_up_new_task()'s
+// activate_task()), and sends the resched IPI once the search (search ns,
+// select_task_rq()'s cost) is done: an idle rq starts its exit that much
+// later.
+func (s *Sim) activateByIPI(rq *RQ, p *Task, flags int, search int64) {
+	s.m.cost.ipi += s.costs.WakeupIPI
+	rq.ipiLag = search + s.costs.WakeupIPI
 	s.activate(rq, p, flags)
+	rq.ipiLag = 0
 }
 
 // startTick restarts rq's tick from the next jiffy (tick_nohz_idle_exit()),
@@ -467,12 +485,11 @@ func (s *Sim) wakeUpNewTask(p *Task, parent int) *Decision {
 	if target != parent {
 		// wake_up_new_task(): activate_task() on the target's runqueue,
 		// then check_preempt_curr() -> resched_task(): an idle target is
-		// woken by IPI, sent after select_task_rq() (the search, d.Cost).
-		s.m.cost.ipi += s.costs.WakeupIPI
-		rq.ipiLag = d.Cost + s.costs.WakeupIPI
+		// woken by IPI.
+		s.activateByIPI(rq, p, enqInitial, d.Cost)
+	} else {
+		s.activate(rq, p, enqInitial)
 	}
-	s.activate(rq, p, enqInitial)
-	rq.ipiLag = 0
 	return d
 }
 

@@ -101,27 +101,12 @@ func (s *Sim) tryToWakeUp(p *Task, waker *Task, cpu int, sync bool) int64 {
 	p.cpu = target
 	trq := s.cpus[target]
 	if target == cpu {
-		flags := enqWakeup
-		if p.wakeMigrated {
-			flags |= enqMigrated
-			p.wakeMigrated = false
-		}
-		s.activate(trq, p, flags)
+		s.activate(trq, p, p.takeWakeFlags())
 	} else if s.era.ttwuDirectLLC && (!s.feature(FeatTTWUQueue) || s.topo.SharesCache(cpu, target)) {
 		// 3.8 ttwu_queue(): sharing the LLC (or TTWU_QUEUE off), the
 		// waker takes the target's rq lock and ttwu_do_activate()s p
 		// there now; the resched IPI makes an idle target start its exit.
-		// The IPI leaves after select_task_rq() (the search, d.Cost): an
-		// idle target starts its exit that much later.
-		s.m.cost.ipi += s.costs.WakeupIPI
-		flags := enqWakeup
-		if p.wakeMigrated {
-			flags |= enqMigrated
-			p.wakeMigrated = false
-		}
-		trq.ipiLag = d.Cost + s.costs.WakeupIPI
-		s.activate(trq, p, flags)
-		trq.ipiLag = 0
+		s.activateByIPI(trq, p, p.takeWakeFlags(), d.Cost)
 	} else {
 		// ttwu_queue_wakelist() (v6.17), the 3.8 remote queue and 2.6.8's
 		// remote wake-up: the wakee arrives by IPI, sent once the search
