@@ -3,6 +3,7 @@ package render
 import (
 	"image/color"
 	"math"
+	"slices"
 )
 
 // Quad is a filled quadrilateral, corners in order (clockwise or not).
@@ -45,6 +46,11 @@ type Image struct {
 type Scene struct {
 	Quads []Quad
 	Texts []Text
+}
+
+// Equal reports whether s and o hold the same display list.
+func (s *Scene) Equal(o *Scene) bool {
+	return slices.Equal(s.Quads, o.Quads) && slices.Equal(s.Texts, o.Texts)
 }
 
 // Reset empties the scene, keeping its storage.

@@ -49,13 +49,16 @@ import (
 //	setSpeed(x)            -> {ok, error}; x = simulated seconds per wall second
 //	                          (default 0.001: 1 ms of simulated time per second)
 //	set(path, value)       -> {ok, error}; a scenario field by dotted path, restarts
-//	stats()                -> {fps, frame_ms, sim_rtf, first_frame_ms, decode_ms, draw_ms, drawn, layouts}; first_frame_ms is
-//	                          when the first frame was drawn, in ms since navigation start;
-//	                          fps and frame_ms (decoding and drawing) are the page's,
+//	stats()                -> {fps, frame_ms, sim_rtf, first_frame_ms, decode_ms, draw_ms, drawn, painted, layouts};
+//	                          first_frame_ms is when the first frame was drawn, in ms since
+//	                          navigation start; fps and frame_ms (decoding and drawing) are the page's,
 //	                          sim_rtf the simulated seconds per second its frames advanced;
 //	                          decode_ms and draw_ms split frame_ms; drawn counts the
-//	                          frames drawn, layouts the machine's layouts (a scenario,
-//	                          the stage's size, talk mode, A/B or the theme changed)
+//	                          frames drawn, painted those whose picture changed (a frame with
+//	                          the picture of the one before is left on screen, not painted
+//	                          again: a paused run whose moves have landed paints nothing),
+//	                          layouts the machine's layouts (a scenario, the stage's size,
+//	                          talk mode, A/B or the theme changed)
 //
 // The simulator plays in a Web Worker (worker.go); every call above still
 // returns at once, computed on the page's copy of the session's state
@@ -389,9 +392,9 @@ func installAPI(sess *front, g *game, pg *page) {
 	fn("stats", func(args []js.Value) any {
 		st := sess.Stats()
 		dec, draw := sess.frameCost()
-		drawn, layouts := pg.drawCounts()
+		drawn, painted, layouts := pg.drawCounts()
 		return map[string]any{"fps": st.FPS, "frame_ms": st.FrameMS, "sim_rtf": st.SimRTF, "first_frame_ms": pg.firstFrame(),
-			"decode_ms": dec, "draw_ms": draw, "drawn": drawn, "layouts": layouts}
+			"decode_ms": dec, "draw_ms": draw, "drawn": drawn, "painted": painted, "layouts": layouts}
 	})
 	fn("settled", func(args []js.Value) any { return sess.settled() })
 	fn("runToEnd", func(args []js.Value) any { return sess.runToEnd() })

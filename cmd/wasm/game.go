@@ -39,6 +39,10 @@ type game struct {
 
 	drawn int
 	ready bool
+	// shown: the screen holds the canvas' last picture (not the blank
+	// background of before the first frame, nor an error message).
+	shown          bool
+	blankW, blankH int // the screen size the background was filled for
 }
 
 func newGame(sess *front, hub *app.Hub, pg *page, r *ebitendraw.Renderer) *game {
@@ -72,25 +76,40 @@ func (g *game) take() {
 func (g *game) Draw(screen *ebiten.Image) {
 	t0 := time.Now()
 	g.take()
+	sw, sh := screen.Bounds().Dx(), screen.Bounds().Dy()
 	if g.cv.Frame() == nil {
-		screen.Fill(render.Background)
+		// Until the worker's first frame: the background, filled once
+		// per screen size (Ebiten then skips presenting the frames that
+		// change nothing, and the GPU's time goes to the start).
+		if g.blankW != sw || g.blankH != sh {
+			screen.Fill(render.Background)
+			g.blankW, g.blankH = sw, sh
+		}
+		g.shown = false
 		return
 	}
-	sw, sh := screen.Bounds().Dx(), screen.Bounds().Dy()
 	// The layout is in CSS pixels (so type sizes mean the same on every
 	// screen); the renderer scales it to device pixels.
 	area, scale := g.page.stageRect(float64(sw), float64(sh))
 	g.r.SetScale(scale)
 	g.cv.Build(area, g.wall())
 	static, ver := g.cv.Static()
+	painted := true
 	if err := g.cv.Err(); err != nil {
 		screen.Fill(render.Background)
 		g.msg.Reset()
 		cx, cy := area.Center()
 		g.msg.Label(cx, cy, 20, render.BoxLabel, err.Error(), render.AlignCenter)
 		g.r.Draw(screen, &g.msg)
+		g.shown = false
+	} else if g.shown && g.cv.Unchanged() && ver == g.staticVer && sw == g.screenW && sh == g.screenH && area == g.area {
+		// The same picture as the one on screen (a paused run whose
+		// glides have landed): leave it. Nothing drawn, Ebiten presents
+		// nothing, and under a software GL the GPU process stops taking
+		// a core from the simulator's thread.
+		painted = false
 	} else {
-		if ver != g.staticVer || sw != g.screenW || sh != g.screenH || area != g.area {
+		if !g.shown || ver != g.staticVer || sw != g.screenW || sh != g.screenH || area != g.area {
 			g.staticVer, g.screenW, g.screenH, g.area = ver, sw, sh, area
 			g.r.SetStatic(static, sw, sh)
 			g.r.DrawStatic(screen) // the whole screen once
@@ -102,11 +121,14 @@ func (g *game) Draw(screen *ebiten.Image) {
 		g.r.Draw(screen, g.cv.Dynamic())
 		g.r.DrawImages(screen, g.cv.Images())
 		g.r.Draw(screen, g.cv.Top())
+		g.shown = true
 	}
-	g.r.EndFrame()
+	if painted {
+		g.r.EndFrame()
+	}
 	g.sess.DrawTime(time.Since(t0))
 	g.drawn++
-	g.page.drew(ver)
+	g.page.drew(ver, painted)
 	if g.drawn == 1 {
 		g.page.markFirstFrame()
 	}

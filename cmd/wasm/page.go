@@ -34,6 +34,7 @@ type page struct {
 
 	firstFrameMS float64 // performance.now() when the first frame was drawn (ms since navigation start); 0 before
 	drawn        int64   // frames drawn
+	painted      int64   // of those, the ones whose picture changed (the others are left on screen)
 	layouts      uint64  // times the machine was laid out (canvas.Canvas.Static's version)
 
 	// fastForward reports a run to the end under way (front.fastForward).
@@ -51,21 +52,25 @@ func (p *page) markFirstFrame() {
 	}
 }
 
-// drew counts a drawn frame and the canvas' layouts so far.
-func (p *page) drew(layouts uint64) {
+// drew counts a drawn frame (painted: its picture changed, and was
+// painted) and the canvas' layouts so far.
+func (p *page) drew(layouts uint64, painted bool) {
 	p.mu.Lock()
 	p.drawn++
+	if painted {
+		p.painted++
+	}
 	p.layouts = layouts
 	p.mu.Unlock()
 }
 
-// drawCounts is what drew counted: frames drawn and layouts. A layout
-// while a scenario plays means the stage changed size under it (each one
-// is a new static layer and every label fitted again).
-func (p *page) drawCounts() (drawn int64, layouts uint64) {
+// drawCounts is what drew counted: frames drawn, frames painted and
+// layouts. A layout while a scenario plays means the stage changed size
+// under it (each one is a new static layer and every label fitted again).
+func (p *page) drawCounts() (drawn, painted int64, layouts uint64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.drawn, p.layouts
+	return p.drawn, p.painted, p.layouts
 }
 
 // firstFrame is what markFirstFrame recorded (0 before the first frame).

@@ -62,6 +62,12 @@ type Canvas struct {
 	images  []*render.Image
 	heat    [2]heat
 
+	// The Build before: its layers (swapped with dyn and top, not
+	// copied), its images' versions and its stage, for Unchanged.
+	prevDyn, prevTop render.Scene
+	prevImages       []imageKey
+	unchanged        bool
+
 	metrics      [2]*sim.Metrics // newest metrics per side
 	explains     []string
 	explainedAt  float64
@@ -180,10 +186,42 @@ func (c *Canvas) Dash() render.Dash { return c.dash }
 // Layout is side k's machine layout (nil if none).
 func (c *Canvas) Layout(k int) *render.Layout { return c.sides[k].layout }
 
+// imageKey is what a drawer uploads and where it draws an image.
+type imageKey struct {
+	id      int
+	version uint64
+	dst     render.Rect
+}
+
 // Build lays the newest frame out in stage (relayout only when the
 // scenario, the stage, talk mode or A/B changed) and fills the layers for
 // wall time wall.
 func (c *Canvas) Build(stage render.Rect, wall float64) {
+	c.dyn, c.prevDyn = c.prevDyn, c.dyn
+	c.top, c.prevTop = c.prevTop, c.top
+	c.prevImages = c.prevImages[:0]
+	for _, im := range c.images {
+		c.prevImages = append(c.prevImages, imageKey{im.ID, im.Version, im.Dst})
+	}
+	version, laid := c.version, c.laidOK
+	c.build(stage, wall)
+	c.unchanged = laid && c.laidOK && c.version == version && c.dyn.Equal(&c.prevDyn) && c.top.Equal(&c.prevTop) &&
+		len(c.images) == len(c.prevImages)
+	for i := 0; c.unchanged && i < len(c.images); i++ {
+		im := c.images[i]
+		c.unchanged = imageKey{im.ID, im.Version, im.Dst} == c.prevImages[i]
+	}
+}
+
+// Unchanged reports whether the last Build gave the same picture as the
+// Build before it: the same static layer (Version), the same display lists
+// and the same images at the same versions. A drawer that painted the
+// picture before need not paint it again; a paused machine with no glide
+// under way gives the same picture frame after frame, and under a software
+// GL every frame painted is CPU time the simulator's thread does not get.
+func (c *Canvas) Unchanged() bool { return c.unchanged }
+
+func (c *Canvas) build(stage render.Rect, wall float64) {
 	f := c.last
 	c.dyn.Reset()
 	c.top.Reset()
