@@ -9,6 +9,8 @@
 // Everything shown is set with textContent, never as HTML.
 "use strict";
 
+import { setAttr, setText } from "./dom.js";
+
 const POLL_MS = 200;
 
 function el(tag, props = {}, text = "") {
@@ -87,8 +89,8 @@ export class Chapters {
   refresh() {
     const light = this.api.lightTheme && this.api.lightTheme();
     document.documentElement.classList.toggle("projector", !!light);
-    this.themeBtn.setAttribute("aria-pressed", light ? "true" : "false");
-    this.themeBtn.textContent = light ? "Dark (L)" : "Light (L)";
+    setAttr(this.themeBtn, "aria-pressed", light ? "true" : "false");
+    setText(this.themeBtn, light ? "Dark (L)" : "Light (L)");
     const ci = this.api.chapters ? this.api.chapters() : null;
     if (!ci) return;
     const n = ci.captions.length;

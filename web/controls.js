@@ -1,7 +1,7 @@
 // Playback controls, the seed, talk mode and the page's keyboard keys.
 "use strict";
 
-import { $, h } from "./dom.js";
+import { $, h, setAttr, setProp } from "./dom.js";
 import { syncPlayToggle, wireTooltip } from "./layout.js";
 
 // syncControls makes the controls show the session's state (changed from
@@ -23,8 +23,8 @@ export function syncControls(api) {
     step.textContent = label;
     step.title = "pause and advance " + label.slice(1) + " of simulated time: one frame of playing at this speed (key →)";
   }
-  $("play").setAttribute("aria-pressed", st.playing ? "true" : "false");
-  $("pause").setAttribute("aria-pressed", st.playing ? "false" : "true");
+  setAttr($("play"), "aria-pressed", st.playing ? "true" : "false");
+  setAttr($("pause"), "aria-pressed", st.playing ? "false" : "true");
   syncPlayToggle(st.playing);
   const sel = $("speed");
   let opt = [...sel.options].find((o) => Math.abs(parseFloat(o.value) / st.speed - 1) < 1e-9);
@@ -40,12 +40,12 @@ export function syncControls(api) {
     const after = [...sel.options].find((o) => parseFloat(o.value) > st.speed);
     sel.insertBefore(opt, after || null);
   }
-  sel.value = opt.value;
-  $("undo").disabled = !st.can_undo;
-  $("redo").disabled = !st.can_redo;
+  setProp(sel, "value", opt.value);
+  setProp($("undo"), "disabled", !st.can_undo);
+  setProp($("redo"), "disabled", !st.can_redo);
   const seed = $("seed");
   if (document.activeElement !== seed) {
-    try { seed.value = String(JSON.parse(api.scenario()).seed); } catch (e) { /* keep */ }
+    try { setProp(seed, "value", String(JSON.parse(api.scenario()).seed)); } catch (e) { /* keep */ }
   }
 }
 

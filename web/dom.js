@@ -38,6 +38,24 @@ export function clear(el) {
 
 export const $ = (id) => document.getElementById(id);
 
+// setText and setAttr write only what changed. The panels are refreshed
+// by polls and frames whether or not anything changed, and a write of the
+// same text or attribute still makes the browser restyle, repaint and
+// composite the page: under a software GL that kept a core busy while a
+// run was paused.
+export function setText(el, text) {
+  if (el && el.textContent !== text) el.textContent = text;
+}
+
+export function setAttr(el, name, value) {
+  if (el && el.getAttribute(name) !== value) el.setAttribute(name, value);
+}
+
+// setProp sets a property (disabled, hidden, value) only when it differs.
+export function setProp(el, name, value) {
+  if (el && el[name] !== value) el[name] = value;
+}
+
 // download offers text as a file through a Blob URL (no server involved).
 export function download(name, text, type) {
   const url = URL.createObjectURL(new Blob([text], { type: type || "application/octet-stream" }));

@@ -6,7 +6,7 @@
 // panel's are inside the drawer).
 "use strict";
 
-import { $ } from "./dom.js";
+import { $, setAttr, setText } from "./dom.js";
 
 export const NARROW = "(max-width: 1024px)";
 
@@ -60,9 +60,9 @@ export function wireLayout() {
 export function syncPlayToggle(playing) {
   const b = $("play-toggle");
   if (!b) return;
-  b.textContent = playing ? "❚❚" : "▶";
-  b.setAttribute("aria-label", playing ? "pause" : "play");
-  b.setAttribute("aria-pressed", playing ? "false" : "true");
+  setText(b, playing ? "❚❚" : "▶");
+  setAttr(b, "aria-label", playing ? "pause" : "play");
+  setAttr(b, "aria-pressed", playing ? "false" : "true");
 }
 
 // wireTooltip shows what is under the pointer on the canvas (a task, a CPU:

@@ -3,7 +3,7 @@
 // at the next migration" switch.
 "use strict";
 
-import { $, h, clear } from "./dom.js";
+import { $, h, clear, setText } from "./dom.js";
 
 const KEEP = 500;
 
@@ -55,7 +55,7 @@ export function wireLog(api) {
     const shown = list.childElementCount;
     let text = shown + " of the last " + entries.length + " events shown";
     if (dropped) text += " · " + dropped + " routine events left out while playing fast";
-    $("log-note").textContent = text;
+    setText($("log-note"), text);
   };
 
   // rebuild makes the whole list from the kept entries in one DOM change.

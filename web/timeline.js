@@ -12,6 +12,8 @@
 // Everything shown is set with textContent, never as HTML.
 "use strict";
 
+import { setAttr, setText } from "./dom.js";
+
 const POLL_MS = 150;
 
 function el(tag, props = {}, text = "") {
@@ -126,11 +128,11 @@ export class Timeline {
     const ti = this.api.timeline ? this.api.timeline() : null;
     if (!ti) return;
     this.info = ti;
-    this.track.setAttribute("aria-valuemax", String(ti.duration_ms));
-    this.track.setAttribute("aria-valuenow", String(ti.now_ms));
-    this.track.setAttribute("aria-valuetext", fmtMS(ti.now_ms));
-    this.labelNow.textContent = fmtMS(ti.now_ms);
-    this.labelDur.textContent = "/ " + fmtMS(ti.duration_ms);
+    setAttr(this.track, "aria-valuemax", String(ti.duration_ms));
+    setAttr(this.track, "aria-valuenow", String(ti.now_ms));
+    setAttr(this.track, "aria-valuetext", fmtMS(ti.now_ms));
+    setText(this.labelNow, fmtMS(ti.now_ms));
+    setText(this.labelDur, "/ " + fmtMS(ti.duration_ms));
     this.draw();
   }
 
@@ -146,6 +148,12 @@ export class Timeline {
     const t = this.track, ti = this.info;
     const dpr = window.devicePixelRatio || 1;
     const w = Math.max(1, Math.round(t.clientWidth * dpr)), h = Math.max(1, Math.round(t.clientHeight * dpr));
+    // The poll refreshes every POLL_MS: draw only when what is drawn
+    // changed (a paused run's track stays as it is; see dom.js setText).
+    const key = ti ? [w, h, document.documentElement.className, ti.duration_ms, ti.frontier_ms, ti.now_ms, ti.interval_ms,
+      ti.marks.map((l) => l.join(",")).join(";"), ti.colors ? ti.colors.join() : ""].join("|") : w + "|" + h;
+    if (key === this.drawnKey && t.width === w && t.height === h) return;
+    this.drawnKey = key;
     if (t.width !== w || t.height !== h) { t.width = w; t.height = h; }
     const g = t.getContext("2d");
     const css = getComputedStyle(this.box);
