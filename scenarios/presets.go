@@ -30,45 +30,56 @@ type PresetInfo struct {
 }
 
 type preset struct {
+	file string
+	once sync.Once // decodes the file on first use (load)
+
 	info  PresetInfo
 	s     *Scenario
 	canon string
 	err   error
 }
 
+// presets lists the embedded files; each is decoded when first used. A
+// page opened on one preset decodes that one (in wasm the eight together
+// took 186 ms of a cold start, on the page's thread and again on the
+// worker's); a menu, PresetOf or NextPreset decode them all.
 var presets = sync.OnceValue(func() map[string]*preset {
 	m := map[string]*preset{}
 	entries, _ := fs.ReadDir(presetFS, ".")
 	for _, e := range entries {
-		name, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok {
-			continue
+		if name, ok := strings.CutSuffix(e.Name(), ".json"); ok {
+			m[name] = &preset{file: e.Name(), info: PresetInfo{Name: name}}
 		}
-		p := &preset{info: PresetInfo{Name: name}}
-		data, err := presetFS.ReadFile(e.Name())
+	}
+	return m
+})
+
+// load decodes the preset's file once and returns p.
+func (p *preset) load() *preset {
+	p.once.Do(func() {
+		data, err := presetFS.ReadFile(p.file)
 		if err == nil {
 			p.s, err = Decode(data)
 		}
 		if err != nil {
-			p.err = &FileError{File: "preset " + name, Err: err}
-		} else {
-			p.info.Title, p.info.Description = p.s.Title, p.s.Description
-			p.info.Summary, p.info.View = p.s.Summary, p.s.View.clone()
-			if p.info.Summary == "" {
-				p.info.Summary = FirstSentence(p.s.Description, 160)
-			}
-			p.canon = string(p.s.Canonical())
+			p.err = &FileError{File: "preset " + p.info.Name, Err: err}
+			return
 		}
-		m[name] = p
-	}
-	return m
-})
+		p.info.Title, p.info.Description = p.s.Title, p.s.Description
+		p.info.Summary, p.info.View = p.s.Summary, p.s.View.clone()
+		if p.info.Summary == "" {
+			p.info.Summary = FirstSentence(p.s.Description, 160)
+		}
+		p.canon = string(p.s.Canonical())
+	})
+	return p
+}
 
 // Presets lists the embedded presets, sorted by name.
 func Presets() []PresetInfo {
 	var out []PresetInfo
 	for _, p := range presets() {
-		out = append(out, p.info)
+		out = append(out, p.load().info)
 	}
 	slices.SortFunc(out, func(a, b PresetInfo) int { return strings.Compare(a.Name, b.Name) })
 	return out
@@ -80,7 +91,7 @@ func Presets() []PresetInfo {
 func PresetOf(s *Scenario) string {
 	canon := string(s.Canonical())
 	for _, p := range Presets() {
-		if presets()[p.Name].canon == canon {
+		if presets()[p.Name].load().canon == canon {
 			return p.Name
 		}
 	}
@@ -111,7 +122,7 @@ func Preset(name string) (*Scenario, error) {
 		}
 		return nil, &Error{Problem: fmt.Sprintf("no preset named %s (presets: %s)", quote(name), strings.Join(names, ", "))}
 	}
-	if p.err != nil {
+	if p.load().err != nil {
 		return nil, p.err
 	}
 	return p.s.Clone(), nil
