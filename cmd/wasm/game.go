@@ -95,6 +95,9 @@ func (g *game) Draw(screen *ebiten.Image) {
 	g.cv.Build(area, g.wall())
 	static, ver := g.cv.Static()
 	painted := true
+	// relaid: the screen does not hold this layout's static layer at this
+	// size (a relayout, a resize, or the blank or error screen before).
+	relaid := !g.shown || ver != g.staticVer || sw != g.screenW || sh != g.screenH || area != g.area
 	if err := g.cv.Err(); err != nil {
 		screen.Fill(render.Background)
 		g.msg.Reset()
@@ -102,14 +105,14 @@ func (g *game) Draw(screen *ebiten.Image) {
 		g.msg.Label(cx, cy, 20, render.BoxLabel, err.Error(), render.AlignCenter)
 		g.r.Draw(screen, &g.msg)
 		g.shown = false
-	} else if g.shown && g.cv.Unchanged() && ver == g.staticVer && sw == g.screenW && sh == g.screenH && area == g.area {
+	} else if !relaid && g.cv.Unchanged() {
 		// The same picture as the one on screen (a paused run whose
 		// glides have landed): leave it. Nothing drawn, Ebiten presents
 		// nothing, and under a software GL the GPU process stops taking
 		// a core from the simulator's thread.
 		painted = false
 	} else {
-		if !g.shown || ver != g.staticVer || sw != g.screenW || sh != g.screenH || area != g.area {
+		if relaid {
 			g.staticVer, g.screenW, g.screenH, g.area = ver, sw, sh, area
 			g.r.SetStatic(static, sw, sh)
 			g.r.DrawStatic(screen) // the whole screen once

@@ -71,8 +71,8 @@ var shots = []shot{
 	{name: "numaq-talk-720", preset: "sdet-numaq", speed: 0.01, frames: 90, stage: talk720, talk: true},
 }
 
-// play runs sh and returns a canvas built at the end, and the measure used.
-func play(t testing.TB, sh shot, m render.Measure) *Canvas {
+// session loads sh's preset with its sets, A/B, talk mode and speed.
+func session(t testing.TB, sh shot) *app.Session {
 	t.Helper()
 	sc, err := scenarios.Preset(sh.preset)
 	if err != nil {
@@ -97,6 +97,13 @@ func play(t testing.TB, sh shot, m render.Measure) *Canvas {
 		t.Fatal(err)
 	}
 	s.SetBudget(time.Hour)
+	return s
+}
+
+// play runs sh and returns a canvas built at the end, and the measure used.
+func play(t testing.TB, sh shot, m render.Measure) *Canvas {
+	t.Helper()
+	s := session(t, sh)
 	if sh.pause {
 		// Run a while first, then stop at the next migration.
 		for range sh.frames {

@@ -5,10 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"schedplay/app"
 	"schedplay/render"
 	"schedplay/render/raster"
-	"schedplay/scenarios"
 )
 
 // A drawer paints a frame only when its picture differs from the one on
@@ -17,21 +15,7 @@ import (
 // landed, every Build gives the same picture, and a paused page paints
 // nothing. Rasterizing both Builds says the picture really is the same.
 func TestUnchangedOnlyWhenThePictureIs(t *testing.T) {
-	sc, err := scenarios.Preset("tbench-pairs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sc.Set("tasks.client.count", "8"); err != nil {
-		t.Fatal(err)
-	}
-	s := app.NewSession()
-	if err := s.Load(sc, false); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SetSpeed(0.001); err != nil {
-		t.Fatal(err)
-	}
-	s.SetBudget(time.Hour)
+	s := session(t, shot{preset: "tbench-pairs", sets: [][2]string{{"tasks.client.count", "8"}}, speed: 0.001})
 	c := New(raster.Measure)
 	t0 := time.Unix(1000, 0)
 	wall := 0.0
