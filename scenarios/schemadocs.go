@@ -92,6 +92,7 @@ var featureDocs = [][3]string{
 	{"Load balancing", "ELIGIBLE_FIRST", "migrate EEVDF-eligible tasks before ineligible ones (commit 873199d27bb2)"},
 	{"Load balancing", "LB_BIAS", "3.8: source_load()/target_load() biased by the cpu_load[] history"},
 	{"Run queue", "WAKEUP_PREEMPTION", "a woken task may preempt the running one"},
+	{"Run queue", "LAST_BUDDY", "3.8 CFS: a task preempted by a wake-up on a runqueue of 8 or more tasks runs next if that is fair enough"},
 	{"Run queue", "PLACE_LAG", "EEVDF: a task keeps its lag across sleeps and migrations"},
 	{"Run queue", "DELAY_DEQUEUE", "EEVDF: a task that sleeps while not eligible stays queued, with its load, until picked or woken (v6.12+)"},
 	{"Run queue", "RUN_TO_PARITY", "EEVDF: the running task keeps the CPU until it reaches parity"},

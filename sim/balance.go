@@ -82,14 +82,18 @@ func (s *Sim) isCoreIdle(cpu int) bool {
 
 // taskHot mirrors task_hot(): ran within sysctl_sched_migration_cost.
 //
-// v3.8 (fair.c:3842-3867): no SMT exemption; CACHE_HOT_BUDDY would make a
-// next/last buddy hot, but the 3.8 class models no buddies (sim/doc.go);
-// sysctl_sched_migration_cost -1 is always hot (MigrationCostAlwaysHot), 0
-// never. v6.17: a domain whose CPUs share capacity (SMT) never sees a hot
-// task.
+// v3.8 (fair.c:3842-3867): no SMT exemption; CACHE_HOT_BUDDY (on in 3.8's
+// features.h): "Buddy candidates are cache hot" when the balancing CPU has
+// tasks (this_rq()->nr_running) and p is its runqueue's next or last buddy
+// (only the 3.8 class sets buddies); sysctl_sched_migration_cost -1 is
+// always hot (MigrationCostAlwaysHot), 0 never. v6.17: a domain whose CPUs
+// share capacity (SMT) never sees a hot task.
 func (s *Sim) taskHot(p *Task, env *lbEnv) bool {
 	if s.era.hotSMTExempt && env.sd.Flags&SDShareCPUCapacity != 0 {
 		return false
+	}
+	if src := env.srcRQ; src != nil && (p == src.nextBuddy || p == src.lastBuddy) && env.dstRQ.nrRunning > 0 {
+		return true
 	}
 	if s.migrationAlwaysHot {
 		return true

@@ -105,11 +105,12 @@ func enqueueCFS38(s *Sim, rq *RQ, p *Task, flags int) {
 }
 
 // dequeueCFS38 mirrors 3.8 dequeue_entity(): update_curr(), PELT,
-// account_entity_dequeue(); a task that does not sleep leaves with its
+// clear_buddies(), account_entity_dequeue(); a task that does not sleep leaves with its
 // vruntime relative to min_vruntime; update_min_vruntime().
 func dequeueCFS38(s *Sim, rq *RQ, p *Task, flags int) {
 	updateCurrCFS38(s, rq)
 	s.era.track.dequeue(s, rq, p, flags)
+	rq.clearBuddies(p)
 	if rq.curr != p {
 		s.countQueued(rq, -1)
 		rq.treeRemove(p)
@@ -144,31 +145,83 @@ func taskForkCFS38(s *Sim, rq *RQ, p *Task) {
 // relative to its old runqueue.
 func taskWakingCFS38(s *Sim, rq *RQ, p *Task) { p.vruntime -= rq.minVruntime }
 
-// pickCFS38 mirrors 3.8 pick_next_entity(): the leftmost vruntime (buddies
-// not modelled); curr keeps the CPU on a tie.
+// pickCFS38 mirrors 3.8 pick_next_entity(): the leftmost vruntime (curr,
+// if still runnable, competes and keeps the CPU on a tie), then the buddies:
+// "Prefer last buddy, try to return the CPU to a preempted task" when
+// wakeup_preempt_entity(last, left) < 1, then the next buddy ("Someone
+// really wants this to run. If it's not unfair, run it") on the same test;
+// clear_buddies() of the one chosen. The skip buddy (yield) is not
+// modelled.
 func pickCFS38(s *Sim, rq *RQ, curr *Task) *Task {
-	var best *Task
+	var left *Task
 	for _, t := range rq.queue {
-		if best == nil || t.vruntime < best.vruntime {
-			best = t
+		if left == nil || t.vruntime < left.vruntime {
+			left = t
 		}
 	}
-	if curr != nil && (best == nil || curr.vruntime <= best.vruntime) {
-		return curr
+	if curr != nil && (left == nil || curr.vruntime <= left.vruntime) {
+		left = curr
 	}
-	return best
+	if left == nil {
+		return nil
+	}
+	se := left
+	if b := rq.lastBuddy; b != nil && s.wakeupPreemptEntity38(b, left) < 1 {
+		se = b
+	}
+	if b := rq.nextBuddy; b != nil && s.wakeupPreemptEntity38(b, left) < 1 {
+		se = b
+	}
+	rq.clearBuddies(se)
+	return se
 }
 
-// wakeupPreemptCFS38 mirrors 3.8 check_preempt_wakeup() with
-// wakeup_preempt_entity(): update_curr(), then preempt if curr is ahead of
-// p by more than the weight-scaled wakeup granularity.
-func wakeupPreemptCFS38(s *Sim, rq *RQ, curr, p *Task) bool {
-	updateCurrCFS38(s, rq)
-	vdiff := curr.vruntime - p.vruntime
+// wakeupPreemptEntity38 mirrors 3.8 wakeup_preempt_entity(curr, se): -1
+// when curr's vruntime is not ahead of se's, 1 when it is ahead by more
+// than the wakeup granularity scaled to se's weight (wakeup_gran()), else 0.
+func (s *Sim) wakeupPreemptEntity38(curr, se *Task) int {
+	vdiff := curr.vruntime - se.vruntime
 	if vdiff <= 0 {
+		return -1
+	}
+	if vdiff > calcDeltaFair(s.wakeupGran, se.weight, se.invW) {
+		return 1
+	}
+	return 0
+}
+
+// clearBuddies mirrors 3.8 clear_buddies(): p is no longer rq's next or
+// last buddy.
+func (rq *RQ) clearBuddies(p *Task) {
+	if rq.lastBuddy == p {
+		rq.lastBuddy = nil
+	}
+	if rq.nextBuddy == p {
+		rq.nextBuddy = nil
+	}
+}
+
+// wakeupPreemptCFS38 mirrors 3.8 check_preempt_wakeup(): nothing more to
+// decide once curr must reschedule (test_tsk_need_resched()); otherwise
+// update_curr() and preempt when wakeup_preempt_entity(curr, p) is 1. A
+// preempting p becomes the next buddy (NEXT_BUDDY is off, so only here);
+// the preempted curr becomes the last buddy under LAST_BUDDY when its
+// runqueue holds at least sched_nr_latency (8) tasks ("scale"), so the CPU
+// goes back to it once p is done.
+func wakeupPreemptCFS38(s *Sim, rq *RQ, curr, p *Task) bool {
+	if rq.needResched {
 		return false
 	}
-	return vdiff > calcDeltaFair(s.wakeupGran, p.weight, p.invW)
+	scale := rq.nrRunning >= 8 // sched_nr_latency
+	updateCurrCFS38(s, rq)
+	if s.wakeupPreemptEntity38(curr, p) != 1 {
+		return false
+	}
+	rq.nextBuddy = p
+	if curr.onRq && scale && s.feature(FeatLastBuddy) {
+		rq.lastBuddy = curr
+	}
+	return true
 }
 
 // tickPreemptCFS38 mirrors 3.8 check_preempt_tick(): curr used up its ideal
@@ -183,6 +236,9 @@ func tickPreemptCFS38(s *Sim, rq *RQ) bool {
 	ideal := s.schedSlice38(rq, curr)
 	delta := curr.sumExec - curr.prevSumExec
 	if delta > ideal {
+		// "The current task ran long enough, ensure it doesn't get
+		// re-elected due to buddy favours."
+		rq.clearBuddies(curr)
 		return true
 	}
 	if delta < s.minGran {

@@ -242,6 +242,7 @@ func (s *Sim) clone(ring bool) (*Sim, int64) {
 	// Runqueues.
 	for _, rq := range c.cpus {
 		rq.curr = k.task(rq.curr)
+		rq.nextBuddy, rq.lastBuddy = k.task(rq.nextBuddy), k.task(rq.lastBuddy)
 		rq.queue = k.tasks(rq.queue)
 		rq.sdLLC = k.dom(rq.sdLLC)
 		if rq.llc != nil {

@@ -58,6 +58,8 @@ var cloneHandling = map[string]string{
 	"o1Task.before": "re-aimed by task id",
 	// RQ.
 	"RQ.curr":       "re-aimed by task id",
+	"RQ.nextBuddy":  "re-aimed by task id",
+	"RQ.lastBuddy":  "re-aimed by task id",
 	"RQ.queue":      "re-aimed, own backing array",
 	"RQ.sdLLC":      "re-aimed",
 	"RQ.llc":        "re-aimed",
@@ -414,6 +416,8 @@ func TestCheckpointResume(t *testing.T) {
 // cloneTypes are the types clone was written for.
 var cloneTypes = map[string]string{
 	"RQ.curr":               "*sim.Task",
+	"RQ.nextBuddy":          "*sim.Task",
+	"RQ.lastBuddy":          "*sim.Task",
 	"RQ.domains":            "[]*sim.SchedDomain",
 	"RQ.llc":                "*sim.llcShared",
 	"RQ.o1":                 "*sim.o1RQ",

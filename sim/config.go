@@ -240,13 +240,18 @@ const (
 	// runqueue as sched_delayed, keeping its load, until it is picked (then
 	// it is dequeued) or woken (then it is requeued in place).
 	FeatDelayDequeue
+	// FeatLastBuddy is LAST_BUDDY (v3.8 features.h: SCHED_FEAT(LAST_BUDDY,
+	// true); gone with EEVDF): a task preempted by a wake-up on a runqueue
+	// of at least sched_nr_latency tasks is picked again next if that is
+	// not too unfair.
+	FeatLastBuddy
 	NumFeatures
 )
 
 var featureNames = [NumFeatures]string{
 	"WAKE_AFFINE", "WAKE_WIDE", "NEWIDLE_BALANCE", "NOHZ_IDLE_BALANCE", "ELIGIBLE_FIRST",
 	"SCHED_BALANCE_MAP", "PLACE_LAG", "RUN_TO_PARITY", "WAKEUP_PREEMPTION", "LB_BIAS",
-	"TTWU_QUEUE", "SIS_UTIL", "BALANCE_WAKE_MERGE", "DELAY_DEQUEUE",
+	"TTWU_QUEUE", "SIS_UTIL", "BALANCE_WAKE_MERGE", "DELAY_DEQUEUE", "LAST_BUDDY",
 }
 
 func (f Feature) String() string {

@@ -158,7 +158,13 @@
 //     simulator has one nr_running there). can_migrate_task() refuses
 //     every delayed task (v6.17 lets one go when the migration type is
 //     migrate_load, and it arrives still delayed). No
-//     custom slices, no NEXT_BUDDY; v3.8 CFS: no LAST/NEXT/SKIP buddies (so 3.8's CACHE_HOT_BUDDY has no buddy to mark hot).
+//     custom slices, no NEXT_BUDDY (off by default in both eras); v3.8
+//     CFS has the buddies its defaults use: a wake-up that preempts makes
+//     the wakee the next buddy and, on a runqueue of 8 tasks or more, the
+//     preempted task the last buddy (LAST_BUDDY, a switch);
+//     pick_next_entity() prefers them within wakeup_gran, and
+//     CACHE_HOT_BUDDY makes them cache-hot in task_hot(). No skip buddy
+//     (nothing yields).
 //   - Ticks are aligned on all CPUs (skew_tick=0); an idle CPU stops its
 //     tick (NOHZ) — with NOHZ_IDLE_BALANCE off it keeps ticking and balances
 //     itself, as a kernel without CONFIG_NO_HZ_COMMON would.

@@ -310,7 +310,7 @@ func init() {
 	eraV38 = era{
 		base: BaseV38, name: "v3.8",
 		defFeatures: 1<<FeatWakeAffine | 1<<FeatNewidleBalance | 1<<FeatNohzIdleBalance |
-			1<<FeatWakeupPreemption | 1<<FeatTTWUQueue | 1<<FeatLBBias,
+			1<<FeatWakeupPreemption | 1<<FeatTTWUQueue | 1<<FeatLBBias | 1<<FeatLastBuddy,
 		defLoadMetric: LoadWeight, defSIS: SISV38, defNewTaskLoad: NewTaskLoadZero,
 		cpuCapacity:      cpuCapacity38,
 		sdInit:           sdInit38,

@@ -157,13 +157,17 @@ type RQ struct {
 	// directly by a remote waker (3.8 ttwu_queue() within the LLC): the
 	// task is on the runqueue at once, the CPU starts waking when the
 	// IPI arrives. Set only around that activate().
-	ipiLag             int64
-	needResched        bool
-	tickOn             bool
-	tickFrom           int64 // first jiffy its restarted tick fires
-	idleStamp          int64 // rq->idle_stamp (0: not idle)
-	avgIdle            int64 // rq->avg_idle
-	maxIdleBalanceCost int64
+	ipiLag      int64
+	needResched bool
+	// v3.8 CFS buddies (cfs_rq->next, cfs_rq->last): set by
+	// check_preempt_wakeup(), preferred by pick_next_entity(), cleared
+	// when picked, dequeued, or when the last buddy overran its slice.
+	nextBuddy, lastBuddy *Task
+	tickOn               bool
+	tickFrom             int64 // first jiffy its restarted tick fires
+	idleStamp            int64 // rq->idle_stamp (0: not idle)
+	avgIdle              int64 // rq->avg_idle
+	maxIdleBalanceCost   int64
 
 	// PELT.
 	cfsAvg          SchedAvg

@@ -50,6 +50,7 @@ var featureReadAt = [NumFeatures]string{
 	FeatSISUtil:          "read by v6.17 select_idle_cpu() and the balancer's LLC statistics",
 	FeatBalanceWakeMerge: "read at a v3.8 affine wake-up whose target's LLC has SD_BALANCE_WAKE at some level",
 	FeatDelayDequeue:     "read by v6.17 dequeue_entity() when a task sleeps while other tasks share its runqueue and it is not eligible",
+	FeatLastBuddy:        "read by v3.8 check_preempt_wakeup() when a wake-up preempts a task on a runqueue of at least 8 tasks",
 }
 
 // countBalanceWakeBypass counts an affine wake-up issued on cpu while one

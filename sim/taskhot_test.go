@@ -4,7 +4,9 @@ import "testing"
 
 // TestTaskHot works task_hot() by hand. exec_start moves in update_curr(),
 // so a task that ran until 2 ms is hot at 2.3 ms although it was picked at
-// 0; 3.8 has no SMT exemption; the sysctl's -1 is always hot, 0 never.
+// 0; 3.8 has no SMT exemption; the sysctl's -1 is always hot, 0 never;
+// 3.8's CACHE_HOT_BUDDY makes a next or last buddy hot when the balancing
+// CPU has tasks of its own.
 func TestTaskHot(t *testing.T) {
 	// update_curr() advances exec_start: one task alone on cpu0 from t=0,
 	// the tick at 2 ms charges it.
@@ -48,6 +50,37 @@ func TestTaskHot(t *testing.T) {
 		q.execStart = s.now - c.ago
 		if got := s.taskHot(q, &lbEnv{sd: c.sd}); got != c.want {
 			t.Errorf("%s: hot %v, want %v", c.name, got, c.want)
+		}
+	}
+
+	// CACHE_HOT_BUDDY: a task that ran 600 us ago is cold, unless it is
+	// its runqueue's next or last buddy and this_rq() (the balancing
+	// CPU, dst) has tasks.
+	s, err = New(&Config{Seed: 1, Duration: 1e6, Machine: machine(1, 1, 1, 2, 1, NumberLinear),
+		Policy: Policy{Base: BaseV38}, Tasks: dutyCycle()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.now = 2e9
+	q := s.tasks[0]
+	q.execStart = s.now - 600e3
+	src, dst := s.cpus[0], s.cpus[1]
+	env := &lbEnv{sd: mc, srcRQ: src, dstRQ: dst}
+	for _, c := range []struct {
+		name       string
+		next, last *Task
+		dstRunning int
+		want       bool
+	}{
+		{"no buddy, dst busy", nil, nil, 1, false},
+		{"last buddy, dst busy", nil, q, 1, true},
+		{"next buddy, dst busy", q, nil, 1, true},
+		{"last buddy, dst idle", nil, q, 0, false},
+		{"another task is the buddy, dst busy", s.tasks[1], s.tasks[1], 1, false},
+	} {
+		src.nextBuddy, src.lastBuddy, dst.nrRunning = c.next, c.last, c.dstRunning
+		if got := s.taskHot(q, env); got != c.want {
+			t.Errorf("CACHE_HOT_BUDDY, %s: hot %v, want %v", c.name, got, c.want)
 		}
 	}
 }
