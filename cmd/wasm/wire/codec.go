@@ -7,6 +7,7 @@ import (
 	"math"
 	"reflect"
 	"sync"
+	"unsafe"
 )
 
 // The encoding: both ends are the same build of one program (the page and
@@ -35,6 +36,13 @@ var errShort = errors.New("message ends early")
 // third of the page's main-thread time in decoding aim9-burst's frames,
 // issue 19). codecs holds them; a type that contains itself finds its own
 // (still empty) entry while it is being made, and fills it before use.
+//
+// The decoder runs on the page's main thread, so it writes through the
+// value's address: a struct field is its offset, an element its index
+// times the element's size, and only what must be allocated (a slice's
+// array, a pointer's value, a map) goes through reflect. Per field,
+// reflect.Value's Field and Set calls (flag checks, a closure each) were
+// most of the decoding time in wasm.
 var (
 	codecMu sync.Mutex
 	codecs  = map[reflect.Type]*codec{}
@@ -42,7 +50,15 @@ var (
 
 type codec struct {
 	enc func(b []byte, v reflect.Value) ([]byte, error)
-	dec func(r *reader, v reflect.Value)
+	// dec decodes into the zero value of the codec's type at p.
+	dec func(r *reader, p unsafe.Pointer)
+}
+
+// sliceHeader is the layout of every slice value (the language's, as
+// unsafe.Slice and reflect.SliceHeader have it).
+type sliceHeader struct {
+	data     unsafe.Pointer
+	len, cap int
 }
 
 // codecOf returns t's codec, made on first use.
@@ -78,33 +94,33 @@ func makeCodec(t reflect.Type) *codec {
 			}
 			return append(b, 0), nil
 		}
-		c.dec = func(r *reader, v reflect.Value) {
+		c.dec = func(r *reader, p unsafe.Pointer) {
 			if b := r.bytes(1); b != nil {
-				v.SetBool(b[0] != 0)
+				*(*bool)(p) = b[0] != 0
 			}
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		c.enc = func(b []byte, v reflect.Value) ([]byte, error) { return binary.AppendVarint(b, v.Int()), nil }
-		c.dec = func(r *reader, v reflect.Value) { v.SetInt(r.varint()) }
+		c.dec = intDec(t.Kind())
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		c.enc = func(b []byte, v reflect.Value) ([]byte, error) { return binary.AppendUvarint(b, v.Uint()), nil }
-		c.dec = func(r *reader, v reflect.Value) { v.SetUint(r.uvarint()) }
+		c.dec = uintDec(t.Kind())
 	case reflect.Float32:
 		c.enc = func(b []byte, v reflect.Value) ([]byte, error) {
 			return binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(v.Float()))), nil
 		}
-		c.dec = func(r *reader, v reflect.Value) {
+		c.dec = func(r *reader, p unsafe.Pointer) {
 			if b := r.bytes(4); b != nil {
-				v.SetFloat(float64(math.Float32frombits(binary.LittleEndian.Uint32(b))))
+				*(*float32)(p) = math.Float32frombits(binary.LittleEndian.Uint32(b))
 			}
 		}
 	case reflect.Float64:
 		c.enc = func(b []byte, v reflect.Value) ([]byte, error) {
 			return binary.LittleEndian.AppendUint64(b, math.Float64bits(v.Float())), nil
 		}
-		c.dec = func(r *reader, v reflect.Value) {
+		c.dec = func(r *reader, p unsafe.Pointer) {
 			if b := r.bytes(8); b != nil {
-				v.SetFloat(math.Float64frombits(binary.LittleEndian.Uint64(b)))
+				*(*float64)(p) = math.Float64frombits(binary.LittleEndian.Uint64(b))
 			}
 		}
 	case reflect.String:
@@ -113,7 +129,7 @@ func makeCodec(t reflect.Type) *codec {
 			b = binary.AppendUvarint(b, uint64(len(s)))
 			return append(b, s...), nil
 		}
-		c.dec = func(r *reader, v reflect.Value) { v.SetString(string(r.bytes(r.uvarint()))) }
+		c.dec = func(r *reader, p unsafe.Pointer) { *(*string)(p) = string(r.bytes(r.uvarint())) }
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 {
 			c.enc = func(b []byte, v reflect.Value) ([]byte, error) {
@@ -123,9 +139,9 @@ func makeCodec(t reflect.Type) *codec {
 				b = binary.AppendUvarint(b, uint64(v.Len())+1)
 				return append(b, v.Bytes()...), nil
 			}
-			c.dec = func(r *reader, v reflect.Value) {
+			c.dec = func(r *reader, p unsafe.Pointer) {
 				if n, isNil := r.length(); !isNil && r.err == nil {
-					v.SetBytes(append([]byte(nil), r.bytes(uint64(n))...))
+					*(*[]byte)(p) = append([]byte(nil), r.bytes(uint64(n))...)
 				}
 			}
 			break
@@ -143,16 +159,17 @@ func makeCodec(t reflect.Type) *codec {
 			}
 			return b, err
 		}
-		c.dec = func(r *reader, v reflect.Value) {
+		size := t.Elem().Size()
+		c.dec = func(r *reader, p unsafe.Pointer) {
 			n, isNil := r.length()
 			if isNil || r.err != nil {
 				return
 			}
-			s := reflect.MakeSlice(v.Type(), n, n)
+			base := reflect.MakeSlice(t, n, n).UnsafePointer()
 			for i := 0; i < n && r.err == nil; i++ {
-				elem.dec(r, s.Index(i))
+				elem.dec(r, unsafe.Add(base, uintptr(i)*size))
 			}
-			v.Set(s)
+			*(*sliceHeader)(p) = sliceHeader{base, n, n}
 		}
 	case reflect.Array:
 		elem := makeCodec(t.Elem())
@@ -164,9 +181,10 @@ func makeCodec(t reflect.Type) *codec {
 			}
 			return b, err
 		}
-		c.dec = func(r *reader, v reflect.Value) {
+		size := t.Elem().Size()
+		c.dec = func(r *reader, p unsafe.Pointer) {
 			for i := 0; i < n && r.err == nil; i++ {
-				elem.dec(r, v.Index(i))
+				elem.dec(r, unsafe.Add(p, uintptr(i)*size))
 			}
 		}
 	case reflect.Map:
@@ -185,20 +203,19 @@ func makeCodec(t reflect.Type) *codec {
 			}
 			return b, err
 		}
-		c.dec = func(r *reader, v reflect.Value) {
+		c.dec = func(r *reader, p unsafe.Pointer) {
 			n, isNil := r.length()
 			if isNil || r.err != nil {
 				return
 			}
-			m := reflect.MakeMapWithSize(v.Type(), n)
-			kt, vt := v.Type().Key(), v.Type().Elem()
+			m := reflect.MakeMapWithSize(t, n)
 			for i := 0; i < n && r.err == nil; i++ {
-				k, e := reflect.New(kt).Elem(), reflect.New(vt).Elem()
-				key.dec(r, k)
-				val.dec(r, e)
-				m.SetMapIndex(k, e)
+				k, e := reflect.New(t.Key()), reflect.New(t.Elem())
+				key.dec(r, k.UnsafePointer())
+				val.dec(r, e.UnsafePointer())
+				m.SetMapIndex(k.Elem(), e.Elem())
 			}
-			v.Set(m)
+			reflect.NewAt(t, p).Elem().Set(m)
 		}
 	case reflect.Pointer:
 		elem := makeCodec(t.Elem())
@@ -208,20 +225,22 @@ func makeCodec(t reflect.Type) *codec {
 			}
 			return elem.enc(append(b, 1), v.Elem())
 		}
-		c.dec = func(r *reader, v reflect.Value) {
+		c.dec = func(r *reader, p unsafe.Pointer) {
 			b := r.bytes(1)
 			if b == nil || b[0] == 0 {
 				return
 			}
-			p := reflect.New(v.Type().Elem())
-			elem.dec(r, p.Elem())
-			v.Set(p)
+			q := reflect.New(t.Elem()).UnsafePointer()
+			elem.dec(r, q)
+			*(*unsafe.Pointer)(p) = q
 		}
 	case reflect.Struct:
 		idx := exported(t)
 		fields := make([]*codec, len(idx))
+		offsets := make([]uintptr, len(idx))
 		for k, i := range idx {
 			fields[k] = makeCodec(t.Field(i).Type)
+			offsets[k] = t.Field(i).Offset
 		}
 		c.enc = func(b []byte, v reflect.Value) ([]byte, error) {
 			var err error
@@ -232,21 +251,55 @@ func makeCodec(t reflect.Type) *codec {
 			}
 			return b, nil
 		}
-		c.dec = func(r *reader, v reflect.Value) {
-			for k, i := range idx {
+		c.dec = func(r *reader, p unsafe.Pointer) {
+			for k, f := range fields {
 				if r.err != nil {
 					return
 				}
-				fields[k].dec(r, v.Field(i))
+				f.dec(r, unsafe.Add(p, offsets[k]))
 			}
 		}
 	default:
 		c.enc = func(b []byte, v reflect.Value) ([]byte, error) {
 			return b, fmt.Errorf("wire: cannot encode a %s", v.Type())
 		}
-		c.dec = func(r *reader, v reflect.Value) { r.fail(fmt.Errorf("cannot decode a %s", v.Type())) }
+		c.dec = func(r *reader, p unsafe.Pointer) { r.fail(fmt.Errorf("cannot decode a %s", t)) }
 	}
 	return c
+}
+
+// intDec decodes a zig-zag varint into a signed integer of kind k, as
+// reflect.Value.SetInt would (truncating to the size).
+func intDec(k reflect.Kind) func(r *reader, p unsafe.Pointer) {
+	switch k {
+	case reflect.Int8:
+		return func(r *reader, p unsafe.Pointer) { *(*int8)(p) = int8(r.varint()) }
+	case reflect.Int16:
+		return func(r *reader, p unsafe.Pointer) { *(*int16)(p) = int16(r.varint()) }
+	case reflect.Int32:
+		return func(r *reader, p unsafe.Pointer) { *(*int32)(p) = int32(r.varint()) }
+	case reflect.Int64:
+		return func(r *reader, p unsafe.Pointer) { *(*int64)(p) = r.varint() }
+	}
+	return func(r *reader, p unsafe.Pointer) { *(*int)(p) = int(r.varint()) }
+}
+
+// uintDec decodes a varint into an unsigned integer of kind k, as
+// reflect.Value.SetUint would.
+func uintDec(k reflect.Kind) func(r *reader, p unsafe.Pointer) {
+	switch k {
+	case reflect.Uint8:
+		return func(r *reader, p unsafe.Pointer) { *(*uint8)(p) = uint8(r.uvarint()) }
+	case reflect.Uint16:
+		return func(r *reader, p unsafe.Pointer) { *(*uint16)(p) = uint16(r.uvarint()) }
+	case reflect.Uint32:
+		return func(r *reader, p unsafe.Pointer) { *(*uint32)(p) = uint32(r.uvarint()) }
+	case reflect.Uint64:
+		return func(r *reader, p unsafe.Pointer) { *(*uint64)(p) = r.uvarint() }
+	case reflect.Uintptr:
+		return func(r *reader, p unsafe.Pointer) { *(*uintptr)(p) = uintptr(r.uvarint()) }
+	}
+	return func(r *reader, p unsafe.Pointer) { *(*uint)(p) = uint(r.uvarint()) }
 }
 
 // reader reads what appendValue wrote.
@@ -316,8 +369,8 @@ func marshal(b []byte, p any) ([]byte, error) {
 // unmarshal decodes b into *p (a zero value), which must take all of b.
 func unmarshal(b []byte, p any) error {
 	r := reader{b: b}
-	v := reflect.ValueOf(p).Elem()
-	codecOf(v.Type()).dec(&r, v)
+	v := reflect.ValueOf(p)
+	codecOf(v.Type().Elem()).dec(&r, v.UnsafePointer())
 	if r.err != nil {
 		return r.err
 	}
