@@ -116,6 +116,19 @@ func TestMainThreadFree(t *testing.T) {
 		t.Errorf("first frame %.0f ms after navigation start; want at most 3000", first)
 	}
 
+	// The worker makes the editor's preset list and describe()'s model of
+	// the scenario shown (worker.go prepare): once they came, the page's
+	// describe() makes none on this thread, and presets() is the list.
+	tb.poll(`window.schedplay.stats().prepared === 1`, 20*time.Second)
+	made := eval[float64](tb, `window.schedplay.stats().models_made`)
+	if n := eval[int](tb, `window.schedplay.describe() && window.schedplay.presets().length`); n != len(scenarios.Presets()) {
+		t.Errorf("presets() lists %d presets; want %d", n, len(scenarios.Presets()))
+	}
+	if again := eval[float64](tb, `window.schedplay.stats().models_made`); again != made {
+		t.Errorf("describe() made a model on the main thread (%v, then %v) although the worker's had come", made, again)
+	}
+	t.Logf("the editor's models made on the main thread before the worker's came: %v", made)
+
 	// Every wasm file, over the wire (resource timing's transferSize: the
 	// compressed bytes; 0 would mean a cache, which a fresh context has not).
 	var wasm []struct {

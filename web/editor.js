@@ -339,18 +339,49 @@ export class Editor {
   // ---- building ----------------------------------------------------------
 
   rebuild() {
+    for (const step of this.rebuildSteps()) step();
+  }
+
+  // rebuildSteps is rebuild() in parts, each a task's worth: the page's
+  // first build runs them in tasks of their own (firstBuild), every later
+  // rebuild at once.
+  rebuildSteps() {
     const active = document.activeElement;
     const focus = active && active.dataset ? active.dataset.path : null;
-    this.bindings = [];
-    this.fields = new Map();
-    this.buildScenario();
-    this.buildMachine();
-    this.buildTasks();
-    this.buildPolicy();
-    if (focus) {
-      const again = document.querySelector('#editor [data-path="' + CSS.escape(focus) + '"]');
-      if (again) again.focus();
-    }
+    return [
+      () => {
+        this.bindings = [];
+        this.fields = new Map();
+        this.buildScenario();
+        this.buildMachine();
+      },
+      () => this.buildTasks(),
+      () => this.buildPolicy(),
+      () => {
+        if (!focus) return;
+        const again = document.querySelector('#editor [data-path="' + CSS.escape(focus) + '"]');
+        if (again) again.focus();
+      },
+    ];
+  }
+
+  // firstBuild is refresh(true) as a list of steps for the page's first
+  // build, which runs each in a task of its own: at once it was one task
+  // of 150-300 ms of the main thread right after the first frame (issue
+  // 19). A step that finds the scenario changed under it (a newer build
+  // started) does nothing; the caller refreshes at the end.
+  firstBuild() {
+    let gen;
+    const guard = (f) => () => { if (gen === this.buildGen) f(); };
+    return [
+      () => {
+        this.model = this.api.describe();
+        this.key = this.model ? structureKey(this.model) : "";
+        gen = this.buildGen = (this.buildGen || 0) + 1;
+      },
+      ...this.rebuildSteps().map((f) => guard(() => { if (this.model) f(); })),
+      guard(() => this.markPreset()),
+    ];
   }
 
   // Presets never change: built once.

@@ -114,12 +114,19 @@ function whenAPI(fn) {
 // gets its editor). The editor's first build reads describe() and makes
 // the cards, a few hundred ms of this thread on a slow machine: done
 // before the first frame, it delayed the machine's picture by as much.
+// It also waits, at most PREPARED_WAIT_MS after the first frame, for what
+// the worker prepares for the editor (stats().prepared: the preset list and
+// describe()'s model, made there instead of on this thread).
 const FIRST_FRAME_WAIT_MS = 3000;
+const PREPARED_WAIT_MS = 1000;
 function afterFirstFrame(api, fn) {
   const from = performance.now();
+  let drawn = 0;
   const tick = () => {
     const st = api.stats ? api.stats() : null;
-    if ((st && st.first_frame_ms > 0) || performance.now() - from > FIRST_FRAME_WAIT_MS) fn(api);
+    const now = performance.now();
+    if (st && st.first_frame_ms > 0 && !drawn) drawn = now;
+    if ((drawn && (st.prepared === 1 || now - drawn > PREPARED_WAIT_MS)) || now - from > FIRST_FRAME_WAIT_MS) fn(api);
     else setTimeout(tick, 20);
   };
   tick();
@@ -130,22 +137,41 @@ function wirePage() {
   wireEditorToggle();
   wireLayout();
   whenAPI((api) => afterFirstFrame(api, (api) => {
+    // Each step a task of its own: the whole was one task of 400-800 ms
+    // of this thread right after the first frame (issue 19).
     const editor = new Editor(api);
-    editor.buildPresets();
-    editor.refresh(true);
-    wireControls(api, editor);
-    wireFiles(api, editor);
-    wireCompare(api, editor);
-    wireLog(api);
-    wireRunToEnd(api);
-    wireBusy(api);
-    // Another revision (a link, a preset, a restart, the console): re-read.
-    document.addEventListener("schedplay:scenario", () => {
-      setTimeout(() => { editor.refresh(); syncControls(api); }, 0);
-    });
-    // schedplay.ready waits for this (cmd/wasm/page.go, wired).
-    window.schedplayWired = true;
+    inTasks([
+      () => editor.buildPresets(),
+      ...editor.firstBuild(),
+      () => wireControls(api, editor),
+      () => wireFiles(api, editor),
+      () => wireCompare(api, editor),
+      () => wireLog(api),
+      () => {
+        wireRunToEnd(api);
+        wireBusy(api);
+        // Another revision (a link, a preset, a restart, the console):
+        // re-read; and once now, for one that came during the build.
+        document.addEventListener("schedplay:scenario", () => {
+          setTimeout(() => { editor.refresh(); syncControls(api); }, 0);
+        });
+        editor.refresh();
+        // schedplay.ready waits for this (cmd/wasm/page.go, wired).
+        window.schedplayWired = true;
+      },
+    ]);
   }));
+}
+
+// inTasks runs the steps in order, each in a task of the main thread of
+// its own.
+function inTasks(steps) {
+  const next = (i) => {
+    if (i >= steps.length) return;
+    steps[i]();
+    setTimeout(() => next(i + 1), 0);
+  };
+  next(0);
 }
 
 // compileWasm fetches and compiles main.wasm once: the same module runs the

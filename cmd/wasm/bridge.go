@@ -49,7 +49,8 @@ import (
 //	setSpeed(x)            -> {ok, error}; x = simulated seconds per wall second
 //	                          (default 0.001: 1 ms of simulated time per second)
 //	set(path, value)       -> {ok, error}; a scenario field by dotted path, restarts
-//	stats()                -> {fps, frame_ms, sim_rtf, first_frame_ms, decode_ms, draw_ms, drawn, painted, layouts};
+//	stats()                -> {fps, frame_ms, sim_rtf, first_frame_ms, decode_ms, draw_ms, drawn, painted, layouts,
+//	                          prepared, models_made};
 //	                          first_frame_ms is when the first frame was drawn, in ms since
 //	                          navigation start; fps and frame_ms (decoding and drawing) are the page's,
 //	                          sim_rtf the simulated seconds per second its frames advanced;
@@ -58,7 +59,10 @@ import (
 //	                          the picture of the one before is left on screen, not painted
 //	                          again: a paused run whose moves have landed paints nothing),
 //	                          layouts the machine's layouts (a scenario, the stage's size,
-//	                          talk mode, A/B or the theme changed)
+//	                          talk mode, A/B or the theme changed); prepared is 1 once the
+//	                          worker sent the preset list and describe()'s model of the
+//	                          scenario shown (else 0: every field is a number), models_made
+//	                          counts the models describe() had to make on the main thread
 //
 // The simulator plays in a Web Worker (worker.go); every call above still
 // returns at once, computed on the page's copy of the session's state
@@ -172,6 +176,9 @@ func installAPI(sess *front, g *game, pg *page) {
 		return result(sess.LoadPreset(args[0].String(), true))
 	})
 	fn("presets", func(args []js.Value) any {
+		if presetList != "" { // the worker's (worker.go prepare)
+			return js.Global().Get("JSON").Call("parse", presetList)
+		}
 		var out []any
 		for _, p := range pagemodel.Presets() {
 			out = append(out, map[string]any{"name": p.Name, "title": p.Title, "summary": p.Summary, "description": p.Description})
@@ -394,12 +401,21 @@ func installAPI(sess *front, g *game, pg *page) {
 		dec, draw := sess.frameCost()
 		drawn, painted, layouts := pg.drawCounts()
 		return map[string]any{"fps": st.FPS, "frame_ms": st.FrameMS, "sim_rtf": st.SimRTF, "first_frame_ms": pg.firstFrame(),
-			"decode_ms": dec, "draw_ms": draw, "drawn": drawn, "painted": painted, "layouts": layouts}
+			"decode_ms": dec, "draw_ms": draw, "drawn": drawn, "painted": painted, "layouts": layouts,
+			"prepared": boolNum(presetList != "" && described.given && described.holds(sess.Scenario())), "models_made": described.made}
 	})
 	fn("settled", func(args []js.Value) any { return sess.settled() })
 	fn("runToEnd", func(args []js.Value) any { return sess.runToEnd() })
 	installTimelineAPI(sess, fn) // seek, seekMigration, timeline (timelineapi.go)
 	js.Global().Set("schedplay", obj)
+}
+
+// boolNum is 1 for true, 0 for false.
+func boolNum(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // problemScenario is the scenario the page shows, whose groups a problem's
@@ -429,29 +445,42 @@ func result(err error) any {
 // listener of schedplay:scenario; the model of the same scenario is the
 // same. An import brings its model from the worker (importjob.Result.Model)
 // and puts it here, so the page's main thread only parses it (issue 19: a
-// 64-group import spent 26-45 ms of the main thread describing itself).
-type modelCache struct{ scenario, model []byte }
+// 64-group import spent 26-45 ms of the main thread describing itself);
+// so does every other scenario the worker loads (worker.go prepare).
+type modelCache struct {
+	scenario, model []byte
+	given           bool // the model came from the worker
+	made            int  // models made on this thread (of)
+}
 
 var described modelCache
+
+// presetList is presets() as JSON, made by the worker (worker.go prepare);
+// "" until it came.
+var presetList string
 
 // of returns the model of the scenario whose canonical JSON is cur (nil if
 // it does not decode: the session only holds valid scenarios).
 func (c *modelCache) of(cur []byte) []byte {
-	if c.model != nil && bytes.Equal(cur, c.scenario) {
+	if c.holds(cur) {
 		return c.model
 	}
 	b, err := pagemodel.DescribeJSON(cur)
 	if err != nil {
 		return nil
 	}
-	c.put(cur, b)
+	c.made++
+	c.put(cur, b, false)
 	return b
 }
 
-// put records model as the model of scenario.
-func (c *modelCache) put(scenario, model []byte) {
-	c.scenario, c.model = bytes.Clone(scenario), model
+// put records model as the model of scenario; given: the worker made it.
+func (c *modelCache) put(scenario, model []byte, given bool) {
+	c.scenario, c.model, c.given = bytes.Clone(scenario), model, given
 }
+
+// holds reports whether the cache has the model of scenario cur.
+func (c *modelCache) holds(cur []byte) bool { return c.model != nil && bytes.Equal(cur, c.scenario) }
 
 // parseJSON hands v to JS as a plain object (js.ValueOf takes no structs
 // nor typed maps).

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -245,6 +246,18 @@ func (fr *front) onMessage(data js.Value) {
 		}
 		if data.Get("import").Type() == js.TypeNumber {
 			fr.onImport(data)
+			return
+		}
+		if p := data.Get("presets"); p.Type() == js.TypeString {
+			presetList = p.String()
+			return
+		}
+		if m := data.Get("model"); m.Type() == js.TypeString {
+			// describe()'s model, made by the worker (worker.go prepare):
+			// kept if the page still shows that scenario.
+			if s := []byte(data.Get("s").String()); bytes.Equal(fr.shadow.Scenario(), s) {
+				described.put(s, []byte(m.String()), true)
+			}
 			return
 		}
 		if e := data.Get("error"); e.Type() == js.TypeString {

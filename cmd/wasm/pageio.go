@@ -305,7 +305,7 @@ func importPromise(sess *front, pg *page, data js.Value, name, kind string, prog
 					err = sess.Replace(sc)
 				}
 				if m := r.Get("model"); err == nil && m.Type() == js.TypeString && bytes.Equal(sess.Scenario(), canonical) {
-					described.put(canonical, []byte(m.String()))
+					described.put(canonical, []byte(m.String()), true)
 				}
 				if err != nil {
 					pg.attribute(err.Error())

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
 	"sync"
 	"syscall/js"
@@ -90,6 +92,12 @@ type simWorker struct {
 	// jobs (imports, exports) the page cancelled (pageio.go)
 	cancelMu sync.Mutex
 	cancels  map[float64]bool
+
+	// What prepare sent the page: whether the page acknowledged a frame
+	// yet, the preset list, and the scenario last described.
+	acked       bool
+	presetsSent bool
+	described   []byte
 }
 
 func runWorker() {
@@ -154,6 +162,7 @@ func runWorker() {
 			w.simNS += f.A().Now - before.now
 		}
 		w.offer(f)
+		w.prepare()
 		if f != nil && !f.Playing && !w.ff {
 			idle = true
 		}
@@ -213,6 +222,37 @@ func (w *simWorker) flush() {
 	w.step = -1
 	w.ffDone, w.ffStop = false, ""
 	w.work, w.simNS = 0, 0
+}
+
+// prepare posts what the page's editor reads and the worker can make as
+// well: the preset list ({presets}, once) and describe()'s model of the
+// scenario loaded ({model, s}, once per scenario). Made on the page's main
+// thread, the editor's first build after the first frame was one task of
+// 400-800 ms, 160-170 ms of it describe() and 90-120 ms the preset list
+// (issue 19). Nothing is prepared before the page acknowledged a frame:
+// its Go is up and about to draw, and the two threads no longer compete
+// for the page's start (web/loader.js waits up to a second after the
+// first frame for what comes); a scenario is described once a frame of it
+// went out. The page uses what came if it still shows that scenario, and
+// makes it itself otherwise (cmd/wasm/front.go onMessage).
+func (w *simWorker) prepare() {
+	if !w.acked || w.pending != nil {
+		return
+	}
+	if !w.presetsSent {
+		w.presetsSent = true
+		if b, err := json.Marshal(pagemodel.Presets()); err == nil {
+			js.Global().Call("postMessage", map[string]any{"presets": string(b)})
+		}
+	}
+	cur := w.sess.Scenario()
+	if cur == nil || bytes.Equal(cur, w.described) {
+		return
+	}
+	w.described = bytes.Clone(cur)
+	if model, err := pagemodel.DescribeJSON(cur); err == nil {
+		js.Global().Call("postMessage", map[string]any{"model": string(model), "s": string(cur)})
+	}
 }
 
 // endFF records the end of a run to the end (f: the frame it ended with,
@@ -292,6 +332,7 @@ func (w *simWorker) apply(op js.Value) {
 			n = v.Int()
 		}
 		w.inFlight = max(w.inFlight-n, 0)
+		w.acked = true
 		w.flush()
 		return
 	case "export": // not numbered: it changes nothing of the session
