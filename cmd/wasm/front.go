@@ -45,10 +45,15 @@ type front struct {
 	seq     uint64 // calls forwarded
 	applied uint64 // calls the newest frame has applied
 	last    *frame.Frame
-	metrics [2]*sim.Metrics    // newest metrics of A and B (B nil when A/B is off)
-	playing bool               // the main thread's idea until the worker catches up
-	predNow int64              // simulated ns side A will be at once the worker caught up
-	tl      *frame.Timeline    // the newest timeline (timelineapi.go)
+	metrics [2]*sim.Metrics // newest metrics of A and B (B nil when A/B is off)
+	playing bool            // the main thread's idea until the worker catches up
+	predNow int64           // simulated ns side A will be at once the worker caught up
+	tl      *frame.Timeline // the newest timeline (timelineapi.go)
+	// tlJSON is tl as JSON, made at the first timeline() call after tl
+	// changed (tlOf says for which): the scrubber polls every 150 ms, the
+	// timeline changes four times a second while playing.
+	tlJSON  string
+	tlOf    *frame.Timeline
 	ch      *frame.ChapterInfo // the newest chapter state
 	ff      bool               // a run to the end is under way
 	waiters []waiter

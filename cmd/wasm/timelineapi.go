@@ -3,6 +3,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"syscall/js"
@@ -81,11 +82,11 @@ func installTimelineAPI(fr *front, fn func(name string, f func(args []js.Value) 
 		}))
 	})
 	fn("timeline", func(args []js.Value) any {
-		ti := fr.timeline()
+		ti, text := fr.timelineJSON()
 		if ti == nil {
 			return js.Null()
 		}
-		v := parseJSON(ti)
+		v := js.Global().Get("JSON").Call("parse", text)
 		// The time is the newest frame's (or where the calls made so
 		// far take the run), as state().now_ms: the timeline comes only
 		// with the frames that carry fresh metrics, four a second while
@@ -169,11 +170,19 @@ func (fr *front) StepBack(msec float64) float64 {
 	return float64(t) / 1e6
 }
 
-// timeline is the newest frame's timeline, with the newest marks.
-func (fr *front) timeline() *frame.Timeline {
+// timelineJSON is the newest timeline and its JSON, marshalled once per
+// timeline (its 7 x 400 marks took most of a timeline() call in wasm).
+func (fr *front) timelineJSON() (*frame.Timeline, string) {
 	fr.mu.Lock()
 	defer fr.mu.Unlock()
-	return fr.tl
+	if fr.tl != nil && fr.tl != fr.tlOf {
+		b, err := json.Marshal(fr.tl)
+		if err != nil {
+			return nil, ""
+		}
+		fr.tlJSON, fr.tlOf = string(b), fr.tl
+	}
+	return fr.tl, fr.tlJSON
 }
 
 // chapters is the script: the shadow's list and chapter, and what the
