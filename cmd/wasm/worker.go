@@ -94,10 +94,12 @@ type simWorker struct {
 	cancels  map[float64]bool
 
 	// What prepare sent the page: whether the page acknowledged a frame
-	// yet, the preset list, and the scenario last described.
+	// yet, the preset list, the scenario last described and the revision
+	// it last looked at.
 	acked       bool
 	presetsSent bool
 	described   []byte
+	seenRev     int64
 }
 
 func runWorker() {
@@ -114,7 +116,7 @@ func runWorker() {
 		q.push(args[0].Get("data"))
 		return nil
 	}))
-	w := &simWorker{sess: app.NewSession(), enc: wire.NewEncoder(), step: -1}
+	w := &simWorker{sess: app.NewSession(), enc: wire.NewEncoder(), step: -1, seenRev: -1}
 	w.sess.SetBudget(workerBudget)
 	js.Global().Call("postMessage", map[string]any{"ready": true})
 
@@ -245,6 +247,12 @@ func (w *simWorker) prepare() {
 			js.Global().Call("postMessage", map[string]any{"presets": string(b)})
 		}
 	}
+	// Once per revision (this runs every tick, and the canonical JSON is
+	// made, not kept): a restart is a new revision of the same scenario.
+	if w.lastRN.rev == w.seenRev {
+		return
+	}
+	w.seenRev = w.lastRN.rev
 	cur := w.sess.Scenario()
 	if cur == nil || bytes.Equal(cur, w.described) {
 		return
