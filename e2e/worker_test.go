@@ -104,14 +104,20 @@ func TestMainThreadFree(t *testing.T) {
 	// The worker is set up while the module compiles, not after the
 	// page's Go start (web/loader.js): its script is requested before the
 	// compile ends, and the page's Go waited for it to have the module.
+	// When the browser fetches the script is wall-clock: on a loaded
+	// machine (CI at load 5.5) a worker made before the compile had its
+	// request start 64 ms after a fast compile, so the order is asserted
+	// only where the other wall-clock bounds are.
+	busy := busyMachine(t)
 	ws := eval[float64](tb, `(performance.getEntriesByType("resource").find((e) => /\/worker\.js(\?|$)/.test(e.name)) || {startTime: 0}).startTime`)
-	if c := marks["schedplay:compiled"]; ws <= 0 || c <= 0 || ws > c {
+	if c := marks["schedplay:compiled"]; ws <= 0 || c <= 0 || (ws > c && !busy) {
 		t.Errorf("worker.js requested at %.0f ms, the module compiled at %.0f ms: the worker must be started before the compile ends", ws, c)
+	} else if ws > c {
+		t.Logf("worker.js requested at %.0f ms, after the compile ended at %.0f ms, on a loaded machine (not asserted)", ws, c)
 	}
 	if _, ok := marks["schedplay:worker-booting"]; !ok {
 		t.Errorf("no schedplay:worker-booting mark: the page's Go started without waiting for the worker")
 	}
-	busy := busyMachine(t)
 	if first <= 0 || (first > 3000 && !busy) {
 		t.Errorf("first frame %.0f ms after navigation start; want at most 3000", first)
 	}
