@@ -1,7 +1,11 @@
 package scenarios
 
 import (
+	"flag"
+	"fmt"
+	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"schedplay/sim"
@@ -333,5 +337,26 @@ func TestNUMAQMachine(t *testing.T) {
 	cfg, _ := a.Config()
 	if n := cfg.Machine.NCPU(); n != 16 || cfg.Machine.Nodes != 4 || len(cfg.Machine.Costs.IdleStates) != 1 {
 		t.Errorf("NUMA-Q: %d CPUs on %d nodes, %d idle states", n, cfg.Machine.Nodes, len(cfg.Machine.Costs.IdleStates))
+	}
+}
+
+var updatePresetSums = flag.Bool("update-preset-sums", false, "rewrite presets.sums")
+
+// TestPresetSums: presets.sums holds every preset's canonical-JSON sum and
+// nothing else, so that PresetOf decodes only a preset whose sum matches
+// (a stale sum would make PresetOf miss the preset).
+func TestPresetSums(t *testing.T) {
+	var want strings.Builder
+	for _, p := range Presets() {
+		fmt.Fprintf(&want, "%s %016x\n", p.Name, canonSum([]byte(presets()[p.Name].load().canon)))
+	}
+	if *updatePresetSums {
+		if err := os.WriteFile("presets.sums", []byte(want.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if presetSumsFile != want.String() {
+		t.Fatalf("presets.sums is stale (go test ./scenarios -run PresetSums -update-preset-sums):\nhave\n%swant\n%s", presetSumsFile, want.String())
 	}
 }
