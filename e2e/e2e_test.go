@@ -333,13 +333,15 @@ func (tb *tab) typeInto(sel, text string) {
 	}
 }
 
-// choose picks value in the menu sel, as a user's choice does: the value
+// choose picks value in the menu sel, as a user's choice does: the menu
+// is reached for (focus: a long menu fills its options then), the value
 // changes, then the change event fires.
 func (tb *tab) choose(sel, value string) {
 	tb.t.Helper()
 	if err := eval[string](tb, `(() => {
 		const e = document.querySelector(`+jsString(sel)+`);
 		if (!e) return "no element";
+		e.focus({ preventScroll: true });
 		e.value = `+jsString(value)+`;
 		if (e.value !== `+jsString(value)+`) return "no such option";
 		e.dispatchEvent(new Event("change", {bubbles: true}));

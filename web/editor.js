@@ -95,10 +95,14 @@ export function confirmDialog(title, text, items, action, ok, from) {
 // CARDS_PER_SLICE: a scenario with more groups is built after the task
 // that read its model (refresh). SLICE_MS: how long one task of the main
 // thread goes on building cards (at least one) before it yields (buildTasks):
-// a card's menus list every group, so a card of a 64-group import takes
-// 2-10 ms here.
+// a card's menus list every group (filled only when reached for: select),
+// and a card of a 64-group import took 2-10 ms here when they were made
+// whole.
 const CARDS_PER_SLICE = 6;
 const SLICE_MS = 12;
+// LAZY_MENU: a menu with more options than this fills them when reached for
+// (select).
+const LAZY_MENU = 12;
 
 export class Editor {
   constructor(api) {
@@ -252,8 +256,8 @@ export class Editor {
 
   // bind shows get(model) in el's prop now and at every update. An element
   // may have several bindings (its value and its placeholder).
-  bind(el, get, prop) {
-    const b = { el, get, prop: prop || (el.type === "checkbox" ? "checked" : "value") };
+  bind(el, get, prop, put) {
+    const b = { el, get, put, prop: prop || (el.type === "checkbox" ? "checked" : "value") };
     this.bindings.push(b);
     this.show(b);
     return el;
@@ -262,7 +266,8 @@ export class Editor {
   // show writes one binding's value into its element.
   show(b) {
     const v = b.get(this.model);
-    if (b.prop === "checked") b.el.checked = !!v;
+    if (b.put) b.put(v === undefined || v === null ? "" : String(v));
+    else if (b.prop === "checked") b.el.checked = !!v;
     else if (b.prop === "class") b.el.className = v;
     else b.el[b.prop] = v === undefined || v === null ? "" : String(v);
   }
@@ -312,15 +317,43 @@ export class Editor {
     return el;
   }
 
+  // select is a menu writing path on change. A long menu holds only its
+  // chosen option until the user reaches for it (a pointer or a touch on
+  // it, focus, a key): a 64-group rt-app import made 127 menus of a
+  // group's name ("count of", a wake's target) with 64 options each, and
+  // 127 of 16 step kinds, 10,500 of the editor's 15,600 elements, all made,
+  // styled and laid out on the page's main thread (issue 19).
   select(path, options, get, opts) {
     opts = opts || {};
+    const option = ([v, label]) => h("option", { value: v, text: label });
+    const lazy = options.length > LAZY_MENU;
     const el = h("select", { dataset: { path }, attrs: { "aria-label": opts.aria || path } },
-      options.map(([v, label]) => h("option", { value: v, text: label })));
+      lazy ? [] : options.map(option));
     el.addEventListener("change", () => {
       if (opts.write) opts.write(el.value, el);
       else this.set(path, el.value, el);
     });
-    this.bind(el, get);
+    if (!lazy) {
+      this.bind(el, get);
+      return el;
+    }
+    // Until then a hidden copy of the longest label keeps the menu as wide
+    // as it will be (Chromium sizes a menu by its hidden options too).
+    const longest = options.reduce((a, o) => (o[1].length > a[1].length ? o : a));
+    const sizer = () => h("option", { value: "", text: longest[1], attrs: { hidden: "", disabled: "" } });
+    let whole = false;
+    const fill = () => {
+      if (whole) return;
+      whole = true;
+      const v = el.value;
+      el.replaceChildren(...options.map(option));
+      el.value = v;
+    };
+    for (const type of ["pointerdown", "mousedown", "touchstart", "focus", "keydown"]) el.addEventListener(type, fill);
+    this.bind(el, get, "value", (v) => {
+      if (!whole) el.replaceChildren(option(options.find(([x]) => x === v) || [v, v]), sizer());
+      el.value = v;
+    });
     return el;
   }
 
