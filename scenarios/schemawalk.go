@@ -19,15 +19,20 @@ type node struct {
 }
 
 type schemaTables struct {
-	rows []Field
-	root *node
+	rows  []Field
+	root  *node
+	index map[string]int // a row's Path -> its index in rows (fieldRow)
 }
 
 var schema = sync.OnceValue(func() *schemaTables {
 	t := &schemaTables{rows: fieldRows()}
 	t.root = &node{row: &Field{Kind: KindObject}, kids: map[string]*node{}}
+	t.index = make(map[string]int, len(t.rows))
 	for i := range t.rows {
 		f := &t.rows[i]
+		if _, dup := t.index[f.Path]; !dup {
+			t.index[f.Path] = i // the first, as a scan finds
+		}
 		parent, last := t.root, ""
 		toks := patternTokens(f.Path)
 		for j, tok := range toks {
@@ -94,10 +99,9 @@ func Fields() []Field {
 // fieldRow returns the row of a pattern; it panics for an unknown pattern
 // (rows are looked up by the code that wrote them).
 func fieldRow(pattern string) *Field {
-	for i, f := range schema().rows {
-		if f.Path == pattern {
-			return &schema().rows[i]
-		}
+	t := schema()
+	if i, ok := t.index[pattern]; ok {
+		return &t.rows[i]
 	}
 	panic("scenarios: no schema row " + pattern)
 }

@@ -228,25 +228,31 @@ func EncodeLinkView(s *Scenario, v View) string {
 // pack is the link codec: raw DEFLATE, then base64url without padding.
 func pack(data []byte) string {
 	var buf bytes.Buffer
-	w, _ := flaters.Get().(*flate.Writer)
-	if w == nil {
+	flater.Lock()
+	if flater.w == nil {
 		var err error
-		if w, err = flate.NewWriter(&buf, flate.BestCompression); err != nil {
+		if flater.w, err = flate.NewWriter(&buf, flate.BestCompression); err != nil {
+			flater.Unlock()
 			panic(err) // only for an invalid level
 		}
 	} else {
-		w.Reset(&buf) // as NewWriter at the same level: the same bytes
+		flater.w.Reset(&buf) // as NewWriter at the same level: the same bytes
 	}
-	w.Write(data) // a bytes.Buffer does not fail
-	w.Close()
-	flaters.Put(w)
+	flater.w.Write(data) // a bytes.Buffer does not fail
+	flater.w.Close()
+	flater.Unlock()
 	return base64.RawURLEncoding.EncodeToString(buf.Bytes())
 }
 
-// flaters keeps compressors for pack: a new one allocates about 1 MB of
-// tables, made at every link of every change (on the page's main thread
-// too).
-var flaters sync.Pool
+// flater is pack's compressor, kept for the life of the process: a new one
+// allocates about 1 MB of tables, and a link is made at every change (on
+// the page's main thread too). A sync.Pool lost it at every garbage
+// collection, and a page collects between two edits: the profile of a
+// 64-group import's load had NewWriter at 7 % of its CPU time.
+var flater struct {
+	sync.Mutex
+	w *flate.Writer
+}
 
 // unpack reverses pack, bounded: at most MaxLinkBytes of text, inflated to
 // at most MaxScenarioBytes. what names the part in errors ("scenario").
