@@ -78,3 +78,14 @@ export function slug(text) {
   }
   return s.slice(0, 40) || "scenario";
 }
+
+// inTasks runs the steps in order, each in a task of the main thread of
+// its own (the first in the caller's).
+export function inTasks(steps) {
+  const next = (i) => {
+    if (i >= steps.length) return;
+    steps[i]();
+    setTimeout(() => next(i + 1), 0);
+  };
+  next(0);
+}

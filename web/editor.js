@@ -11,7 +11,7 @@
 // updated, and never the value of the field that has the focus.
 "use strict";
 
-import { h, clear, $ } from "./dom.js";
+import { h, clear, $, inTasks } from "./dom.js";
 
 // The schema (describe().schema) names every field: the editor finds its
 // rows by group and by pattern, and takes keys, menus, hints and ranges
@@ -124,11 +124,14 @@ export class Editor {
     const key = structureKey(m);
     if (force || key !== this.key) {
       this.key = key;
-      // A scenario of many groups (an import) is built in later tasks:
-      // reading its model is a task of its own on the main thread.
+      // A scenario of many groups (an import) is built in later tasks,
+      // one per step (its cards in slices of their own): reading its
+      // model is a task of its own on the main thread, and the steps
+      // together were one of 38-96 ms after a 64-group import.
       if (this.taskList(m).length > CARDS_PER_SLICE) {
         const gen = (this.buildGen = (this.buildGen || 0) + 1);
-        setTimeout(() => { if (gen === this.buildGen) this.rebuild(); }, 0);
+        const steps = this.rebuildSteps().map((f) => () => { if (gen === this.buildGen) f(); });
+        setTimeout(() => inTasks(steps), 0);
       } else {
         this.buildGen = (this.buildGen || 0) + 1;
         this.rebuild();

@@ -5,7 +5,7 @@
 // Everything shown to the user is set with textContent, never as HTML.
 "use strict";
 
-import { $ } from "./dom.js";
+import { $, inTasks } from "./dom.js";
 import { Editor } from "./editor.js";
 import { wireControls, syncControls } from "./controls.js";
 import { wireFiles } from "./files.js";
@@ -161,17 +161,6 @@ function wirePage() {
       },
     ]);
   }));
-}
-
-// inTasks runs the steps in order, each in a task of the main thread of
-// its own.
-function inTasks(steps) {
-  const next = (i) => {
-    if (i >= steps.length) return;
-    steps[i]();
-    setTimeout(() => next(i + 1), 0);
-  };
-  next(0);
 }
 
 // compileWasm fetches and compiles main.wasm once: the same module runs the
