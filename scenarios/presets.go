@@ -93,7 +93,7 @@ func Presets() []PresetInfo {
 //
 // Only a preset whose recorded sum (presets.sums) matches s's is decoded
 // to compare: deciding that an import or a link's scenario is none of the
-// presets decoded all of them (41-75 ms in wasm under Node, on the page's
+// presets decoded all of them (39-75 ms in wasm under Node, on the page's
 // main thread at its first import or link, issue 19). A preset missing
 // from the file is decoded and compared, as before the sums.
 func PresetOf(s *Scenario) string {
