@@ -5,6 +5,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -494,4 +495,63 @@ func stepKindOf(st scenarios.Step) string {
 		return "repeat"
 	}
 	return "wait"
+}
+
+// TestLongMenusFillWhenReached: the editor of a 64-group rt-app import
+// holds each long menu (a group's name, a step's kind) as its chosen
+// option until the user reaches for it, and reaching for it fills the
+// whole list without changing the choice or the menu's width. Made whole,
+// the menus were 10,476 of the editor's 15,285 elements.
+func TestLongMenusFillWhenReached(t *testing.T) {
+	tb := newTab(t, true)
+	tb.emulate(cardViewports[0])
+	tb.open(serverURL)
+	big, err := os.ReadFile("../testdata/hostile/rtapp-many-tasks.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb.stash("big", string(big))
+	tb.dropStashed("big", "many-tasks.json")
+	tb.poll(`document.getElementById("import-status").textContent.startsWith("many-tasks.json: rt-app workload imported")`, 120*time.Second)
+	tb.editorTab("#tab-tasks")
+	tb.poll(`document.querySelectorAll("#task-fields section.task").length === 64`, 60*time.Second)
+	type menu struct {
+		N     int     `json:"n"`
+		Width float64 `json:"width"`
+		Value string  `json:"value"`
+	}
+	var got struct {
+		Options int    `json:"options"`
+		Path    string `json:"path"`
+		Before  menu   `json:"before"`
+		After   menu   `json:"after"`
+		Again   menu   `json:"again"`
+	}
+	if err := json.Unmarshal(eval[[]byte](tb, `(() => {
+		const ed = document.getElementById("editor");
+		const sel = ed.querySelector('select[data-path$="].wake"]');
+		const look = () => ({ n: sel.querySelectorAll("option:not([hidden])").length, width: sel.getBoundingClientRect().width, value: sel.value });
+		const out = { options: ed.getElementsByTagName("option").length, path: sel.dataset.path, before: look() };
+		sel.focus();
+		out.after = look();
+		sel.blur();
+		sel.focus();
+		out.again = look();
+		return out;
+	})()`), &got); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v", got)
+	if got.Options > 2000 {
+		t.Errorf("the 64-group editor holds %d options before any menu is reached for; want at most 2000", got.Options)
+	}
+	if got.Before.N != 1 || got.After.N < 64 || got.Again.N != got.After.N {
+		t.Errorf("%s: %d option(s) shown before focus, %d after, %d after a second focus; want 1, the 64 groups, the same", got.Path, got.Before.N, got.After.N, got.Again.N)
+	}
+	if got.After.Value != got.Before.Value || got.Before.Value == "" {
+		t.Errorf("%s: the choice %q became %q when the menu filled", got.Path, got.Before.Value, got.After.Value)
+	}
+	if d := got.After.Width - got.Before.Width; d < -1 || d > 1 {
+		t.Errorf("%s: %.0f px wide before it filled, %.0f after", got.Path, got.Before.Width, got.After.Width)
+	}
 }

@@ -104,6 +104,23 @@ const SLICE_MS = 12;
 // (select).
 const LAZY_MENU = 12;
 
+// labelWidth is a menu label's width in the page's font at 100 px, to rank
+// labels (the ranking does not depend on the size); measured once each.
+const labelWidths = new Map();
+let measureCtx = null;
+function labelWidth(text) {
+  let w = labelWidths.get(text);
+  if (w === undefined) {
+    if (!measureCtx) {
+      measureCtx = document.createElement("canvas").getContext("2d");
+      measureCtx.font = "100px " + getComputedStyle(document.body).fontFamily;
+    }
+    w = measureCtx.measureText(text).width;
+    labelWidths.set(text, w);
+  }
+  return w;
+}
+
 export class Editor {
   constructor(api) {
     this.api = api;
@@ -340,10 +357,10 @@ export class Editor {
       this.bind(el, get);
       return el;
     }
-    // Until then a hidden copy of the longest label keeps the menu as wide
+    // Until then a hidden copy of the widest label keeps the menu as wide
     // as it will be (Chromium sizes a menu by its hidden options too).
-    const longest = options.reduce((a, o) => (o[1].length > a[1].length ? o : a));
-    const sizer = () => h("option", { value: "", text: longest[1], attrs: { hidden: "", disabled: "" } });
+    const widest = options.reduce((a, o) => (labelWidth(o[1]) > labelWidth(a[1]) ? o : a));
+    const sizer = () => h("option", { value: "", text: widest[1], attrs: { hidden: "", disabled: "" } });
     let whole = false;
     const fill = () => {
       if (whole) return;
