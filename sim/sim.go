@@ -190,9 +190,13 @@ type RQ struct {
 	activeBalance     bool
 	lastBlockedUpdate int64
 
-	sdLLC   *SchedDomain // per_cpu(sd_llc)
-	llc     *llcShared
-	domains []*SchedDomain
+	sdLLC *SchedDomain // per_cpu(sd_llc)
+	// llcWeight is sdLLC's span weight (per_cpu(sd_llc_size)), 1 without
+	// one: wake_wide() reads it at every v6.17 wake-up, and the domain's
+	// own record is a cache miss away.
+	llcWeight int
+	llc       *llcShared
+	domains   []*SchedDomain
 
 	// The O(1) / staircase runqueue (2.6.8 era, o1.go).
 	o1 *o1RQ
@@ -419,7 +423,9 @@ func New(cfg *Config) (*Sim, error) {
 		// fresh boot, where nr_idle_scan starts at 0 until the first
 		// LLC-level balance): idle cores exist, the scan may cover the LLC.
 		rq.llc.hasIdleCores = true
+		rq.llcWeight = 1
 		if rq.sdLLC != nil {
+			rq.llcWeight = rq.sdLLC.Weight
 			setIdleBuddies(rq.sdLLC)
 			rq.llc.nrIdleScan = rq.sdLLC.Weight
 		}
@@ -808,16 +814,16 @@ func (s *Sim) step() {
 		return
 	}
 	s.work += eventWork
-	e := s.q.pop()
-	s.advance(e.t)
-	if e.kind != evTick && e.cpu >= 0 && int(e.cpu) < len(s.cpus) {
+	t, kind, cpu, task, gen := s.q.popFields()
+	s.advance(t)
+	if kind != evTick && cpu >= 0 && int(cpu) < len(s.cpus) {
 		// Its accounting (update_curr, min_vruntime) scans the CPU's queue.
-		s.work += int64(len(s.cpus[e.cpu].queue))
+		s.work += int64(len(s.cpus[cpu].queue))
 	}
-	switch e.kind {
+	switch kind {
 	case evRunDone:
-		rq := s.cpus[e.cpu]
-		if e.gen == rq.gen && rq.curr != nil {
+		rq := s.cpus[cpu]
+		if gen == rq.gen && rq.curr != nil {
 			s.runDone(rq)
 		}
 	case evTick:
@@ -826,22 +832,22 @@ func (s *Sim) step() {
 		}
 		s.tickAll()
 	case evTimer:
-		p := s.tasks[e.task]
-		if e.gen == p.timerGen && p.state == TaskBlocked {
+		p := s.tasks[task]
+		if gen == p.timerGen && p.state == TaskBlocked {
 			s.tryToWakeUp(p, nil, p.cpu, false)
 		}
 	case evArrive:
-		s.arrive(s.tasks[e.task], s.cpus[e.cpu])
+		s.arrive(s.tasks[task], s.cpus[cpu])
 	case evIdleReady:
-		rq := s.cpus[e.cpu]
+		rq := s.cpus[cpu]
 		rq.exiting = false
 		s.markResched(rq)
 	case evSpawn:
-		s.wakeUpNewTask(s.tasks[e.task], s.spawnCPU)
+		s.wakeUpNewTask(s.tasks[task], s.spawnCPU)
 	case evNohzKick:
-		s.nohzIdleBalance(s.cpus[e.cpu])
+		s.nohzIdleBalance(s.cpus[cpu])
 	case evActiveBalance:
-		s.era.activeBalance(s, s.cpus[e.cpu], int(e.task))
+		s.era.activeBalance(s, s.cpus[cpu], int(task))
 	}
 	s.flush()
 	if s.smtOn && !s.smtDirty.Empty() {
