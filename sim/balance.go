@@ -300,7 +300,7 @@ func (s *Sim) attachTasks(env *lbEnv) {
 		p.cpu = env.dstCPU
 		p.migratedAt = s.now
 		s.countMigration(p, from, env.dstCPU, env.cause)
-		s.emit(Event{Kind: EvMigrate, Cause: env.cause, CPU: int16(env.dstCPU), From: int16(from), Task: p.id, Arg: -1, Level: int8(env.sd.Level), Why: env.d.Seq})
+		s.emit(&Event{Kind: EvMigrate, Cause: env.cause, CPU: int16(env.dstCPU), From: int16(from), Task: p.id, Arg: -1, Level: int8(env.sd.Level), Why: env.d.Seq})
 		s.activate(env.dstRQ, p, enqMigrated)
 	}
 	env.moved = env.moved[:0]
@@ -438,7 +438,7 @@ func loadBalance617(s *Sim, env *lbEnv) int {
 	}
 	env.d.add("moved", int64(moved))
 	s.chargeBalanceCost(dst, env.d.Cost)
-	s.emit(Event{Kind: EvBalance, Cause: cause, CPU: int16(dst.cpu), From: int16(env.srcCPU), Task: -1, Arg: int32(moved), Level: int8(sd.Level), Why: env.d.Seq})
+	s.emit(&Event{Kind: EvBalance, Cause: cause, CPU: int16(dst.cpu), From: int16(env.srcCPU), Task: -1, Arg: int32(moved), Level: int8(sd.Level), Why: env.d.Seq})
 	return moved
 }
 

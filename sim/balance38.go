@@ -415,7 +415,7 @@ func loadBalance38(s *Sim, env *lbEnv) int {
 	}
 	env.d.add("moved", int64(moved))
 	s.chargeBalanceCost(dst, env.d.Cost)
-	s.emit(Event{Kind: EvBalance, Cause: env.cause, CPU: int16(dst.cpu), From: int16(env.srcCPU), Task: -1, Arg: int32(moved), Level: int8(sd.Level), Why: env.d.Seq})
+	s.emit(&Event{Kind: EvBalance, Cause: env.cause, CPU: int16(dst.cpu), From: int16(env.srcCPU), Task: -1, Arg: int32(moved), Level: int8(sd.Level), Why: env.d.Seq})
 	return moved
 }
 

@@ -90,7 +90,7 @@ func (s *Sim) switchTo(rq *RQ, prev, next *Task) {
 	if prev != nil {
 		arg = prev.id
 	}
-	s.emit(Event{Kind: EvSwitch, CPU: int16(rq.cpu), From: -1, Task: next.id, Arg: arg, Level: -1, Why: -1})
+	s.emit(&Event{Kind: EvSwitch, CPU: int16(rq.cpu), From: -1, Task: next.id, Arg: arg, Level: -1, Why: -1})
 	if !rq.tickOn {
 		s.startTick(rq)
 	}
@@ -231,7 +231,7 @@ func (s *Sim) block(rq *RQ, p *Task, until int64) {
 	if until >= 0 {
 		s.q.push(qev{t: until, kind: evTimer, task: p.id, gen: p.timerGen})
 	}
-	s.emit(Event{Kind: EvBlock, CPU: int16(rq.cpu), From: -1, Task: p.id, Arg: -1, Level: -1, Why: -1})
+	s.emit(&Event{Kind: EvBlock, CPU: int16(rq.cpu), From: -1, Task: p.id, Arg: -1, Level: -1, Why: -1})
 }
 
 // exitTask ends p (do_exit): dequeue; its PELT load leaves the runqueue
@@ -250,7 +250,7 @@ func (s *Sim) exitTask(rq *RQ, p *Task) {
 	s.dequeueEntity(rq, p, deqSleep|deqSpecial)
 	p.state = TaskExited
 	s.era.track.exit(s, rq, p)
-	s.emit(Event{Kind: EvExit, CPU: int16(rq.cpu), From: -1, Task: p.id, Arg: -1, Level: -1, Why: -1})
+	s.emit(&Event{Kind: EvExit, CPU: int16(rq.cpu), From: -1, Task: p.id, Arg: -1, Level: -1, Why: -1})
 	s.reap(rq, p)
 }
 
@@ -274,7 +274,7 @@ func (s *Sim) goIdle(rq *RQ, prev *Task) {
 		rq.nrSwitches++
 		s.m.ctxSwitches++
 	}
-	s.emit(Event{Kind: EvSwitch, CPU: int16(rq.cpu), From: -1, Task: -1, Arg: arg, Level: -1, Why: -1})
+	s.emit(&Event{Kind: EvSwitch, CPU: int16(rq.cpu), From: -1, Task: -1, Arg: arg, Level: -1, Why: -1})
 	// nohz: the tick stops at its next expiry; nr_busy_cpus and
 	// has_idle_cores (update_idle_core()) learn about the idle CPU now.
 	// (A group's nr_busy_cpus is counted from busyMask when read.)
@@ -481,7 +481,7 @@ func (s *Sim) wakeUpNewTask(p *Task, parent int) *Decision {
 	if target != parent {
 		s.countMigration(p, parent, target, CauseFork)
 	}
-	s.emit(Event{Kind: EvFork, CPU: int16(target), From: int16(parent), Task: p.id, Arg: -1, Level: d.Level, Why: d.Seq})
+	s.emit(&Event{Kind: EvFork, CPU: int16(target), From: int16(parent), Task: p.id, Arg: -1, Level: d.Level, Why: d.Seq})
 	if target != parent {
 		// wake_up_new_task(): activate_task() on the target's runqueue,
 		// then check_preempt_curr() -> resched_task(): an idle target is

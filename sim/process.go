@@ -136,7 +136,7 @@ func (s *Sim) schedExec(rq *RQ, p *Task) bool {
 	p.homeNode = s.topo.CPU[dest].Node // the new image is first touched where it lands (numa_cost.go)
 	p.remaining += d.Cost
 	s.countMigration(p, rq.cpu, dest, CauseExec)
-	s.emit(Event{Kind: EvMigrate, Cause: CauseExec, CPU: int16(dest), From: int16(rq.cpu), Task: p.id, Arg: -1, Level: d.Level, Why: d.Seq})
+	s.emit(&Event{Kind: EvMigrate, Cause: CauseExec, CPU: int16(dest), From: int16(rq.cpu), Task: p.id, Arg: -1, Level: d.Level, Why: d.Seq})
 	s.activate(s.cpus[dest], p, enqMigrated)
 	return true
 }

@@ -90,13 +90,13 @@ func (s *Sim) tryToWakeUp(p *Task, waker *Task, cpu int, sync bool) int64 {
 	if waker != nil {
 		arg = waker.id
 	}
-	s.emit(Event{Kind: EvWakeup, CPU: int16(target), From: int16(prev), Task: p.id, Arg: arg, Level: d.Level, Why: d.Seq})
+	s.emit(&Event{Kind: EvWakeup, CPU: int16(target), From: int16(prev), Task: p.id, Arg: arg, Level: d.Level, Why: d.Seq})
 	if target != prev {
 		// set_task_cpu() -> migrate_task_rq_fair().
 		s.era.track.wakeMigrate(s, prq, p)
 		p.wakeMigrated = true
 		s.countMigration(p, prev, target, CauseWakeup)
-		s.emit(Event{Kind: EvMigrate, Cause: CauseWakeup, CPU: int16(target), From: int16(prev), Task: p.id, Arg: -1, Level: d.Level, Why: d.Seq})
+		s.emit(&Event{Kind: EvMigrate, Cause: CauseWakeup, CPU: int16(target), From: int16(prev), Task: p.id, Arg: -1, Level: d.Level, Why: d.Seq})
 	}
 	p.cpu = target
 	trq := s.cpus[target]
@@ -143,7 +143,7 @@ func (s *Sim) ttwuRunnable(prq *RQ, p *Task, waker *Task, cpu int) {
 	if waker != nil {
 		arg = waker.id
 	}
-	s.emit(Event{Kind: EvWakeup, CPU: int16(prq.cpu), From: int16(prq.cpu), Task: p.id, Arg: arg, Level: -1, Why: -1})
+	s.emit(&Event{Kind: EvWakeup, CPU: int16(prq.cpu), From: int16(prq.cpu), Task: p.id, Arg: arg, Level: -1, Why: -1})
 	s.requeueDelayed(prq, p)
 }
 
