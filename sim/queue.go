@@ -332,7 +332,7 @@ func (q *eventQueue) pop() qev {
 // The event loop takes them this way, in registers: a qev built field by
 // field and then copied as a whole is read back with one wide load from the
 // narrow stores just made, which the CPU cannot forward from its store
-// buffer (a perf profile of Mixed256 put 40 % of step's samples on that
+// buffer (a perf profile of Mixed256 put 42 % of step's samples on that
 // copy).
 func (q *eventQueue) popFields() (t int64, kind evKind, cpu, task int32, gen uint32) {
 	bk := q.front()
