@@ -190,13 +190,9 @@ type RQ struct {
 	activeBalance     bool
 	lastBlockedUpdate int64
 
-	sdLLC *SchedDomain // per_cpu(sd_llc)
-	// llcWeight is sdLLC's span weight (per_cpu(sd_llc_size)), 1 without
-	// one: wake_wide() reads it at every v6.17 wake-up, and the domain's
-	// own record is a cache miss away.
-	llcWeight int
-	llc       *llcShared
-	domains   []*SchedDomain
+	sdLLC   *SchedDomain // per_cpu(sd_llc)
+	llc     *llcShared
+	domains []*SchedDomain
 
 	// The O(1) / staircase runqueue (2.6.8 era, o1.go).
 	o1 *o1RQ
@@ -423,9 +419,7 @@ func New(cfg *Config) (*Sim, error) {
 		// fresh boot, where nr_idle_scan starts at 0 until the first
 		// LLC-level balance): idle cores exist, the scan may cover the LLC.
 		rq.llc.hasIdleCores = true
-		rq.llcWeight = 1
 		if rq.sdLLC != nil {
-			rq.llcWeight = rq.sdLLC.Weight
 			setIdleBuddies(rq.sdLLC)
 			rq.llc.nrIdleScan = rq.sdLLC.Weight
 		}

@@ -383,7 +383,10 @@ func (s *Sim) wakeWide(curr, p *Task, cpu int) bool {
 	if master < slave {
 		master, slave = slave, master
 	}
-	factor := s.cpus[cpu].llcWeight // per_cpu(sd_llc_size, smp_processor_id())
+	factor := 1
+	if llc := s.cpus[cpu].sdLLC; llc != nil {
+		factor = llc.Weight
+	}
 	return !(slave < factor || master < slave*factor)
 }
 
