@@ -37,6 +37,7 @@ help:
 	@echo "make screens    the canvas at 2, 80 and 256 CPUs, normal, talk, A/B: docs/screenshot-*.png"
 	@echo "make bench      benchmarks (native); BASE=<commit>: against that commit, side by side"
 	@echo "make bench-wasm the sim's benchmarks as wasm under node against native, side by side"
+	@echo "                (WASM_ENGINE=chromium: in a Worker of headless Chromium, the page's engine)"
 	@echo "make pgo        regenerate the PGO profile (cmd/schedsim/default.pgo) from the sim benchmarks"
 	@echo "make validate   run the seed tables and regenerate docs/validation.md (a few minutes)"
 	@echo "make fmt; make vet"
@@ -151,7 +152,8 @@ PGO_PROFILE = $(CURDIR)/cmd/schedsim/default.pgo
 # temporary git worktree), the same benchmarks run alternately in both,
 # BENCH_COUNT times each, one ratio per benchmark (cmd/benchcmp).
 # `make bench-wasm`: the same way, the sim's benchmarks as wasm under node
-# against native. BENCH selects benchmarks (a -bench regexp).
+# against native; WASM_ENGINE=chromium runs the wasm in a Worker of headless
+# Chromium instead (the page's engine). BENCH selects benchmarks (a -bench regexp).
 # BENCH_CPUTIME=N (with BASE): CPU time per trace event of the sim's
 # scenarios instead (TestCPUTimePerEvent, N simulators each; steadier than
 # wall time on a loaded machine), with a trace-hash check.
@@ -167,8 +169,9 @@ else
 	$(GO) run ./cmd/benchcmp -base '$(BASE)' -count $(BENCH_COUNT) -bench '$(BENCH)' -pgo $(PGO_PROFILE) $(if $(BENCH_CPUTIME),-cputime $(BENCH_CPUTIME) ./sim,$(BENCH_PKGS))
 endif
 
-bench-wasm: need-node
-	$(GO) run ./cmd/benchcmp -wasm -count $(BENCH_COUNT) -bench '$(BENCH)' -pgo $(PGO_PROFILE) ./sim
+WASM_ENGINE ?= node
+bench-wasm: $(if $(filter chromium,$(WASM_ENGINE)),need-chromium,need-node)
+	SCHEDPLAY_CHROMIUM=$(CHROMIUM) $(GO) run ./cmd/benchcmp -wasm -engine $(WASM_ENGINE) -count $(BENCH_COUNT) -bench '$(BENCH)' -pgo $(PGO_PROFILE) ./sim
 
 pgo:
 	$(GO) test -pgo=off -run '^$$' -bench . -count 2 -cpuprofile $(CURDIR)/pgo.cpu.out -o /dev/null ./sim

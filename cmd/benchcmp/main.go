@@ -8,6 +8,7 @@
 //	benchcmp -base <commit> [flags] <packages>   this tree against a baseline commit,
 //	                                            checked out as a temporary git worktree
 //	benchcmp -wasm [flags] <packages>            the same tree as js/wasm under node against native
+//	benchcmp -wasm -engine chromium <packages>   the same in a Worker of headless Chromium (chromium.go)
 //
 // With -cputime N (with -base, native) it runs TestCPUTimePerEvent instead of
 // the benchmarks (N simulators per scenario; the unit cpu-ns/event: the
@@ -47,6 +48,7 @@ import (
 func main() {
 	base := flag.String("base", "", "baseline commit (a temporary git worktree of it is the old side)")
 	wasm := flag.Bool("wasm", false, "compare this tree as js/wasm under node (new side) against native (old side)")
+	engine := flag.String("engine", "node", "with -wasm: run the wasm under node, or in a Worker of headless chromium")
 	count := flag.Int("count", 5, "runs per side, alternating")
 	bench := flag.String("bench", ".", "benchmark regexp (-test.bench)")
 	benchtime := flag.String("benchtime", "", "-test.benchtime (default: go test's)")
@@ -63,6 +65,12 @@ func main() {
 	}
 	if *count < 1 {
 		fail(errors.New("-count must be at least 1"))
+	}
+	if *engine != "node" && *engine != "chromium" {
+		fail(errEngine)
+	}
+	if *engine != "node" && !*wasm {
+		fail(errors.New("-engine is for -wasm"))
 	}
 	if *cputime < 0 || *cputime > 0 && *wasm {
 		fail(errors.New("-cputime wants a positive count and -base (the CPU-time test is linux-only)"))
@@ -81,8 +89,9 @@ func main() {
 	newSide = side{name: "this tree", root: root, pgo: *pgo}
 	if *wasm {
 		oldSide = side{name: "native", root: root, pgo: *pgo}
-		newSide.name = "wasm"
+		newSide.name = "wasm (" + *engine + ")"
 		newSide.wasm = true
+		newSide.engine = *engine
 	} else {
 		wt := filepath.Join(tmp, "base")
 		if out, err := exec.Command("git", "-C", root, "worktree", "add", "--detach", wt, *base).CombinedOutput(); err != nil {
@@ -237,6 +246,8 @@ type side struct {
 	root string // the tree
 	pgo  string // profile, or "" for -pgo=off
 	wasm bool
+	// engine runs a wasm side: "node" (go_js_wasm_exec) or "chromium".
+	engine string
 }
 
 func (s side) build(pkg, out string) (string, error) {
@@ -266,8 +277,11 @@ func (s side) run(bin, dir string, args []string) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		exe := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "go_js_wasm_exec")
-		cmd = exec.Command(exe, append([]string{bin}, args...)...)
+		lib := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm")
+		if s.engine == "chromium" {
+			return runInChromium(bin, filepath.Join(lib, "wasm_exec.js"), args)
+		}
+		cmd = exec.Command(filepath.Join(lib, "go_js_wasm_exec"), append([]string{bin}, args...)...)
 	} else {
 		cmd = exec.Command(bin, args...)
 	}

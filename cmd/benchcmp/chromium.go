@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// The js/wasm test binary under Chromium: the engine the page's simulator
+// runs in (web/worker.js), where node is only V8 of another release. The
+// binary runs in a dedicated Worker, as the page's simulator does, with
+// Go's own wasm_exec.js; its stdout and stderr reach this process through
+// postMessage. There is no file system: a benchmark that reads files fails
+// here (the sim's do not).
+
+// chromiumPage starts the worker and collects what it posts.
+const chromiumPage = `<!doctype html><meta charset="utf-8"><title>benchcmp</title><script>
+window.bench = {out: "", err: "", code: null};
+const w = new Worker("worker.js");
+w.onmessage = (e) => {
+  const m = e.data;
+  if (m.fd === 1) window.bench.out += m.text;
+  else if (m.fd === 2) window.bench.err += m.text;
+  if (m.code !== undefined) window.bench.code = m.code;
+};
+w.onerror = (e) => { window.bench.err += "worker: " + e.message + "\n"; window.bench.code = -1; };
+w.postMessage(ARGS);
+</script>`
+
+// chromiumWorker runs the binary. wasm_exec.js keeps a globalThis.fs that
+// is already there, so this one (writes only) replaces its console.log.
+const chromiumWorker = `const dec = new TextDecoder();
+globalThis.fs = {
+  constants: { O_WRONLY: -1, O_RDWR: -1, O_CREAT: -1, O_TRUNC: -1, O_APPEND: -1, O_EXCL: -1, O_DIRECTORY: -1 },
+  writeSync(fd, buf) { postMessage({fd: fd, text: dec.decode(buf)}); return buf.length; },
+  write(fd, buf, offset, length, position, callback) {
+    if (offset !== 0 || length !== buf.length || position !== null) {
+      const err = new Error("not implemented"); err.code = "ENOSYS"; callback(err); return;
+    }
+    callback(null, this.writeSync(fd, buf));
+  },
+};
+globalThis.fs.fsync = (fd, callback) => callback(null);
+for (const name of ["chmod", "chown", "close", "fchmod", "fchown", "fstat", "ftruncate", "lchown", "link", "lstat", "mkdir", "open", "read", "readdir", "readlink", "rename", "rmdir", "stat", "symlink", "truncate", "unlink", "utimes"]) {
+  globalThis.fs[name] = (...a) => { const err = new Error("not implemented"); err.code = "ENOSYS"; a[a.length - 1](err); };
+}
+importScripts("wasm_exec.js");
+onmessage = async (e) => {
+  const go = new Go();
+  go.argv = ["test.wasm"].concat(e.data);
+  go.exit = (code) => postMessage({code: code});
+  try {
+    const r = await WebAssembly.instantiateStreaming(fetch("test.wasm"), go.importObject);
+    await go.run(r.instance);
+  } catch (err) {
+    postMessage({fd: 2, text: String(err) + "\n", code: -1});
+  }
+};
+`
+
+// chromiumPath is the browser the e2e tests use.
+func chromiumPath() string {
+	if p := os.Getenv("SCHEDPLAY_CHROMIUM"); p != "" {
+		return p
+	}
+	return "/usr/bin/chromium"
+}
+
+// runInChromium runs the js/wasm test binary bin with args in a fresh
+// headless Chromium and returns its standard output; its standard error
+// goes to ours.
+func runInChromium(bin, wasmExec string, args []string) ([]byte, error) {
+	exe := chromiumPath()
+	if _, err := os.Stat(exe); err != nil {
+		return nil, fmt.Errorf("%s: %v (apt-get install chromium, or set SCHEDPLAY_CHROMIUM)", exe, err)
+	}
+	argv, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, strings.Replace(chromiumPage, "ARGS", string(argv), 1))
+	})
+	mux.HandleFunc("/worker.js", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/javascript")
+		fmt.Fprint(w, chromiumWorker)
+	})
+	mux.HandleFunc("/wasm_exec.js", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/javascript")
+		http.ServeFile(w, r, wasmExec)
+	})
+	mux.HandleFunc("/test.wasm", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/wasm")
+		http.ServeFile(w, r, bin)
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	srv := &http.Server{Handler: mux}
+	go srv.Serve(ln)
+	defer srv.Close()
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	ctx, cancelCtx := chromedp.NewContext(actx)
+	defer cancelCtx()
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Minute)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Navigate("http://"+ln.Addr().String()+"/")); err != nil {
+		return nil, fmt.Errorf("chromium: %v", err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool]("window.bench.code !== null",
+		chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(30*time.Minute))); err != nil {
+		return nil, fmt.Errorf("chromium: waiting for the binary to exit: %v", err)
+	}
+	type result struct {
+		Out, Err string
+		Code     int
+	}
+	res, err := chromedp.Run(ctx, chromedp.Evaluate[result]("window.bench"))
+	if err != nil {
+		return nil, fmt.Errorf("chromium: %v", err)
+	}
+	os.Stderr.WriteString(res.Err)
+	if res.Code != 0 {
+		return []byte(res.Out), fmt.Errorf("%s exited with %d in chromium", filepath.Base(bin), res.Code)
+	}
+	return []byte(res.Out), nil
+}
+
+// errEngine is returned for an -engine other than node and chromium.
+var errEngine = errors.New("-engine must be node or chromium")
