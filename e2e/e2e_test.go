@@ -31,6 +31,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"schedplay/internal/headless"
 	"schedplay/render"
 	"schedplay/scenarios"
 	"schedplay/sim"
@@ -82,14 +83,10 @@ func setup(t *testing.T) {
 				return
 			}
 		}
-		chromium := os.Getenv("SCHEDPLAY_CHROMIUM")
-		if chromium == "" {
-			chromium = "/usr/bin/chromium"
-		}
-		if _, err := os.Stat(chromium); err != nil {
-			skipReason = chromium + " not found: apt-get install chromium (or set SCHEDPLAY_CHROMIUM)"
+		if skipReason = headless.Missing(); skipReason != "" {
 			return
 		}
+		chromium := headless.Path()
 		srv := httptest.NewServer(web.Handler(dir))
 		serverURL = srv.URL + "/"
 		profile, err := os.MkdirTemp("", "schedplay-chromium-")
@@ -97,25 +94,14 @@ func setup(t *testing.T) {
 			setupErr = err
 			return
 		}
-		// Exactly the flags of the toolchain notes: WebGL through SwiftShader
-		// (--use-gl=swiftshader gives no WebGL), no network side traffic.
-		opts := []chromedp.ExecAllocatorOption{
-			chromedp.ExecPath(chromium),
-			chromedp.Flag("use-angle", "swiftshader"),
-			chromedp.Flag("enable-unsafe-swiftshader", true),
-			chromedp.Flag("headless", true),
-			chromedp.Flag("no-sandbox", true),
-			chromedp.Flag("disable-quic", true),
-			chromedp.Flag("no-first-run", true),
-			chromedp.Flag("disable-background-networking", true),
-			chromedp.Flag("disable-component-update", true),
-			chromedp.Flag("disable-sync", true),
+		// The flags of the toolchain notes (internal/headless), and:
+		opts := append(headless.Options(),
 			// plainHost names the test server too: an origin that is not
 			// localhost, so not a secure context, where Chromium asks for
 			// gzip and not br, as from any server over plain HTTP.
 			chromedp.Flag("host-resolver-rules", "MAP "+plainHost+" 127.0.0.1"),
 			chromedp.UserDataDir(profile),
-		}
+		)
 		allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 		ctx, cancelBrowser := chromedp.NewContext(allocCtx)
 		// Start the browser (an empty Run) before anyone listens to it.

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"schedplay/internal/headless"
 )
 
 // The js/wasm test binary under Chromium: the engine the page's simulator
@@ -67,21 +69,12 @@ onmessage = async (e) => {
 };
 `
 
-// chromiumPath is the browser the e2e tests use.
-func chromiumPath() string {
-	if p := os.Getenv("SCHEDPLAY_CHROMIUM"); p != "" {
-		return p
-	}
-	return "/usr/bin/chromium"
-}
-
 // runInChromium runs the js/wasm test binary bin with args in a fresh
 // headless Chromium and returns its standard output; its standard error
 // goes to ours.
 func runInChromium(bin, wasmExec string, args []string) ([]byte, error) {
-	exe := chromiumPath()
-	if _, err := os.Stat(exe); err != nil {
-		return nil, fmt.Errorf("%s: %v (apt-get install chromium, or set SCHEDPLAY_CHROMIUM)", exe, err)
+	if why := headless.Missing(); why != "" {
+		return nil, errors.New(why)
 	}
 	argv, err := json.Marshal(args)
 	if err != nil {
@@ -112,15 +105,7 @@ func runInChromium(bin, wasmExec string, args []string) ([]byte, error) {
 	go srv.Serve(ln)
 	defer srv.Close()
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-	)
+	opts := headless.Options() // the e2e tests' browser
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancelAlloc()
 	ctx, cancelCtx := chromedp.NewContext(actx)

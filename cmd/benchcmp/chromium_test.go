@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"schedplay/internal/headless"
 )
 
 // TestRunInChromium runs a js/wasm test binary in headless Chromium the
@@ -15,8 +17,8 @@ func TestRunInChromium(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Chromium")
 	}
-	if _, err := os.Stat(chromiumPath()); err != nil {
-		t.Skipf("%s: %v (apt-get install chromium, or set SCHEDPLAY_CHROMIUM)", chromiumPath(), err)
+	if why := headless.Missing(); why != "" {
+		t.Skip(why)
 	}
 	goroot, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
