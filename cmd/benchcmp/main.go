@@ -1,3 +1,5 @@
+//go:build !js
+
 // Command benchcmp runs the same Go benchmarks in two builds, alternately, and
 // prints one ratio per benchmark and metric, so that a speed claim is a
 // side-by-side ratio from one run on one machine (a shared machine's load

@@ -1,3 +1,5 @@
+//go:build !js
+
 // Package headless is how the repository's tools start Chromium: which
 // binary, and with which flags. The browser tests (e2e) and the wasm
 // benchmarks in the browser (cmd/benchcmp -engine chromium) both use it.
