@@ -19,9 +19,9 @@ import (
 	"schedplay/internal/headless"
 )
 
-// The js/wasm test binary under Chromium: the engine the page's simulator
-// runs in (web/worker.js), where node is only V8 of another release. The
-// binary runs in a dedicated Worker, as the page's simulator does, with
+// The js/wasm test binary under Chromium, the engine the page's simulator
+// runs in (web/worker.js); node runs V8 of another release. The binary
+// runs in a dedicated Worker, as the page's simulator does, with
 // Go's own wasm_exec.js; its stdout and stderr reach this process through
 // postMessage. There is no file system: a benchmark that reads files fails
 // here (the sim's do not).
@@ -135,6 +135,3 @@ func runInChromium(bin, wasmExec string, args []string) ([]byte, error) {
 	}
 	return []byte(res.Out), nil
 }
-
-// errEngine is returned for an -engine other than node and chromium.
-var errEngine = errors.New("-engine must be node or chromium")

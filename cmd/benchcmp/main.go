@@ -69,7 +69,7 @@ func main() {
 		fail(errors.New("-count must be at least 1"))
 	}
 	if *engine != "node" && *engine != "chromium" {
-		fail(errEngine)
+		fail(errors.New("-engine must be node or chromium"))
 	}
 	if *engine != "node" && !*wasm {
 		fail(errors.New("-engine is for -wasm"))
