@@ -115,13 +115,14 @@ func (s *Sim) canMigrateTask(p *Task, env *lbEnv) (bool, bool) {
 	//  4) running (obviously), or
 	//  5) are cache-hot on their current CPU."
 	// v3.8 has the same list without 1), numbered 1) … 4), cpus_allowed for
-	// cpus_ptr. 1) refuses every sched_delayed task (DELAY_DEQUEUE): the
-	// kernel lets one go when env->migration_type is migrate_load, and it
-	// then arrives still delayed; the simulator never moves a blocked task
-	// (sim/doc.go). 2) is not modelled (no bandwidth control). Ahead of 3),
-	// v6.17 tests commit 873199d27bb2's eligibility rule (ELIGIBLE_FIRST);
-	// 3.8 has none. Active balancing skips 5).
-	if p.delayed {
+	// cpus_ptr. 1) "if ((p->se.sched_delayed) && (env->migration_type !=
+	// migrate_load)) return 0;": a sched_delayed task (DELAY_DEQUEUE, blocked
+	// but still queued with its weight) moves only with the load it is part
+	// of, and arrives still delayed (detachTask, attachTasks). 2) is not
+	// modelled (no bandwidth control). Ahead of 3), v6.17 tests commit
+	// 873199d27bb2's eligibility rule (ELIGIBLE_FIRST); 3.8 has none. Active
+	// balancing skips 5).
+	if p.delayed && env.mtype != migrateLoad {
 		return false, false
 	}
 	if !s.era.migrateEligible(s, p, env) {
@@ -273,10 +274,15 @@ func shrBound(v int64, n int) int64 {
 }
 
 // detachTask mirrors detach_task(): dequeue from src (a migrating dequeue).
+// A sched_delayed task stays blocked and sched_delayed: only DEQUEUE_DELAYED
+// completes its dequeue (v6.17 dequeue_entity(),
+// finish_delayed_dequeue_entity()).
 func (s *Sim) detachTask(env *lbEnv, p *Task) {
 	s.era.detachAccount(s, env, p)
 	s.dequeueEntity(env.srcRQ, p, deqMigrating)
-	p.state = TaskWaking
+	if !p.delayed {
+		p.state = TaskWaking
+	}
 	env.moved = append(env.moved, p)
 }
 
@@ -292,7 +298,11 @@ func detachAccount617(s *Sim, env *lbEnv, p *Task) {
 }
 
 // attachTasks mirrors attach_tasks(): enqueue on dst, with the migration
-// accounted and explained.
+// accounted and explained. A sched_delayed task is enqueued as it left, on
+// dst's tree with its weight and out of h_nr_runnable (v6.17
+// enqueue_task_fair(): "if (task_new && se->sched_delayed) h_nr_runnable =
+// 0"; no util_est_enqueue()); attach_task()'s wakeup_preempt() follows as
+// for any task, and whichever CPU picks it completes its dequeue.
 func (s *Sim) attachTasks(env *lbEnv) {
 	for _, p := range env.moved {
 		from := p.cpu

@@ -358,7 +358,9 @@ func (s *Sim) leaveIdleAccounting(rq *RQ) {
 
 // activate mirrors activate_task() + wakeup_preempt(): p joins rq.
 func (s *Sim) activate(rq *RQ, p *Task, flags int) {
-	p.state = TaskRunnable
+	if !p.delayed { // a migrated sched_delayed task stays blocked (attachTasks)
+		p.state = TaskRunnable
+	}
 	s.enqueueEntity(rq, p, flags)
 	switch {
 	case rq.idle:

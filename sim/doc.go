@@ -155,9 +155,9 @@
 //     (h_nr_runnable, se_runnable()) and the idle-while-overloaded count
 //     leave it out, everything else that counts tasks counts it (v6.17's
 //     balancer reads h_nr_runnable for sum_h_nr_running since 6.13: the
-//     simulator has one nr_running there). can_migrate_task() refuses
-//     every delayed task (v6.17 lets one go when the migration type is
-//     migrate_load, and it arrives still delayed). No
+//     simulator has one nr_running there). can_migrate_task() lets a
+//     delayed task go only when the migration type is migrate_load, and it
+//     arrives still delayed, as in v6.17. No
 //     custom slices, no NEXT_BUDDY (off by default in both eras); v3.8
 //     CFS has the buddies its defaults use: a wake-up that preempts makes
 //     the wakee the next buddy and, on a runqueue of 8 tasks or more, the

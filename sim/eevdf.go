@@ -135,6 +135,9 @@ func enqueueEEVDF(s *Sim, rq *RQ, p *Task, flags int) {
 	s.placeEEVDF(rq, p, flags)
 	rq.loadWeight += p.weight
 	rq.nrRunning++
+	if p.delayed { // migrated while sched_delayed (attachTasks)
+		rq.nrDelayed++
+	}
 	if flags&enqMigrated != 0 {
 		p.execStart = coldExecStart // "no longer consider this task hot"
 	}
@@ -175,10 +178,13 @@ func dequeueEEVDF(s *Sim, rq *RQ, p *Task, flags int) {
 	}
 	s.accountDequeue(rq, p)
 	rq.updateMinVruntimeEEVDF()
-	if p.delayed { // finish_delayed_dequeue_entity()
-		p.delayed = false
+	if p.delayed {
 		rq.nrDelayed--
-		if p.vlag > 0 { // DELAY_ZERO
+		if flags&deqMigrating != 0 {
+			return // still sched_delayed: it arrives on dst so (detachTask)
+		}
+		p.delayed = false // finish_delayed_dequeue_entity()
+		if p.vlag > 0 {   // DELAY_ZERO
 			p.vlag = 0
 		}
 	}

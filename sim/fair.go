@@ -137,7 +137,7 @@ func (s *Sim) accountCurr(rq *RQ) (*Task, int64) {
 // enqueueEntity mirrors enqueue_task_fair(): the era's enqueue_entity()
 // (p not curr), then the bookkeeping every era shares.
 func (s *Sim) enqueueEntity(rq *RQ, p *Task, flags int) {
-	s.countQueued(rq, 1)
+	s.countQueuedTask(rq, p, 1)
 	s.era.class.enqueue(s, rq, p, flags)
 	p.onRq = true
 	p.queuedAt = s.now

@@ -134,3 +134,69 @@ func TestDelayDequeue(t *testing.T) {
 		}
 	}
 }
+
+// TestDelayedMigratesWithLoad: v6.17 can_migrate_task() rule 1), "if
+// ((p->se.sched_delayed) && (env->migration_type != migrate_load)) return
+// 0;". A task that DELAY_DEQUEUE left on CPU 0's tree (blocked, with its
+// weight) is refused when the balancer moves tasks or utilization, and
+// moves when it moves load; it then arrives still sched_delayed: on CPU 1's
+// tree with its weight, out of h_nr_runnable, its util_est not added (it
+// left with the sleep), and it leaves the delayed state there, by a pick or
+// by a wake-up in place, never by another migration.
+func TestDelayedMigratesWithLoad(t *testing.T) {
+	cfg := &Config{Seed: 1, Duration: 300e6, Machine: machine(1, 1, 1, 2, 1, NumberLinear), Policy: Policy{Base: BaseV617},
+		Tasks: []TaskGroup{
+			{Name: "hog", Count: 2, Program: []Step{{Op: OpRun, Dur: 1e9}}},
+			{Name: "s", Count: 1, Program: []Step{{Op: OpRun, Dur: 3e6}, {Op: OpSleep, Dur: 1e6}}},
+		}}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := s.tasks[2]
+	for !p.delayed && s.now < 300e6 && s.Step() {
+	}
+	if !p.delayed {
+		t.Fatal("s was never left delayed on its runqueue")
+	}
+	src, dst := s.cpus[p.cpu], s.cpus[1-p.cpu]
+	sd := dst.domains[0]
+	env := &lbEnv{sd: sd, dstCPU: dst.cpu, dstRQ: dst, srcCPU: src.cpu, srcRQ: src, idle: cpuNotIdle, cpus: sd.Span,
+		cause: CauseBalance, d: &Decision{}}
+	// Past ELIGIBLE_FIRST's and task_hot()'s refusals: balancing has failed.
+	sd.NrBalanceFailed = sd.CacheNiceTries + 1
+	for _, mt := range []migrationType{migrateTask, migrateUtil} {
+		env.mtype = mt
+		if ok, _ := s.canMigrateTask(p, env); ok {
+			t.Fatalf("migration type %d: a sched_delayed task may move; want refused unless migrate_load", mt)
+		}
+	}
+	env.mtype = migrateLoad
+	if ok, _ := s.canMigrateTask(p, env); !ok {
+		t.Fatal("migrate_load: the sched_delayed task is refused; want it moved with the load")
+	}
+	srcDelayed, dstDelayed, dstLoad, dstUtilEst := src.nrDelayed, dst.nrDelayed, dst.loadWeight, dst.cfsAvg.UtilEst
+	s.detachTask(env, p)
+	s.attachTasks(env)
+	if !p.delayed || p.state != TaskBlocked || !p.onRq || p.cpu != dst.cpu {
+		t.Fatalf("after the move: delayed %v state %v on_rq %v cpu %d; want still delayed, blocked and queued on cpu%d", p.delayed, p.state, p.onRq, p.cpu, dst.cpu)
+	}
+	if src.nrDelayed != srcDelayed-1 || dst.nrDelayed != dstDelayed+1 || dst.loadWeight != dstLoad+p.weight {
+		t.Fatalf("nr_delayed src %d→%d dst %d→%d, dst load.weight %d→%d; want one delayed task and its weight moved",
+			srcDelayed, src.nrDelayed, dstDelayed, dst.nrDelayed, dstLoad, dst.loadWeight)
+	}
+	if dst.cfsAvg.UtilEst != dstUtilEst {
+		t.Fatalf("dst util_est %d→%d; want unchanged (no util_est_enqueue() for a sched_delayed task)", dstUtilEst, dst.cfsAvg.UtilEst)
+	}
+	if err := s.CheckInvariants(); err != nil {
+		t.Fatal(err)
+	}
+	for p.delayed && s.now < 300e6 && s.Step() {
+		if err := s.CheckInvariants(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p.delayed || p.cpu != dst.cpu {
+		t.Fatalf("delayed %v on cpu%d at %d ns; want it out of the delayed state on cpu%d, where it was moved", p.delayed, p.cpu, s.now, dst.cpu)
+	}
+}

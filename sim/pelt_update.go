@@ -374,7 +374,9 @@ func (s *Sim) migrateTaskRQ38(rq *RQ, p *Task) {
 // peltEnqueue is the PELT part of enqueue_entity(), before the weight is
 // added (so the elapsed time accrues with the old runqueue weight).
 func peltEnqueue(s *Sim, rq *RQ, p *Task, flags int) {
-	rq.cfsAvg.UtilEst += taskUtilEst(p) // util_est_enqueue()
+	if !p.delayed { // enqueue_task_fair(): not for a sched_delayed task migrated
+		rq.cfsAvg.UtilEst += taskUtilEst(p) // util_est_enqueue()
+	}
 	s.updateLoadAvg(rq, p, true, false)
 	s.enqueueEntityLoadAvg38(rq, p, flags&enqWakeup != 0)
 }
