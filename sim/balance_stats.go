@@ -124,7 +124,10 @@ func (s *Sim) updateSgLBStats(env *lbEnv, g *SchedGroup, local bool, overloaded 
 		sgs.groupLoad += s.cpuLoad(rq)
 		sgs.groupUtil += s.cpuUtil(rq)
 		sgs.groupRunnable += rq.cfsAvg.RunnableAvg
-		sgs.sumHNrRunning += rq.nrRunning
+		// v6.17 reads h_nr_runnable here and nr_running below (commit
+		// "sched/fair: Use the new cfs_rq.h_nr_runnable"): a sched_delayed
+		// task counts in sum_nr_running, not in sum_h_nr_running.
+		sgs.sumHNrRunning += rq.hNrRunnable()
 		sgs.sumNrRunning += rq.nrRunning
 		if rq.nrRunning == 0 && s.idleCPU(c) {
 			sgs.idleCPUs++
@@ -385,7 +388,7 @@ func (s *Sim) findBusiestQueue(env *lbEnv, g *SchedGroup) *RQ {
 	m := g.Span.And(&env.cpus)
 	for c := m.First(); c >= 0; c = m.Next(c) {
 		rq := s.cpus[c]
-		nr := rq.nrRunning
+		nr := rq.hNrRunnable() // v6.17: "nr_running = rq->cfs.h_nr_runnable;"
 		if nr == 0 {
 			continue
 		}

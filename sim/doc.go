@@ -152,10 +152,10 @@
 //     balancing (fbq), core scheduling, bandwidth control, uclamp.
 //   - EEVDF: DELAY_DEQUEUE keeps a sched_delayed task on the tree with its
 //     load.weight and nr_running (nr_queued); PELT's runnable signal
-//     (h_nr_runnable, se_runnable()) and the idle-while-overloaded count
-//     leave it out, everything else that counts tasks counts it (v6.17's
-//     balancer reads h_nr_runnable for sum_h_nr_running since 6.13: the
-//     simulator has one nr_running there). can_migrate_task() lets a
+//     (h_nr_runnable, se_runnable()), the balancer's sum_h_nr_running and
+//     sched_balance_find_src_rq()'s count (both h_nr_runnable in v6.17)
+//     and the idle-while-overloaded count leave it out; everything else
+//     that counts tasks counts it (nr_running). can_migrate_task() lets a
 //     delayed task go only when the migration type is migrate_load, and it
 //     arrives still delayed, as in v6.17. No
 //     custom slices, no NEXT_BUDDY (off by default in both eras); v3.8
@@ -227,7 +227,8 @@
 //   - The 3.8 balancer has its own load_balance() (balance38.go) but shares
 //     with v6.17 can_migrate_task() (each era adding its own rules),
 //     detach/attach, the trigger, newidle and nohz paths (with the era's
-//     gates) and the task_hot() test (v6.17's, SMT domains never hot).
+//     gates) and task_hot() (the era says whether SMT domains are exempt:
+//     v6.17's are never hot, 3.8's are tested like any other).
 //   - idle_while_overloaded ignores affinity: it integrates min(idle CPUs,
 //     tasks waiting behind a running task) over time.
 //   - Remote memory (numa_cost.go, Costs.RemoteMemPct, off by default): a

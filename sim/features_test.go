@@ -144,25 +144,8 @@ func TestDelayDequeue(t *testing.T) {
 // left with the sleep), and it leaves the delayed state there, by a pick or
 // by a wake-up in place, never by another migration.
 func TestDelayedMigratesWithLoad(t *testing.T) {
-	cfg := &Config{Seed: 1, Duration: 300e6, Machine: machine(1, 1, 1, 2, 1, NumberLinear), Policy: Policy{Base: BaseV617},
-		Tasks: []TaskGroup{
-			{Name: "hog", Count: 2, Program: []Step{{Op: OpRun, Dur: 1e9}}},
-			{Name: "s", Count: 1, Program: []Step{{Op: OpRun, Dur: 3e6}, {Op: OpSleep, Dur: 1e6}}},
-		}}
-	s, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := s.tasks[2]
-	for !p.delayed && s.now < 300e6 && s.Step() {
-	}
-	if !p.delayed {
-		t.Fatal("s was never left delayed on its runqueue")
-	}
-	src, dst := s.cpus[p.cpu], s.cpus[1-p.cpu]
-	sd := dst.domains[0]
-	env := &lbEnv{sd: sd, dstCPU: dst.cpu, dstRQ: dst, srcCPU: src.cpu, srcRQ: src, idle: cpuNotIdle, cpus: sd.Span,
-		cause: CauseBalance, d: &Decision{}}
+	s, p, env := delayedOnBusyCPU(t)
+	src, dst, sd := env.srcRQ, env.dstRQ, env.sd
 	// Past ELIGIBLE_FIRST's and task_hot()'s refusals: balancing has failed.
 	sd.NrBalanceFailed = sd.CacheNiceTries + 1
 	for _, mt := range []migrationType{migrateTask, migrateUtil} {
@@ -198,5 +181,64 @@ func TestDelayedMigratesWithLoad(t *testing.T) {
 	}
 	if p.delayed || p.cpu != dst.cpu {
 		t.Fatalf("delayed %v on cpu%d at %d ns; want it out of the delayed state on cpu%d, where it was moved", p.delayed, p.cpu, s.now, dst.cpu)
+	}
+}
+
+// delayedOnBusyCPU runs two hogs and a task that runs 3 ms and sleeps 1 ms
+// on two CPUs (v6.17) until DELAY_DEQUEUE leaves the sleeper on its CPU's
+// tree behind a hog, and returns a balancing env from that CPU (src) to the
+// other (dst) at the machine's one level.
+func delayedOnBusyCPU(t *testing.T) (*Sim, *Task, *lbEnv) {
+	t.Helper()
+	cfg := &Config{Seed: 1, Duration: 300e6, Machine: machine(1, 1, 1, 2, 1, NumberLinear), Policy: Policy{Base: BaseV617},
+		Tasks: []TaskGroup{
+			{Name: "hog", Count: 2, Program: []Step{{Op: OpRun, Dur: 1e9}}},
+			{Name: "s", Count: 1, Program: []Step{{Op: OpRun, Dur: 3e6}, {Op: OpSleep, Dur: 1e6}}},
+		}}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := s.tasks[2]
+	for !p.delayed && s.now < 300e6 && s.Step() {
+	}
+	if !p.delayed {
+		t.Fatal("s was never left delayed on its runqueue")
+	}
+	src, dst := s.cpus[p.cpu], s.cpus[1-p.cpu]
+	if src.curr == nil || src.nrRunning != 2 || src.nrDelayed != 1 || dst.nrRunning != 1 {
+		t.Fatalf("src nr_running %d (delayed %d), dst %d; want a hog running and s delayed on src, a hog on dst", src.nrRunning, src.nrDelayed, dst.nrRunning)
+	}
+	sd := dst.domains[0]
+	return s, p, &lbEnv{sd: sd, dstCPU: dst.cpu, dstRQ: dst, srcCPU: src.cpu, srcRQ: src, idle: cpuNotIdle, cpus: sd.Span,
+		cause: CauseBalance, d: &Decision{}}
+}
+
+// TestDelayedNotRunnableToBalancer: v6.17 update_sg_lb_stats() adds
+// rq->cfs.h_nr_runnable to sum_h_nr_running and rq->nr_running to
+// sum_nr_running, and sched_balance_find_src_rq() reads h_nr_runnable (Vincent
+// Guittot, "sched/fair: Use the new cfs_rq.h_nr_runnable"). A CPU running a
+// hog with a sched_delayed task behind it has one runnable task and two
+// queued: it is no source for a utilization migration ("Don't try to pull
+// utilization from a CPU with one running task").
+func TestDelayedNotRunnableToBalancer(t *testing.T) {
+	s, _, env := delayedOnBusyCPU(t)
+	var g *SchedGroup
+	for _, sg := range env.sd.Groups {
+		if sg.Span.Has(env.srcCPU) {
+			g = sg
+		}
+	}
+	if g == nil {
+		t.Fatalf("no group of %v spans cpu%d", env.sd, env.srcCPU)
+	}
+	var overloaded bool
+	sgs := s.updateSgLBStats(env, g, false, &overloaded)
+	if sgs.sumHNrRunning != 1 || sgs.sumNrRunning != 2 {
+		t.Fatalf("src's group: sum_h_nr_running %d, sum_nr_running %d; want 1 (the hog) and 2 (the hog and the delayed task)", sgs.sumHNrRunning, sgs.sumNrRunning)
+	}
+	env.mtype = migrateUtil
+	if rq := s.findBusiestQueue(env, g); rq != nil {
+		t.Fatalf("migrate_util: busiest cpu%d; want none (one runnable task there)", rq.cpu)
 	}
 }

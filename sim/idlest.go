@@ -197,7 +197,7 @@ func (s *Sim) updateSgWakeupStats(sd *SchedDomain, g *SchedGroup, p *Task, d *De
 			subPositive(&run, p.avg.RunnableAvg)
 		}
 		sgs.groupRunnable += run
-		sgs.sumHNrRunning += rq.nrRunning - local
+		sgs.sumHNrRunning += rq.hNrRunnable() - local // h_nr_runnable, as update_sg_lb_stats()
 		sgs.sumNrRunning += rq.nrRunning - local
 		// idle_cpu_without(): idle, or running only p with no wake-up in flight.
 		if rq.nrRunning-local == 0 && (s.idleCPU(c) || (local == 1 && rq.ttwuPending == 0)) {

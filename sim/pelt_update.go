@@ -173,7 +173,7 @@ func (s *Sim) updateCfsRqLoadAvg(rq *RQ) {
 		sa.RunnableSum = max(sa.RunnableSum, sa.RunnableAvg*peltMinDivider)
 		rq.removedLoad, rq.removedUtil, rq.removedRunnable, rq.removedNr = 0, 0, 0, 0
 	}
-	sa.update(uint64(s.now), 1, rq.loadWeight, uint64(rq.nrRunning-rq.nrDelayed), rq.curr != nil) // h_nr_runnable
+	sa.update(uint64(s.now), 1, rq.loadWeight, uint64(rq.hNrRunnable()), rq.curr != nil)
 }
 
 // updateLoadAvg mirrors update_load_avg(cfs_rq, se, flags).
