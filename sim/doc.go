@@ -215,7 +215,7 @@
 //     stopper's own scheduling; its new image is cache-cold and its memory
 //     is where it lands (no cache-cold penalty for the exec move itself).
 //     The v6.17 slow path discounts the exec'ing task from its CPU (load,
-//     util, runnable, nr_running, idle_cpu_without()) but not its util_est.
+//     util and util_est, runnable, nr_running, idle_cpu_without()).
 //   - wait_children waits for all children (no wait-for-any); the exit of
 //     the last one wakes the parent with WF_SYNC from the child's CPU
 //     (__wake_up_parent()). Orphans are not reparented: their exit wakes
