@@ -133,12 +133,13 @@
 //     target starts its idle exit search + WakeupIPI later, and a busy target's
 //     preemption check is made at once (the kernel's resched IPI lands
 //     ~WakeupIPI later). Across LLCs the wake-up goes through the wake list
-//     and reaches the runqueue after the IPI. v6.17 (which also queues to
-//     an idle CPU in the same LLC, ttwu_queue_cond()) and 2.6.8 (no wake
-//     list) keep the wake-list path for every remote wake-up, and never
-//     read the switch. A CPU already waiting for such an IPI that gets a
-//     wake-up of its own (its timer) still leaves idle at the IPI's time
-//     plus the exit, up to WakeupIPI late.
+//     and reaches the runqueue after the IPI. v6.17 (ttwu_queue_cond())
+//     also queues to a CPU of the LLC that has nothing on its runqueue,
+//     and enqueues at once on a busy one; 2.6.8 (no wake list) sends every
+//     remote wake-up by IPI and never reads the switch. A CPU already
+//     waiting for such an IPI that gets a wake-up of its own (its timer)
+//     still leaves idle at the IPI's time plus the exit, up to WakeupIPI
+//     late.
 //   - No cgroups (CONFIG_FAIR_GROUP_SCHED off): task_h_load is the task's
 //     own load; effective_load() is the identity, as in Preeti's experiments.
 //     (3.8's wake_affine() passes it se.load.weight under every load metric,

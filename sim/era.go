@@ -204,13 +204,13 @@ type era struct {
 	// nohzIdleUpdate brings an idle CPU's load history up to date before
 	// the idle load balancer balances it (3.8 update_idle_cpu_load()).
 	nohzIdleUpdate func(s *Sim, rq *RQ)
-	// ttwuDirectLLC: a remote wake-up within the waker's LLC (or any
-	// remote wake-up with TTWU_QUEUE off) is enqueued by the waker itself
-	// under the target's rq lock, visible to every load and idle test at
-	// once; only the reschedule waits for the IPI (3.8 ttwu_queue(): the
-	// wake list only when !cpus_share_cache()). Off: every remote wake-up
-	// goes through the wake list and reaches the runqueue after the IPI.
-	ttwuDirectLLC bool
+	// ttwuWakeList says whether a remote wake-up from cpu to trq goes
+	// through trq's wake list, reaching the runqueue after the IPI; if
+	// not, the waker enqueues it under trq's lock, visible to every load
+	// and idle test at once, and only the reschedule waits for the IPI.
+	// 3.8 ttwu_queue() and v6.17 ttwu_queue_wakelist() read TTWU_QUEUE;
+	// 2.6.8 has no wake list and its remote wake-ups arrive by IPI.
+	ttwuWakeList func(s *Sim, cpu int, trq *RQ) bool
 }
 
 // rqClass is the per-CPU runqueue policy of an era, in the shape of the
@@ -293,6 +293,7 @@ func init() {
 		},
 		track:             trackBoth,
 		selectTaskRQ:      selectTaskRQ617,
+		ttwuWakeList:      ttwuWakeList617,
 		ttwuAvgIdle:       ttwuAvgIdle617,
 		rebalanceDomains:  rebalanceDomains617,
 		loadBalance:       loadBalance617,
@@ -338,7 +339,7 @@ func init() {
 		nohzKickBusy:      nohzKickBusy38,
 		activeBalance:     (*Sim).activeBalance,
 		nohzIdleUpdate:    (*Sim).updateIdleCPULoad38,
-		ttwuDirectLLC:     true,
+		ttwuWakeList:      ttwuWakeList38,
 	}
 	initEraV268()
 }

@@ -46,7 +46,7 @@ var featureReadAt = [NumFeatures]string{
 	FeatRunToParity:      "read by v6.17 pick_eevdf() with more than one task runnable",
 	FeatWakeupPreemption: "read when a task wakes onto a CPU that runs another",
 	FeatLBBias:           "read by v3.8 source_load()/target_load() at a non-zero load index",
-	FeatTTWUQueue:        "read at a v3.8 remote wake-up (ttwu_queue(): the wake list only across LLCs); v6.17 and 2.6.8 always use the wake list (sim/doc.go)",
+	FeatTTWUQueue:        "read at a remote wake-up (3.8 ttwu_queue(): the wake list only across LLCs; v6.17 ttwu_queue_cond(): across LLCs, or to a CPU with nothing queued); 2.6.8 has no wake list",
 	FeatSISUtil:          "read by v6.17 select_idle_cpu() and the balancer's LLC statistics",
 	FeatBalanceWakeMerge: "read at a v3.8 affine wake-up whose target's LLC has SD_BALANCE_WAKE at some level",
 	FeatDelayDequeue:     "read by v6.17 dequeue_entity() when a task sleeps while other tasks share its runqueue and it is not eligible",

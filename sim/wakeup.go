@@ -102,15 +102,14 @@ func (s *Sim) tryToWakeUp(p *Task, waker *Task, cpu int, sync bool) int64 {
 	trq := s.cpus[target]
 	if target == cpu {
 		s.activate(trq, p, p.takeWakeFlags())
-	} else if s.era.ttwuDirectLLC && (!s.feature(FeatTTWUQueue) || s.topo.SharesCache(cpu, target)) {
-		// 3.8 ttwu_queue(): sharing the LLC (or TTWU_QUEUE off), the
-		// waker takes the target's rq lock and ttwu_do_activate()s p
+	} else if !s.era.ttwuWakeList(s, cpu, trq) {
+		// The waker takes the target's rq lock and ttwu_do_activate()s p
 		// there now; the resched IPI makes an idle target start its exit.
 		s.activateByIPI(trq, p, p.takeWakeFlags(), d.Cost)
 	} else {
-		// ttwu_queue_wakelist() (v6.17), the 3.8 remote queue and 2.6.8's
-		// remote wake-up: the wakee arrives by IPI, sent once the search
-		// (d.Cost) is done.
+		// The wake list (ttwu_queue_wakelist() / 3.8's ttwu_queue_remote())
+		// and 2.6.8's remote wake-up: the wakee arrives by IPI, sent once
+		// the search (d.Cost) is done.
 		trq.ttwuPending++
 		s.updIdleMask(trq)
 		s.m.cost.ipi += s.costs.WakeupIPI
@@ -514,4 +513,20 @@ func (s *Sim) wakeAffine617(sd *SchedDomain, p *Task, this, prev int, sync bool,
 	sd.Stats.TTWUMoveAffine++
 	d.add("affine", 1)
 	return this
+}
+
+// ttwuWakeList38 mirrors 3.8 ttwu_queue(): with TTWU_QUEUE, the wake list
+// only for a target outside the waker's LLC.
+func ttwuWakeList38(s *Sim, cpu int, trq *RQ) bool {
+	return s.feature(FeatTTWUQueue) && !s.topo.SharesCache(cpu, trq.cpu)
+}
+
+// ttwuWakeList617 mirrors v6.17 ttwu_queue_wakelist(): with TTWU_QUEUE,
+// ttwu_queue_cond() sends a wake-up through the wake list when the target
+// does not share the waker's cache, or does and has nothing on its
+// runqueue ("If the wakee cpu is idle ... use the wakelist to offload the
+// task activation to the idle (or soon-to-be-idle) CPU as the current CPU
+// is likely busy"); a busy target in the LLC is enqueued by the waker.
+func ttwuWakeList617(s *Sim, cpu int, trq *RQ) bool {
+	return s.feature(FeatTTWUQueue) && (!s.topo.SharesCache(cpu, trq.cpu) || trq.nrRunning == 0)
 }
