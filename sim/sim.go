@@ -124,11 +124,11 @@ type llcShared struct {
 	nrBusyCPUs   int
 }
 
-// RQ is one CPU's runqueue (struct rq with its cfs_rq).
 // hNrRunnable is cfs_rq->h_nr_runnable: the queued tasks, curr included,
 // less the sched_delayed ones (DELAY_DEQUEUE; none before v6.17).
 func (rq *RQ) hNrRunnable() int { return rq.nrRunning - rq.nrDelayed }
 
+// RQ is one CPU's runqueue (struct rq with its cfs_rq).
 type RQ struct {
 	cpu      int
 	capacity int64 // capacity_of() v6.17 / power_of() v3.8
