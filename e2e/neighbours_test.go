@@ -25,6 +25,9 @@ import (
 // neighbourShare is the share of one core above which a window is busy.
 const neighbourShare = 1.0 / 3
 
+// userHZ is USER_HZ, the clock tick /proc's CPU times count in.
+const userHZ = 100
+
 type cpuWindow struct {
 	start time.Time
 	total int64            // busy jiffies of the whole machine at the start
@@ -161,10 +164,9 @@ func (w *cpuWindow) browserThreads() string {
 	if el <= 0 {
 		return "-"
 	}
-	const hz = 100 // USER_HZ: /proc's clock ticks
 	parts := make([]string, len(browserRoles))
 	for i, r := range browserRoles {
-		parts[i] = fmt.Sprintf("%s %.2f", r, float64(now[r]-w.roles[r])/hz/el)
+		parts[i] = fmt.Sprintf("%s %.2f", r, float64(now[r]-w.roles[r])/userHZ/el)
 	}
 	return strings.Join(parts, ", ") + " cores"
 }
@@ -181,8 +183,7 @@ func (w *cpuWindow) neighbours() float64 {
 	for pid, j := range ownJiffies() {
 		ours += j - w.ours[pid] // a process started in the window counts from 0
 	}
-	const hz = 100 // USER_HZ: /proc's clock ticks
-	others := float64(total-w.total-ours) / hz / el
+	others := float64(total-w.total-ours) / userHZ / el
 	return max(0, others)
 }
 
