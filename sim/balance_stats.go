@@ -348,7 +348,7 @@ func (s *Sim) calculateImbalance(env *lbEnv, sds *sdLBStats) {
 		}
 		if env.sd.Flags&SDNuma != 0 {
 			// adjust_numa_imbalance()
-			if local.sumNrRunning+1 < s.imbNumaNr(env.sd) && env.imbalance <= 2 {
+			if local.sumNrRunning+1 < env.sd.ImbNumaNr && env.imbalance <= 2 {
 				env.imbalance = 0
 			}
 		}

@@ -183,7 +183,8 @@
 //   - C-states deepen with idle time at their target residencies (the menu
 //     governor instead predicts the idle length).
 //   - NUMA: one level, all nodes equidistant (distance 21), groups are
-//     nodes; imb_numa_nr is approximated from the LLC count.
+//     nodes. (imb_numa_nr is the kernel's, setImbNumaNr, for these and for
+//     machines given per CPU.)
 //   - Machines given per CPU (topology_percpu.go): one NUMA level per
 //     distinct node distance, spans and overlapping groups as
 //     sched_init_numa() and build_overlap_sched_groups() build them, and

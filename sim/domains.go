@@ -137,6 +137,7 @@ type SchedDomain struct {
 	WakeIdx        int
 	ForkexecIdx    int
 	CacheHotTime   int64 // 2.6.8 sd->cache_hot_time, ns (task_hot())
+	ImbNumaNr      int   // v6.17 sd->imb_numa_nr from PKG up (setImbNumaNr); 0 below
 
 	// Balancing state.
 	LastBalance        int64 // jiffies
@@ -477,9 +478,39 @@ func buildDomains(t *Topology, nodes int, base Base, p *Policy, capacity []int64
 		for _, sd := range chain {
 			sd.runs = groupRunsOf(sd.Groups)
 		}
+		setImbNumaNr(t, cpu, chain)
 		perCPU[cpu] = chain
 	}
 	return perCPU, groups
+}
+
+// setImbNumaNr sets the chain's NUMA domains' ImbNumaNr as v6.17
+// build_sched_domains() computes sd->imb_numa_nr, before degeneration: at
+// the first domain above the LLC (PKG, which spans the node: cpu_cpu_mask()
+// is cpumask_of_node()), with nr_llcs = node span / LLC span, imb is the
+// node's CPUs / 8 when the node is one LLC ("up to 12.5% of the node"),
+// else nr_llcs, at least 1; every domain above it gets imb times its span
+// over the first NUMA domain's span (imb_span; the node's when there is
+// none), at least once.
+func setImbNumaNr(t *Topology, cpu int, chain []*SchedDomain) {
+	node := t.Node[cpu].Weight()
+	imb := node / t.LLC[cpu].Weight()
+	if imb == 1 {
+		imb = node >> 3
+	}
+	imb = max(imb, 1)
+	imbSpan := node
+	for _, sd := range chain {
+		if sd.Flags&SDNuma != 0 {
+			imbSpan = sd.Weight
+			break
+		}
+	}
+	for _, sd := range chain {
+		if sd.Level >= LevelPKG {
+			sd.ImbNumaNr = imb * max(1, sd.Weight/imbSpan)
+		}
+	}
 }
 
 // highestFlagDomain mirrors highest_flag_domain(): the highest domain of the

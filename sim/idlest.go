@@ -298,7 +298,7 @@ func (s *Sim) findIdlestGroup617(sd *SchedDomain, p *Task, this int, d *Decision
 			// adjust_numa_imbalance(): keep the task near its waker while
 			// the local node runs fewer than imb_numa_nr tasks.
 			imb := absInt(localSgs.idleCPUs - idlestSgs.idleCPUs)
-			if localSgs.sumNrRunning+1 < s.imbNumaNr(sd) && imb <= 2 {
+			if localSgs.sumNrRunning+1 < sd.ImbNumaNr && imb <= 2 {
 				return nil
 			}
 		}
@@ -314,24 +314,6 @@ func absInt(x int) int {
 		return -x
 	}
 	return x
-}
-
-// imbNumaNr approximates sd->imb_numa_nr (build_sched_domains()): the number
-// of LLCs per node, or a node's CPUs / 8 when a node is one LLC.
-func (s *Sim) imbNumaNr(sd *SchedDomain) int {
-	if sd.Child == nil {
-		return 1
-	}
-	llc := s.cpus[sd.CPU].sdLLC
-	if llc == nil {
-		return 1
-	}
-	nrLLCs := sd.Child.Weight / llc.Weight
-	imb := nrLLCs
-	if nrLLCs == 1 {
-		imb = sd.Child.Weight >> 3
-	}
-	return max(imb, 1)
 }
 
 // findIdlestGroupCPU617 mirrors sched_balance_find_dst_group_cpu(): the idle
