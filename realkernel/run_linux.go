@@ -28,7 +28,8 @@ import (
 // all wait at a barrier and start together at t0 (+ their start delay) on
 // an absolute CLOCK_MONOTONIC sleep. Steps:
 //
-//   - run D: spin until the thread's CLOCK_THREAD_CPUTIME_ID advanced by D;
+//   - run D: spin in user space (no system call: spinCPU) until the
+//     thread's CLOCK_THREAD_CPUTIME_ID advanced by D;
 //   - sleep D: clock_nanosleep for D;
 //   - timer P: clock_nanosleep (absolute) to the next multiple of P since
 //     the task started;
@@ -405,8 +406,13 @@ func (w *worker) loopRun(r *runner) {
 			st := &w.prog[pc]
 			switch st.Op {
 			case sim.OpRun:
+				// Spin without system calls (spinCPU), then check the
+				// thread's CPU clock once: spin for what is still missing
+				// (what the vDSO clock counted as CPU time and the
+				// kernel did not).
 				c0 := threadCPU()
-				for threadCPU()-c0 < st.Dur {
+				for rem := st.Dur; rem > 0; rem = st.Dur - (threadCPU() - c0) {
+					spinCPU(rem, &r.stop)
 					if atomic.LoadUint32(&r.stop) != 0 {
 						return
 					}

@@ -44,6 +44,51 @@ func monoNow() int64 {
 	return ts.Sec*1e9 + ts.Nsec
 }
 
+// nanotime is the Go runtime's CLOCK_MONOTONIC read through the vDSO:
+// no system call, so no kernel entry (runtime.nanotime is go:nosplit and
+// kept linkable for packages outside the runtime).
+//
+//go:linkname nanotime runtime.nanotime
+func nanotime() int64
+
+// spinGap is the longest step between two clock reads a run step counts as
+// its own CPU time. Alone on a CPU of this 2-vCPU guest, a thread reading
+// the clock in a loop sees about 2700 steps of 20-80 us in 2 s (120-150 ms
+// in all: hypervisor exits) and a handful of 0.16-0.64 ms, and the kernel
+// counts all of them as the thread's CPU time (1994 of 2000 ms). A step
+// longer than spinGap is taken as time the thread was off its CPU
+// (preempted by work that ran at least a millisecond); a shorter
+// preemption is counted, and the check of the thread's CPU clock after the
+// spin (loopRun) makes up for it. Counting too little is what that check
+// repairs; counting too much (a gap the kernel charged to the thread) would
+// make the step run long, so the limit is generous.
+const spinGap = 1_000_000
+
+// spinCPU spins in user space until about d ns of this thread's CPU time
+// have passed, by the vDSO clock, leaving out every step longer than
+// spinGap. It makes no system call: a thread that entered the kernel
+// while it ran (clock_gettime(CLOCK_THREAD_CPUTIME_ID) calls update_curr())
+// would have its slice checked at every read, and EEVDF would preempt it
+// at the end of its slice instead of at the tick, unlike the program the
+// scenario describes (CPU work) and unlike the simulator's. It returns
+// early when stop is set.
+//
+//go:nosplit
+func spinCPU(d int64, stop *uint32) {
+	var ran int64
+	last := nanotime()
+	for ran < d {
+		if atomic.LoadUint32(stop) != 0 {
+			return
+		}
+		now := nanotime()
+		if dt := now - last; dt <= spinGap {
+			ran += dt
+		}
+		last = now
+	}
+}
+
 //go:nosplit
 func threadCPU() int64 {
 	var ts syscall.Timespec
