@@ -103,16 +103,7 @@ var (
 // busy time, wake-ups per operation), and all of them are where the model
 // and the kernel agree (docs/real-kernel.md has where they do not).
 func TestRealVsSim(t *testing.T) {
-	if os.Getenv("SCHEDPLAY_REAL") != "1" {
-		t.Skip("the real-kernel check runs only from make test-real (SCHEDPLAY_REAL=1): it needs root, tracefs and the CPUs to itself")
-	}
-	if err := Check(); err != nil {
-		fmt.Fprintf(os.Stderr, "\n*** NO REAL-KERNEL CHECK ON THIS MACHINE: %v ***\n\n", err)
-		t.Skipf("NO REAL-KERNEL CHECK ON THIS MACHINE: %v", err)
-	}
-	if !AsyncPreemptOff() {
-		t.Fatal("GODEBUG=asyncpreemptoff=1 is not set (TestMain should have re-executed)")
-	}
+	needReal(t)
 	cal, err := Calibrate(CalibrateOptions{Rounds: 100})
 	if err != nil {
 		t.Fatal(err)
@@ -234,5 +225,62 @@ func TestRealVsSim(t *testing.T) {
 			left := check("policy control: "+f+" off", func(ss *scenarios.Scenario) error { return ss.Set("policy.features."+f, "false") }, true)
 			t.Logf("%s: %s off left a band: %v (logged, not asserted)", c.file, f, left)
 		}
+	}
+}
+
+// needReal skips a test that runs scenarios on the real kernel unless make
+// test-real asked for it (SCHEDPLAY_REAL=1; it needs root, tracefs and the
+// CPUs to itself), and says loudly when this machine cannot.
+func needReal(t *testing.T) {
+	t.Helper()
+	if os.Getenv("SCHEDPLAY_REAL") != "1" {
+		t.Skip("the real-kernel check runs only from make test-real (SCHEDPLAY_REAL=1): it needs root, tracefs and the CPUs to itself")
+	}
+	if err := Check(); err != nil {
+		fmt.Fprintf(os.Stderr, "\n*** NO REAL-KERNEL CHECK ON THIS MACHINE: %v ***\n\n", err)
+		t.Skipf("NO REAL-KERNEL CHECK ON THIS MACHINE: %v", err)
+	}
+	if !AsyncPreemptOff() {
+		t.Fatal("GODEBUG=asyncpreemptoff=1 is not set (TestMain should have re-executed)")
+	}
+}
+
+// TestRunStepIsCPUWork: a run step on the real kernel is plain CPU work, as
+// the simulator's is. Two hogs allowed on one CPU take turns when the
+// kernel preempts one for the other; with nothing else to make it look,
+// v6.17 checks the slice at the tick (update_curr() from task_tick_fair()),
+// so each waits about a tick, or the slice rounded up to ticks, as the
+// simulator says. A run step that entered the kernel while it spun would
+// have its slice checked at every entry: the runner read its thread's CPU
+// clock in the loop until 2 December 2026 (clock_gettime() runs
+// update_curr()), and its hogs took turns every 1.43 ms at HZ 250 where
+// the tick is 4 ms. The real median wait must be within a quarter of the
+// simulated one.
+func TestRunStepIsCPUWork(t *testing.T) {
+	needReal(t)
+	s, err := scenarios.Load("testdata/two-hogs.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, _, err := Run(s, Options{Isolate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, _, err := HostMachine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss, _, err := SimScenario(s, host, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Simulate(ss)
+	if err != nil {
+		t.Fatal(err)
+	}
+	real, simW := res.RunqWaitUS.P50, m.RunqWaitUS.P50
+	t.Logf("two hogs on one CPU (HZ %d): median wait for the CPU real %.0f us (%d waits), simulated %.0f us (%d)", host.HZ, real, res.RunqWaitUS.N, simW, m.RunqWaitUS.N)
+	if math.Abs(real-simW) > simW/4 {
+		t.Errorf("a hog waits %.0f us for the CPU on the real kernel, %.0f us in the simulator: the run step is not plain CPU work (does it enter the kernel while it spins?)", real, simW)
 	}
 }
