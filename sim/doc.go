@@ -48,8 +48,8 @@
 // Virtual time is in nanoseconds. Internal events (a task finishing its CPU
 // work, a tick, a timer, a woken task arriving after its IPI, a CPU leaving
 // an idle state, a fork, a nohz kick, an active-balance stopper) sit in a
-// binary heap ordered by time and then by insertion: ties run in the order
-// they were created. Events that lost their meaning (a task preempted before
+// queue (queue.go: a timing wheel with an overflow heap) ordered by time
+// and then by insertion: ties run in the order they were created. Events that lost their meaning (a task preempted before
 // its work finished) are recognised by a generation number and dropped.
 // After each event, every CPU marked for rescheduling runs __schedule() in
 // the order it was marked. Nothing iterates a map to decide anything; ties
@@ -179,7 +179,14 @@
 //     shallowest its threads request; not modelled).
 //   - Timer interrupts on idle CPUs: a sleeping task's timer fires on its
 //     previous CPU; only the CPU that will run the task pays an exit latency
-//     (the timer CPU is not woken when the task is placed elsewhere).
+//     (the timer CPU is not woken when the task is placed elsewhere), and
+//     the wake-up's placement is decided at the timer's instant, before
+//     that CPU could have left its idle state. Timers of several CPUs that
+//     expire at the same instant are handled one after another, in the
+//     order they were armed, each seeing the wake-ups before it (the
+//     kernel's CPUs run theirs concurrently, each after its own idle exit:
+//     docs/real-kernel.md, four 30 % tasks). No timer slack (the kernel
+//     lets a SCHED_OTHER sleeper's hrtimer fire up to 50 us late).
 //   - C-states deepen with idle time at their target residencies (the menu
 //     governor instead predicts the idle length).
 //   - NUMA: one level, all nodes equidistant (distance 21), groups are
