@@ -60,20 +60,7 @@ func chainText(chain []*SchedDomain) string {
 // NUMA at 16 (the socket) and NUMA at 32 (the machine); beyond
 // RECLAIM_DISTANCE the top level loses EXEC, FORK and WAKE_AFFINE.
 func TestPerCPUTwoNUMALevels(t *testing.T) {
-	d := make([][]int, 8)
-	for i := range d {
-		d[i] = make([]int, 8)
-		for j := range d[i] {
-			switch {
-			case i == j:
-				d[i][j] = 10
-			case i/4 == j/4:
-				d[i][j] = 16
-			default:
-				d[i][j] = 32
-			}
-		}
-	}
+	d := socketSLIT(8, 4)
 	for _, base := range []Base{BaseV617, BaseV38} {
 		topo, doms := buildPerCPU(t, perCPUMachine(8, 2, d, nil), base)
 		if got, want := fmt.Sprint(topo.NUMADists), "[16 32]"; got != want {
@@ -171,52 +158,54 @@ func TestPerCPUErrors(t *testing.T) {
 	}
 }
 
-// TestImbNumaNr: sd->imb_numa_nr as v6.17 build_sched_domains() computes
-// it, worked by hand. The first domain above the LLC (PKG: the node) sets
-// imb: the node's CPUs / 8 when the node is one LLC, else its number of
-// LLCs (at least 1); every domain above gets imb times its span over the
-// first NUMA domain's span.
-func TestImbNumaNr(t *testing.T) {
-	cases := []struct {
-		name  string
-		m     Machine
-		cpu   int
-		level []int // imb_numa_nr of each domain of cpu's chain, bottom up
-	}{
-		// Westmere-EX, 4 nodes of one 20-CPU LLC: imb = 20 >> 3 = 2;
-		// SMT and MC are below PKG (0).
-		{"4x10x2, one LLC a node", Machine{Nodes: 4, SocketsPerNode: 1, LLCsPerSocket: 1, ClustersPerLLC: 1, CoresPerCluster: 10, ThreadsPerCore: 2, HZ: 1000}, 0, []int{0, 0, 2}},
-		// A node of 4 LLCs of 8 CPUs (PKG survives degeneration): imb =
-		// nr_llcs = 4 at PKG and at the NUMA domain (span 64 / 64).
-		{"2 nodes of 4 LLCs", Machine{Nodes: 2, SocketsPerNode: 1, LLCsPerSocket: 4, ClustersPerLLC: 1, CoresPerCluster: 8, ThreadsPerCore: 1, HZ: 1000}, 0, []int{0, 4, 4}},
-		// A 4-CPU node: 4 >> 3 = 0, raised to 1.
-		{"2 nodes of 4 CPUs", Machine{Nodes: 2, SocketsPerNode: 1, LLCsPerSocket: 1, ClustersPerLLC: 1, CoresPerCluster: 4, ThreadsPerCore: 1, HZ: 1000}, 0, []int{0, 1}},
-	}
-	// Two sockets of two 64-CPU nodes (SLIT 10, 16 within the socket, 32
-	// across): imb = 64 >> 3 = 8; NUMA at 16 spans 128 CPUs (imb_span),
-	// so it gets 8 and NUMA at 32 (256 CPUs) 8 * 256/128 = 16. The
-	// approximation this replaced read the child's LLC count instead
-	// (128/64 = 2 at the top level).
-	d := make([][]int, 4)
+// socketSLIT is the node distance table of sockets of perSocket nodes
+// each: 10 within a node, 16 within the socket, 32 across.
+func socketSLIT(nodes, perSocket int) [][]int {
+	d := make([][]int, nodes)
 	for i := range d {
-		d[i] = make([]int, 4)
+		d[i] = make([]int, nodes)
 		for j := range d[i] {
 			switch {
 			case i == j:
 				d[i][j] = 10
-			case i/2 == j/2:
+			case i/perSocket == j/perSocket:
 				d[i][j] = 16
 			default:
 				d[i][j] = 32
 			}
 		}
 	}
-	cases = append(cases, struct {
+	return d
+}
+
+// TestImbNumaNr: sd->imb_numa_nr as v6.17 build_sched_domains() computes
+// it, worked by hand. The first domain above the LLC (PKG: the node) sets
+// imb: the node's CPUs / 8 when the node is one LLC, else its number of
+// LLCs (at least 1); every domain above gets imb times its span over the
+// first NUMA domain's span.
+func TestImbNumaNr(t *testing.T) {
+	regular := func(nodes, llcs, cores, threads int) Machine {
+		return Machine{Nodes: nodes, SocketsPerNode: 1, LLCsPerSocket: llcs, ClustersPerLLC: 1, CoresPerCluster: cores, ThreadsPerCore: threads, HZ: 1000}
+	}
+	cases := []struct {
 		name  string
 		m     Machine
-		cpu   int
-		level []int
-	}{"two NUMA levels", perCPUMachine(4, 64, d, nil), 0, []int{0, 8, 16}})
+		level []int // imb_numa_nr of each domain of cpu0's chain, bottom up
+	}{
+		// Westmere-EX, 4 nodes of one 20-CPU LLC: imb = 20 >> 3 = 2;
+		// SMT and MC are below PKG (0).
+		{"4x10x2, one LLC a node", regular(4, 1, 10, 2), []int{0, 0, 2}},
+		// A node of 4 LLCs of 8 CPUs (PKG survives degeneration): imb =
+		// nr_llcs = 4 at PKG and at the NUMA domain (span 64 / 64).
+		{"2 nodes of 4 LLCs", regular(2, 4, 8, 1), []int{0, 4, 4}},
+		// A 4-CPU node: 4 >> 3 = 0, raised to 1.
+		{"2 nodes of 4 CPUs", regular(2, 1, 4, 1), []int{0, 1}},
+		// Two sockets of two 64-CPU nodes: imb = 64 >> 3 = 8; NUMA at 16
+		// spans 128 CPUs (imb_span), so it gets 8, and NUMA at 32 (256
+		// CPUs) 8 * 256/128 = 16. The approximation this replaced read the
+		// child's LLC count instead (128/64 = 2 at the top level).
+		{"two NUMA levels", perCPUMachine(4, 64, socketSLIT(4, 2), nil), []int{0, 8, 16}},
+	}
 	for _, c := range cases {
 		m := c.m
 		topo, err := NewTopology(&m)
@@ -230,11 +219,11 @@ func TestImbNumaNr(t *testing.T) {
 		p := Policy{Base: BaseV617}
 		doms, _ := buildDomains(topo, m.Nodes, BaseV617, &p, capacity)
 		var got []int
-		for _, sd := range doms[c.cpu] {
+		for _, sd := range doms[0] {
 			got = append(got, sd.ImbNumaNr)
 		}
 		if fmt.Sprint(got) != fmt.Sprint(c.level) {
-			t.Errorf("%s: cpu%d imb_numa_nr by level %v, want %v (domains %s)", c.name, c.cpu, got, c.level, chainText(doms[c.cpu]))
+			t.Errorf("%s: cpu0 imb_numa_nr by level %v, want %v (domains %s)", c.name, got, c.level, chainText(doms[0]))
 		}
 	}
 }
