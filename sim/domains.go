@@ -484,8 +484,9 @@ func buildDomains(t *Topology, nodes int, base Base, p *Policy, capacity []int64
 	return perCPU, groups
 }
 
-// setImbNumaNr sets the chain's NUMA domains' ImbNumaNr as v6.17
-// build_sched_domains() computes sd->imb_numa_nr, before degeneration: at
+// setImbNumaNr sets ImbNumaNr from PKG up (only NUMA domains read it, in
+// adjust_numa_imbalance()) as v6.17 build_sched_domains() computes
+// sd->imb_numa_nr, before degeneration: at
 // the first domain above the LLC (PKG, which spans the node: cpu_cpu_mask()
 // is cpumask_of_node()), with nr_llcs = node span / LLC span, imb is the
 // node's CPUs / 8 when the node is one LLC ("up to 12.5% of the node"),
