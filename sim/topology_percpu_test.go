@@ -21,6 +21,8 @@ func perCPUMachine(nodes, cpn int, dist [][]int, ids []int) Machine {
 	return m
 }
 
+// buildPerCPU builds m's topology and every CPU's domains (a machine given
+// per CPU, or a regular one by its counts).
 func buildPerCPU(t *testing.T, m Machine, base Base) (*Topology, [][]*SchedDomain) {
 	t.Helper()
 	topo, err := NewTopology(&m)
@@ -32,7 +34,7 @@ func buildPerCPU(t *testing.T, m Machine, base Base) (*Topology, [][]*SchedDomai
 		capacity[i] = 1024
 	}
 	p := Policy{Base: base}
-	d, _ := buildDomains(topo, 0, base, &p, capacity)
+	d, _ := buildDomains(topo, m.Nodes, base, &p, capacity)
 	return topo, d
 }
 
@@ -207,17 +209,7 @@ func TestImbNumaNr(t *testing.T) {
 		{"two NUMA levels", perCPUMachine(4, 64, socketSLIT(4, 2), nil), []int{0, 8, 16}},
 	}
 	for _, c := range cases {
-		m := c.m
-		topo, err := NewTopology(&m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		capacity := make([]int64, topo.NCPU)
-		for i := range capacity {
-			capacity[i] = 1024
-		}
-		p := Policy{Base: BaseV617}
-		doms, _ := buildDomains(topo, m.Nodes, BaseV617, &p, capacity)
+		_, doms := buildPerCPU(t, c.m, BaseV617)
 		var got []int
 		for _, sd := range doms[0] {
 			got = append(got, sd.ImbNumaNr)
