@@ -258,8 +258,9 @@ func needReal(t *testing.T) {
 
 // TestRunStepIsCPUWork: a run step on the real kernel is plain CPU work, as
 // the simulator's is. Two hogs allowed on one CPU take turns when the
-// kernel preempts one for the other; with nothing else to make it look,
-// v6.17 checks the slice at the tick (update_curr() from task_tick_fair()),
+// kernel preempts one for the other; with nothing else entering the
+// kernel on that CPU, v6.17 checks the slice at the tick (update_curr()
+// from task_tick_fair()),
 // so each waits about a tick, or the slice rounded up to ticks, as the
 // simulator says. A run step that entered the kernel while it spun would
 // have its slice checked at every entry: the runner read its thread's CPU
