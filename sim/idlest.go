@@ -167,14 +167,15 @@ func (s *Sim) cpuLoadWithout(rq *RQ, p *Task) uint64 {
 // cpuUtilWithout mirrors cpu_util_without(), that is v6.17 cpu_util(cpu, p,
 // -1, 0): p's util_avg leaves its CPU's; so does its util_est, but only
 // while p is enqueued there ("During exec (@dst_cpu = -1) @p is enqueued
-// and does contribute to cpu_rq(cpu)->cfs.util_est. Remove it": the
-// exec'ing task is current), not for a waking task, which is not.
+// and does contribute to cpu_rq(cpu)->cfs.util_est. Remove it"), which
+// here means p is current (the exec'ing task): a waking task, the other
+// case that gets this far, is not enqueued.
 func (s *Sim) cpuUtilWithout(rq *RQ, p *Task) uint64 {
 	u := rq.cfsAvg.UtilAvg
 	est := rq.cfsAvg.UtilEst
 	if p.cpu == rq.cpu && ((p.avg.LastUpdateTime != 0 && !p.onRq) || rq.curr == p) {
 		subPositive(&u, p.avg.UtilAvg)
-		if p.onRq || rq.curr == p {
+		if rq.curr == p {
 			subPositive(&est, taskUtilEst(p))
 		}
 	}
