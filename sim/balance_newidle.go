@@ -18,9 +18,21 @@ func (s *Sim) newidleBalance(rq *RQ) bool {
 // newidleBalance617 mirrors sched_balance_newidle(): skip unless the root
 // domain is overloaded and the CPU's average idle time exceeds the lowest
 // domain's max_newidle_lb_cost; stop before a domain whose cost the idle
-// time cannot pay.
+// time cannot pay. Either way the CPU's next_balance moves forward to the
+// earliest idle interval of the domains it visited ("Move the next balance
+// forward": a CPU that goes idle after busy ticks had set next_balance a
+// busy_factor away is balanced, and kicked by nohz, at idle intervals).
 func newidleBalance617(s *Sim, rq *RQ) bool {
+	next := s.jiffies() + int64(s.cfg.Machine.HZ)
+	defer func() {
+		if rq.nextBalance > next {
+			rq.nextBalance = next
+		}
+	}()
 	if !s.rdOverloaded || (len(rq.domains) > 0 && rq.avgIdle < rq.domains[0].MaxNewidleLBCost) {
+		if len(rq.domains) > 0 {
+			s.updateNextBalance(rq.domains[0], &next)
+		}
 		return false
 	}
 	s.era.track.decayBlocked(s, rq)
@@ -28,6 +40,7 @@ func newidleBalance617(s *Sim, rq *RQ) bool {
 	var currCost int64
 	cont := true
 	for _, sd := range rq.domains {
+		s.updateNextBalance(sd, &next)
 		if rq.avgIdle < currCost+sd.MaxNewidleLBCost {
 			break
 		}
@@ -37,6 +50,15 @@ func newidleBalance617(s *Sim, rq *RQ) bool {
 		}
 	}
 	return s.newidleDone(rq, pulled, currCost)
+}
+
+// updateNextBalance mirrors update_next_balance() (v6.17): the domain's
+// next balance at its idle interval ("used by idle balance, so cpu_busy =
+// 0"), if earlier than *next.
+func (s *Sim) updateNextBalance(sd *SchedDomain, next *int64) {
+	if n := sd.LastBalance + s.balanceInterval(sd, false, 1); *next > n {
+		*next = n
+	}
 }
 
 // newidleBalance38 mirrors 3.8 idle_balance(): skip when avg_idle <

@@ -94,7 +94,9 @@
 // SIS_UTIL), find_idlest_group()/cpu() of both eras; sched_balance_rq() with
 // group classification, calculate_imbalance(), detach_tasks() and
 // can_migrate_task(); newidle and nohz idle balancing (3.8
-// update_idle_cpu_load(), v6.17 NOHZ_STATS_KICK); schedstat counters. Two
+// update_idle_cpu_load(), v6.17 NOHZ_STATS_KICK, and v6.17
+// sched_balance_newidle()'s "Move the next balance forward", which makes an
+// idle CPU due for balancing at idle intervals); schedstat counters. Two
 // patches from the seeds are v3.8 switches: Preeti U Murthy's SD_BALANCE_WAKE
 // merge (BALANCE_WAKE_MERGE; without it SD_BALANCE_WAKE has its stock
 // meaning) and Michael Wang's schedule balance map (SCHED_BALANCE_MAP: its
@@ -166,6 +168,10 @@
 //     pick_next_entity() prefers them within wakeup_gran, and
 //     CACHE_HOT_BUDDY makes them cache-hot in task_hot(). No skip buddy
 //     (nothing yields).
+//   - 3.8 idle_balance() resets next_balance to the earliest idle interval
+//     of the domains it walked when it pulled a task or the busy
+//     next_balance has passed; the simulator leaves 3.8's next_balance as
+//     the ticks set it (v6.17's newidle rule is modelled).
 //   - Ticks are aligned on all CPUs (skew_tick=0); an idle CPU stops its
 //     tick (NOHZ) — with NOHZ_IDLE_BALANCE off it keeps ticking and balances
 //     itself, as a kernel without CONFIG_NO_HZ_COMMON would.

@@ -57,3 +57,50 @@ func TestNohzStatsKick(t *testing.T) {
 		t.Fatalf("cpu%d blocked load_avg %d at 200 ms, want decayed to (0, 64]", sl.cpu, rq.cfsAvg.LoadAvg)
 	}
 }
+
+// TestNewidleMovesNextBalance: v6.17 sched_balance_newidle() ends with
+// "Move the next balance forward": a CPU going idle takes, as its
+// next_balance, the earliest sd->last_balance + get_sd_balance_interval(sd,
+// 0) of the domains it visited (update_next_balance(), idle intervals:
+// no busy_factor), when that is earlier than the next_balance a busy tick
+// left. Without it, an idle CPU whose last busy tick set next_balance 16
+// intervals away is not balanced, nor due for the nohz balancer, until
+// then. Worked by hand on the small machine (HZ 1000, so a jiffy is 1 ms),
+// cpu1 at jiffy 100 with next_balance 164 from its busy ticks: SMT spans 2
+// CPUs (balance_interval 2 ms), last balanced at 97 -> 99; MC spans 8 (8
+// ms), last balanced at 89 -> 97.
+//   - root domain not overloaded: only the lowest domain is read (the early
+//     "goto out"): next_balance 99;
+//   - overloaded, idle long enough to search every level: both: 97;
+//   - a next_balance already earlier (95) stays;
+//   - a wake-up already in flight (ttwu_pending) returns first: 164 stays.
+func TestNewidleMovesNextBalance(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		overloaded bool
+		pending    int
+		before     int64
+		want       int64
+	}{
+		{"not overloaded", false, 0, 164, 99},
+		{"overloaded", true, 0, 164, 97},
+		{"already earlier", true, 0, 95, 95},
+		{"ttwu pending", false, 1, 164, 164},
+	} {
+		s := smallSim(t, BaseV617, SISUtil)
+		s.now = 100 * s.tickNS
+		rq := s.cpus[1]
+		if len(rq.domains) != 2 || rq.domains[0].BalanceInterval != 2 || rq.domains[1].BalanceInterval != 8 {
+			t.Fatalf("cpu1's domains: %d, balance intervals %d, %d ms; want SMT 2, MC 8", len(rq.domains), rq.domains[0].BalanceInterval, rq.domains[1].BalanceInterval)
+		}
+		rq.domains[0].LastBalance, rq.domains[1].LastBalance = 97, 89
+		rq.nextBalance = c.before
+		rq.avgIdle = 1e9
+		rq.ttwuPending = c.pending
+		s.rdOverloaded = c.overloaded
+		s.newidleBalance(rq)
+		if rq.nextBalance != c.want {
+			t.Errorf("%s: next_balance %d after newidle, want %d", c.name, rq.nextBalance, c.want)
+		}
+	}
+}
