@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -368,9 +367,8 @@ func KernelHZ() int {
 
 // HostMachine is this machine as a scenario machine: `lscpu -p` through the
 // lscpu importer when lscpu is installed, else one LLC of the online CPUs;
-// on x86 CPUs that enumerate no caches, one LLC per core, as the kernel
-// builds it (noCacheinfoLLCs); HZ from the kernel's config when it is
-// readable. The notes say what was assumed.
+// HZ from the kernel's config when it is readable. The notes say what was
+// assumed.
 func HostMachine() (scenarios.Machine, []string, error) {
 	var notes []string
 	var m scenarios.Machine
@@ -391,59 +389,10 @@ func HostMachine() (scenarios.Machine, []string, error) {
 		m = scenarios.Machine{Nodes: 1, SocketsPerNode: 1, LLCsPerSocket: 1, ClustersPerLLC: 1, CoresPerCluster: len(cpus),
 			ThreadsPerCore: 1, HZ: scenarios.DefaultHZ, Numbering: scenarios.DefaultNumbering}
 	}
-	var note string
-	if m, note = noCacheinfoLLCs(m, runtime.GOARCH, procX86CPU(), haveCacheinfo()); note != "" {
-		notes = append(notes, note)
-	}
 	if hz := KernelHZ(); hz == 100 || hz == 250 || hz == 300 || hz == 1000 {
 		m.HZ = hz
 	} else {
 		notes = append(notes, fmt.Sprintf("CONFIG_HZ not readable: HZ %d assumed", m.HZ))
 	}
 	return m, notes, nil
-}
-
-// haveCacheinfo says whether any online CPU lists its caches in sysfs
-// (cpuN/cache/index0), as the kernel's cacheinfo fills them from the same
-// CPUID leaves its llc_id comes from.
-func haveCacheinfo() bool {
-	cpus, err := onlineCPUs()
-	if err != nil {
-		return true // unknown: keep the importer's machine
-	}
-	for _, c := range cpus {
-		if _, err := os.Stat(fmt.Sprintf("/sys/devices/system/cpu/cpu%d/cache/index0", c)); err == nil {
-			return true
-		}
-	}
-	return false
-}
-
-// procX86CPU reads the first CPU's vendor, family and model from
-// /proc/cpuinfo (zero values where it cannot).
-func procX86CPU() x86CPU {
-	var c x86CPU
-	data, err := os.ReadFile("/proc/cpuinfo")
-	if err != nil {
-		return c
-	}
-	for _, l := range strings.Split(string(data), "\n") {
-		k, v, ok := strings.Cut(l, ":")
-		if !ok {
-			if strings.TrimSpace(l) == "" && c.Vendor != "" {
-				break
-			}
-			continue
-		}
-		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-		switch k {
-		case "vendor_id":
-			c.Vendor = v
-		case "cpu family":
-			c.Family, _ = strconv.Atoi(v)
-		case "model":
-			c.Model, _ = strconv.Atoi(v)
-		}
-	}
-	return c
 }
