@@ -85,12 +85,9 @@ const switchInLagMS = 0.002
 //
 // Err's error wraps ErrCPUCheck.
 func (c *CPUCheck) Err() error {
-	d := c.ClockMS - c.TraceMS // > 0: the trace is short
-	allow := max(2, 0.05*c.ClockMS)
-	if d > 0 {
-		d = max(0, d-float64(c.SwitchIns)*switchInLagMS)
-	}
-	if d = math.Abs(d); d > allow {
+	short := c.ClockMS - c.TraceMS - float64(c.SwitchIns)*switchInLagMS
+	over := c.TraceMS - c.ClockMS
+	if max(short, over) > max(2, 0.05*c.ClockMS) {
 		return fmt.Errorf("%w: the trace accounts for %.1f ms of the scenario threads' CPU time but their own clocks ran %.1f ms: the trace is missing switches (worst: %s, %.1f ms off), so its figures would be wrong", ErrCPUCheck, c.TraceMS, c.ClockMS, c.Worst, c.WorstDiffMS)
 	}
 	return nil

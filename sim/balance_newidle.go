@@ -24,15 +24,11 @@ func (s *Sim) newidleBalance(rq *RQ) bool {
 // busy_factor away is balanced, and kicked by nohz, at idle intervals).
 func newidleBalance617(s *Sim, rq *RQ) bool {
 	next := s.jiffies() + int64(s.cfg.Machine.HZ)
-	defer func() {
-		if rq.nextBalance > next {
-			rq.nextBalance = next
-		}
-	}()
 	if !s.rdOverloaded || (len(rq.domains) > 0 && rq.avgIdle < rq.domains[0].MaxNewidleLBCost) {
 		if len(rq.domains) > 0 {
 			s.updateNextBalance(rq.domains[0], &next)
 		}
+		rq.nextBalance = min(rq.nextBalance, next)
 		return false
 	}
 	s.era.track.decayBlocked(s, rq)
@@ -49,6 +45,7 @@ func newidleBalance617(s *Sim, rq *RQ) bool {
 			break
 		}
 	}
+	rq.nextBalance = min(rq.nextBalance, next)
 	return s.newidleDone(rq, pulled, currCost)
 }
 
