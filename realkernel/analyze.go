@@ -15,17 +15,27 @@ import (
 // keys as sim.Metrics, with null for what the kernel does not show; those
 // keys are listed in Unmeasured. Kernel and Machine say where it ran.
 type Result struct {
-	Title                 string       `json:"title"`
-	Source                string       `json:"source"`
-	Kernel                string       `json:"kernel"`
-	Machine               string       `json:"machine"`
-	Seed                  *uint64      `json:"seed"`
-	SimMS                 float64      `json:"sim_ms"` // the measured window, ms
-	WallMS                float64      `json:"wall_ms"`
-	Events                int64        `json:"events"` // trace events read
-	Ops                   int64        `json:"ops"`
-	OpsPerS               float64      `json:"ops_per_s"`
-	BusyPct               float64      `json:"busy_pct"`
+	Title   string  `json:"title"`
+	Source  string  `json:"source"`
+	Kernel  string  `json:"kernel"`
+	Machine string  `json:"machine"`
+	Seed    *uint64 `json:"seed"`
+	SimMS   float64 `json:"sim_ms"` // the measured window, ms
+	WallMS  float64 `json:"wall_ms"`
+	Events  int64   `json:"events"` // trace events read
+	Ops     int64   `json:"ops"`
+	OpsPerS float64 `json:"ops_per_s"`
+	BusyPct float64 `json:"busy_pct"`
+	// StealPct: the points of busy_pct that were the host's steal, not the
+	// threads' work (CPUCheck.StolenMS, in proportion to the window's
+	// share of the trace's CPU time); 0 when the steal was not read.
+	StealPct float64 `json:"steal_pct,omitempty"`
+	// SyscallPct: the points of busy_pct the threads spent in the system
+	// calls of their program steps (futex, pipe read and write,
+	// clock_nanosleep: raw_syscalls sys_enter to sys_exit while on a CPU),
+	// which the simulator does not model beyond its context-switch cost;
+	// 0 when the trace has no sys_enter events.
+	SyscallPct            float64      `json:"syscall_pct,omitempty"`
 	IdleWhileOverloadedMS *float64     `json:"idle_while_overloaded_ms"`
 	WakeupLatencyUS       Percentiles  `json:"wakeup_latency_us"`
 	RunqWaitUS            Percentiles  `json:"runq_wait_us"`
@@ -49,6 +59,19 @@ type Result struct {
 	Notes      []string  `json:"notes,omitempty"`
 }
 
+// SyscallMS is the threads' time in the system calls of their steps in
+// the window (SyscallPct of the busy time their tasks' cpu_ms add up to).
+func (r *Result) SyscallMS() float64 {
+	if r.BusyPct == 0 {
+		return 0
+	}
+	var cpu float64
+	for _, t := range r.Tasks {
+		cpu += t.CPUMS
+	}
+	return cpu * r.SyscallPct / r.BusyPct
+}
+
 // CPUCheck compares the threads' CPU time as the trace shows it (switch-in
 // to switch-out, from the window's start to the end of the trace) with
 // their own thread CPU clocks over the same span.
@@ -61,6 +84,33 @@ type CPUCheck struct {
 	// SwitchIns: the threads' switch-ins over the same span (each one
 	// starts a thread's clock a little before the trace sees it).
 	SwitchIns int64 `json:"switch_ins"`
+	// StealMS: the host's steal time on the run's CPUs over the same span
+	// (/proc/stat), and StealCPUs the CPUs it was read from. A vCPU the
+	// host preempts while a thread runs stops the thread's clock but not
+	// the trace's: the trace shows that time as the thread's and its
+	// clock does not (a guest on a loaded host: 120 ms over 1.64 s).
+	// /proc/stat counts in 10 ms ticks, so the steal is known to 10 ms per
+	// CPU. Zero when not read (a trace analysed afterwards).
+	StealMS   float64 `json:"steal_ms,omitempty"`
+	StealCPUs int     `json:"steal_cpus,omitempty"`
+}
+
+// userHZ is the unit of /proc/stat's times (USER_HZ: 100 on x86 and arm64).
+const userHZ = 100
+
+// stealBoundMS is the most the host's steal can have added to the trace:
+// the steal read plus /proc/stat's resolution, one tick per CPU.
+func (c *CPUCheck) stealBoundMS() float64 {
+	return c.StealMS + float64(c.StealCPUs)*1e3/userHZ
+}
+
+// StolenMS is the threads' time the trace shows as running and their own
+// clocks do not, when the host's steal can account for it: the trace's
+// excess over the clocks, bounded by the steal read (stealBoundMS). It is
+// what a busy time from the trace has in it that a simulator with no host
+// cannot have.
+func (c *CPUCheck) StolenMS() float64 {
+	return max(0, min(c.TraceMS-c.ClockMS, c.stealBoundMS()))
 }
 
 // switchInLagMS bounds how much earlier a thread's CPU clock starts than
@@ -72,7 +122,8 @@ const switchInLagMS = 0.002
 
 // Err says whether the trace missed the threads' CPU time: a difference of
 // more than 5 % (and 2 ms) of their clocks' total, beyond what the
-// switch-ins explain, is an error, because then the trace lost switches and
+// switch-ins explain (a trace short of the clocks) or the host's steal (a
+// trace over them), is an error, because then the trace lost switches and
 // every figure from it is wrong (the loss this check was written for took
 // 25 % of it). Some difference is expected: a thread's clock starts when
 // pick_next_task() chooses it, before the sched_switch tracepoint records
@@ -86,7 +137,7 @@ const switchInLagMS = 0.002
 // Err's error wraps ErrCPUCheck.
 func (c *CPUCheck) Err() error {
 	short := c.ClockMS - c.TraceMS - float64(c.SwitchIns)*switchInLagMS
-	over := c.TraceMS - c.ClockMS
+	over := c.TraceMS - c.ClockMS - c.stealBoundMS()
 	if max(short, over) > max(2, 0.05*c.ClockMS) {
 		return fmt.Errorf("%w: the trace accounts for %.1f ms of the scenario threads' CPU time but their own clocks ran %.1f ms: the trace is missing switches (worst: %s, %.1f ms off), so its figures would be wrong", ErrCPUCheck, c.TraceMS, c.ClockMS, c.Worst, c.WorstDiffMS)
 	}
@@ -197,7 +248,15 @@ func Analyze(trace []byte, threads []Thread, w Window) (*Result, error) {
 		cpuAll             int64 // from the window's start to the trace's end
 		migr               int64
 		lastWakeMigrations int64
+		// The thread's time in the system calls of its program steps
+		// (raw_syscalls sys_enter to sys_exit, while it is on a CPU):
+		// inSys since sysFrom.
+		inSys   bool
+		sysFrom int64
+		sys     int64
 	}
+	onCPU := func(t *st) bool { return t.running || !t.seen } // !seen: since before the window
+	sawSys := false
 	by := make(map[int]*st, len(threads))
 	for i, t := range threads {
 		by[t.TID] = &st{idx: i, waking: -1, queued: -1}
@@ -239,8 +298,33 @@ func Analyze(trace []byte, threads []Thread, w Window) (*Result, error) {
 			return nil
 		}
 		switch e.Kind {
+		case interop.FtraceOther:
+			t := by[e.PID]
+			if t == nil {
+				return nil
+			}
+			switch e.Name {
+			case "sys_enter":
+				t.inSys, t.sysFrom = true, ts
+				sawSys = true
+			case "sys_exit":
+				from := t.sysFrom
+				if !t.inSys { // entered before the window or before the switch-in
+					from = w.StartNS
+					if t.seen {
+						from = t.since
+					}
+				}
+				if onCPU(t) {
+					t.sys += ts - from
+				}
+				t.inSys = false
+			}
 		case interop.FtraceSwitch:
 			if p := by[e.PrevPID]; p != nil {
+				if p.inSys && onCPU(p) {
+					p.sys += ts - p.sysFrom
+				}
 				if p.running {
 					p.cpu += ts - p.since
 				} else if !p.seen { // running since before the window
@@ -261,6 +345,7 @@ func Analyze(trace []byte, threads []Thread, w Window) (*Result, error) {
 					r.InferredSwitchIns++
 				}
 				n.running, n.since, n.seen = true, ts, true
+				n.sysFrom = ts
 				if n.waking >= 0 {
 					lat = append(lat, ts-n.waking)
 					n.waking = -1
@@ -330,13 +415,17 @@ func Analyze(trace []byte, threads []Thread, w Window) (*Result, error) {
 	}
 	r.Events = events
 	r.SimMS = round3(float64(win) / 1e6)
-	var busy int64
+	var busy, sys int64
 	clocks := true
 	for _, t := range threads {
 		s := by[t.TID]
 		if s.running {
 			s.cpu += w.EndNS - s.since
+			if s.inSys {
+				s.sys += w.EndNS - s.sysFrom
+			}
 		}
+		sys += s.sys
 		all := s.cpu + s.cpuAll
 		busy += s.cpu
 		clocks = clocks && t.ClockNS > 0
@@ -356,6 +445,9 @@ func Analyze(trace []byte, threads []Thread, w Window) (*Result, error) {
 	r.OpsPerS = round3(float64(r.Ops) / (float64(win) / 1e9))
 	if w.NCPU > 0 {
 		r.BusyPct = round3(100 * float64(busy) / (float64(win) * float64(w.NCPU)))
+		if sawSys {
+			r.SyscallPct = round3(100 * float64(sys) / (float64(win) * float64(w.NCPU)))
+		}
 	}
 	r.WakeupLatencyUS = percentiles(lat)
 	r.RunqWaitUS = percentiles(wait)

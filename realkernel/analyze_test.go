@@ -59,6 +59,56 @@ func TestAnalyze(t *testing.T) {
 	}
 }
 
+// syscallTrace: a/0 returns from a call it blocked in before the window
+// (switched in at 10 us, returns at 14), runs, wakes b/0 with a futex call
+// (30-38 us), blocks in a futex wait (60 us, out at 66); b/0 is switched in
+// at 45 us inside its wait, returns at 47, and is preempted at 80 us inside
+// a write it entered at 75, which it leaves at 95 after being switched in
+// again at 90. The window ends at 200 us.
+const syscallTrace = `# tracer: nop
+ x-99 [000] d..2. 1.000010: sched_switch: prev_comm=x prev_pid=99 prev_prio=120 prev_state=S ==> next_comm=a/0 next_pid=10 next_prio=120
+ a/0-10 [000] ..... 1.000014: sys_exit: NR 230 = 0
+ a/0-10 [000] ..... 1.000030: sys_enter: NR 202 (1, 81, 1, 0, 0, 0)
+ a/0-10 [000] d..2. 1.000032: sched_waking: comm=b/0 pid=11 prio=120 target_cpu=001
+ a/0-10 [000] d..2. 1.000034: sched_wakeup: comm=b/0 pid=11 prio=120 target_cpu=001
+ a/0-10 [000] ..... 1.000038: sys_exit: NR 202 = 1
+ <idle>-0 [001] d..2. 1.000045: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=b/0 next_pid=11 next_prio=120
+ b/0-11 [001] ..... 1.000047: sys_exit: NR 202 = 0
+ a/0-10 [000] ..... 1.000060: sys_enter: NR 202 (1, 80, 3, 0, 0, 0)
+ a/0-10 [000] d..2. 1.000066: sched_switch: prev_comm=a/0 prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
+ b/0-11 [001] ..... 1.000075: sys_enter: NR 1 (5, 1, 1, 0, 0, 0)
+ b/0-11 [001] d..2. 1.000080: sched_switch: prev_comm=b/0 prev_pid=11 prev_prio=120 prev_state=R+ ==> next_comm=x next_pid=99 next_prio=120
+ x-99 [001] d..2. 1.000090: sched_switch: prev_comm=x prev_pid=99 prev_prio=120 prev_state=S ==> next_comm=b/0 next_pid=11 next_prio=120
+ b/0-11 [001] ..... 1.000095: sys_exit: NR 1 = 1
+ b/0-11 [001] d..2. 1.000100: sched_switch: prev_comm=b/0 prev_pid=11 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
+`
+
+// TestAnalyzeSyscalls: the threads' time in their system calls is the time
+// they are on a CPU between sys_enter and sys_exit, and a return without
+// its entry (blocked before the window, or before the switch-in) counts
+// from the switch-in: a 4 + 8 + 6 = 18 us, b 2 + 5 + 5 = 12 us, 30 us of
+// 2 x 200 us = 7.5 % of the 25.25 % busy.
+func TestAnalyzeSyscalls(t *testing.T) {
+	r, err := Analyze([]byte(syscallTrace), []Thread{{Name: "a/0", TID: 10}, {Name: "b/0", TID: 11}},
+		Window{StartNS: 1e9, EndNS: 1e9 + 200e3, NCPU: 2, Dist: func(a, b int) sim.Distance { return sim.DistLLC }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a 10..66 = 56 us, b 45..80 + 90..100 = 45 us: 101 of 400 us.
+	if r.BusyPct != 25.25 || r.SyscallPct != 7.5 || math.Abs(r.SyscallMS()-0.030) > 1e-9 {
+		t.Errorf("busy %v %%, in system calls %v %% (%v ms); want 25.25, 7.5 (0.030 ms)", r.BusyPct, r.SyscallPct, r.SyscallMS())
+	}
+	// A trace with no sys_enter says nothing of system calls.
+	r, err = Analyze([]byte(analyzeTrace), []Thread{{Name: "a/0", TID: 10}, {Name: "b/0", TID: 11}},
+		Window{StartNS: 1e9, EndNS: 1e9 + 200e3, NCPU: 2, Dist: func(a, b int) sim.Distance { return sim.DistLLC }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.SyscallPct != 0 || r.SyscallMS() != 0 {
+		t.Errorf("no sys_enter in the trace: %v %% in system calls", r.SyscallPct)
+	}
+}
+
 func TestWritePerfetto(t *testing.T) {
 	var b strings.Builder
 	threads := []Thread{{Name: "a/0", TID: 10}, {Name: "b/0", TID: 11}}
@@ -128,17 +178,51 @@ func TestAnalyzeQuietTrace(t *testing.T) {
 // clock starts at the pick, before the tracepoint): the 20 us pair's 4625
 // ms against 4880 over 261 k switch-ins passes, a quarter of the time lost
 // fails with or without switch-ins, and a trace over the clocks gets no
-// switch-in allowance.
+// switch-in allowance but is allowed the host's steal (the trace's clock
+// runs while the host keeps the vCPU, the threads' clocks do not).
 func TestCPUCheck(t *testing.T) {
 	for _, c := range []struct {
 		trace, clock float64
 		switchIns    int64
+		stealMS      float64 // the host's steal read from two CPUs; -1: not read
 		bad          bool
-	}{{1000, 1000, 0, false}, {1015, 1000, 0, false}, {981, 1000, 0, false}, {750, 1000, 0, true}, {1060, 1000, 0, true},
-		{11, 12.5, 0, false}, {4625, 4880, 0, true}, {4625, 4880, 261000, false}, {750, 1000, 30000, true}, {1060, 1000, 261000, true}} {
-		err := (&CPUCheck{TraceMS: c.trace, ClockMS: c.clock, Worst: "x/0", SwitchIns: c.switchIns}).Err()
+	}{{1000, 1000, 0, -1, false}, {1015, 1000, 0, -1, false}, {981, 1000, 0, -1, false}, {750, 1000, 0, -1, true}, {1060, 1000, 0, -1, true},
+		{11, 12.5, 0, -1, false}, {4625, 4880, 0, -1, true}, {4625, 4880, 261000, -1, false}, {750, 1000, 30000, -1, true}, {1060, 1000, 261000, -1, true},
+		// A loaded host (a run refused here on 2 December 2026, before the
+		// steal was read): the trace 120 ms over the clocks, 7.3 %; with
+		// 110 ms of steal read, and 10 ms per CPU of /proc/stat's
+		// resolution, the excess is the host's: 0 ms left.
+		{1757.6, 1637.6, 700, 110, false},
+		// Steal explains an excess only up to what was read: 60 ms of
+		// steal leave 40 ms (2.4 %) unexplained, 30 ms leave 70 (4.3 %),
+		// 0 ms leave 100 (6.1 %).
+		{1757.6, 1637.6, 700, 60, false}, {1757.6, 1637.6, 700, 30, false}, {1757.6, 1637.6, 700, 0, true},
+		// Steal never excuses a trace short of the clocks.
+		{750, 1000, 0, 500, true}} {
+		cc := &CPUCheck{TraceMS: c.trace, ClockMS: c.clock, Worst: "x/0", SwitchIns: c.switchIns}
+		if c.stealMS >= 0 {
+			cc.StealMS, cc.StealCPUs = c.stealMS, 2
+		}
+		err := cc.Err()
 		if (err != nil) != c.bad {
-			t.Errorf("trace %.1f ms, clock %.1f ms: error %v, want bad=%v", c.trace, c.clock, err, c.bad)
+			t.Errorf("trace %.1f ms, clock %.1f ms, steal %.0f ms: error %v, want bad=%v", c.trace, c.clock, c.stealMS, err, c.bad)
+		}
+	}
+}
+
+// TestStolenMS: the share of a trace's CPU time that was the host's is its
+// excess over the threads' clocks, as far as the steal read (plus one
+// 10 ms tick per CPU) covers it; a trace short of the clocks had none.
+func TestStolenMS(t *testing.T) {
+	for _, c := range []struct{ trace, clock, steal, want float64 }{
+		{1757.6, 1637.6, 110, 120}, // 110 + 2 x 10 covers the 120 ms excess
+		{1757.6, 1637.6, 60, 80},   // the excess beyond 60 + 20 is not steal
+		{1757.6, 1637.6, 0, 20},    // nothing read: at most the resolution
+		{1639.0, 1651.0, 50, 0},    // the trace short of the clocks: no steal in it
+	} {
+		cc := &CPUCheck{TraceMS: c.trace, ClockMS: c.clock, StealMS: c.steal, StealCPUs: 2}
+		if got := cc.StolenMS(); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("trace %.1f, clocks %.1f, steal %.0f ms: stolen %.3f ms, want %.0f", c.trace, c.clock, c.steal, got, c.want)
 		}
 	}
 }

@@ -90,6 +90,13 @@ func CompareRows(r *Result, m *sim.Metrics) []Row {
 		{Name: "other migrations/s", Real: float64(r.Migrations.Other) / sec, Sim: float64(m.Migrations.Total-m.Migrations.Wakeup-m.Migrations.Fork) / ssec},
 		{Name: "context switches/s", Real: float64(r.CtxSwitches) / sec, Sim: float64(m.CtxSwitches) / ssec},
 		{Name: "busy %", Real: r.BusyPct, Sim: m.BusyPct},
+		// The simulator has no host: the real busy time less the host's
+		// steal (Result.StealPct) is the one to set beside it.
+		{Name: "busy % less host steal", Real: r.BusyPct - r.StealPct, Sim: m.BusyPct},
+		// The kernel's own time per operation: the threads' system calls
+		// on the real kernel (Result.SyscallPct), the context-switch
+		// charge in the model (its only kernel time on a thread).
+		{Name: "syscall / switch time per op us", Real: 1e3 * r.SyscallMS() / max(float64(r.Ops), 1), Sim: 1e3 * m.Costs.ContextSwitchMS / max(float64(m.Ops), 1)},
 	}
 	for i := range rows {
 		rows[i].Real, rows[i].Sim = round3(rows[i].Real), round3(rows[i].Sim)

@@ -64,7 +64,9 @@ var (
 		return realQuantity{"ops/s", mean, spread, across, func(r *Result) float64 { return r.OpsPerS }, func(m *sim.Metrics) float64 { return m.OpsPerS }}
 	}
 	qBusy = func(mean, spread, across float64) realQuantity {
-		return realQuantity{"busy %", mean, spread, across, func(r *Result) float64 { return r.BusyPct }, func(m *sim.Metrics) float64 { return m.BusyPct }}
+		// The real busy time less the host's steal (Result.StealPct): the
+		// simulator has no host.
+		return realQuantity{"busy % less host steal", mean, spread, across, func(r *Result) float64 { return r.BusyPct - r.StealPct }, func(m *sim.Metrics) float64 { return m.BusyPct }}
 	}
 	qWakesPerOp = func(mean, spread, across float64) realQuantity {
 		return realQuantity{"wake-ups per op", mean, spread, across, func(r *Result) float64 { return perOp(r.Wakeups, r.Ops) },
@@ -137,7 +139,14 @@ func TestRealVsSim(t *testing.T) {
 		// quiet guest (four checks, mean 40.68) and 40.49 in CI after the
 		// browser tests: inside the band. Counted as two more conditions
 		// they would narrow the spread across to 0.228; a band is widened
-		// by a new condition, never narrowed, so it stays 0.283.
+		// by a new condition, never narrowed, so it stays 0.283. From 2
+		// December the real busy time is taken less the host's steal
+		// (Result.StealPct): on a loaded host (steal 10-100 ms a run) the
+		// trace counted up to 1.1 points of it as the threads' (runs
+		// refused by the CPU check before it allowed for steal), and the
+		// simulator has no host. The threads' system calls stay in: 0.4-0.5
+		// points here, 24 us per op against the model's 2.3 us switch
+		// charge, the kernel time the model lacks (docs/real-kernel.md).
 		{"testdata/pipeline.json", []realQuantity{qOps(299.5, 1.066, 0), qBusy(40.27, 0.1693, 0.283), qWakesPerOp(0.9961, 0.0108, 0)},
 			[2]string{"machine.costs.context_switch", "1ms"}},
 		// server-1to4.json: four clients run 100 us and ask a server (sync
@@ -188,8 +197,9 @@ func TestRealVsSim(t *testing.T) {
 			if res.LostEvents > 0 {
 				t.Fatalf("%s: the trace lost %d events", c.file, res.LostEvents)
 			}
-			t.Logf("%s run %d: %d switch-ins inferred, CPU check trace %.1f ms / clocks %.1f ms", c.file, i+1,
-				res.InferredSwitchIns, res.CPUCheck.TraceMS, res.CPUCheck.ClockMS)
+			t.Logf("%s run %d: %d switch-ins inferred, CPU check trace %.1f ms / clocks %.1f ms, host steal %.0f ms (busy %.3f %%, %.3f of it stolen)", c.file, i+1,
+				res.InferredSwitchIns, res.CPUCheck.TraceMS, res.CPUCheck.ClockMS, res.CPUCheck.StealMS, res.BusyPct, res.StealPct)
+			t.Logf("%s run %d: %.3f points of busy in the threads' system calls, %.1f us per op", c.file, i+1, res.SyscallPct, 1e3*res.SyscallMS()/max(float64(res.Ops), 1))
 			for k, q := range c.qs {
 				vals[k] = append(vals[k], q.real(res))
 			}

@@ -116,7 +116,7 @@ func RunCase(c ReportCase, runs int, isolate bool, costs *scenarios.Costs, host 
 	}
 	cr := &CaseResult{Title: s.Title, File: c.File, Duration: s.Duration, ScenarioNote: s.Description}
 	var per [][]float64
-	var inferred, cpuRatio []float64
+	var inferred, cpuRatio, steal []float64
 	var refused []string
 	var switchIns float64
 	for i := 0; i < runs; i++ {
@@ -164,6 +164,9 @@ func RunCase(c ReportCase, runs int, isolate bool, costs *scenarios.Costs, host 
 		inferred = append(inferred, float64(res.InferredSwitchIns))
 		if c := res.CPUCheck; c != nil && c.ClockMS > 0 {
 			cpuRatio = append(cpuRatio, c.TraceMS/c.ClockMS)
+			if c.StealCPUs > 0 {
+				steal = append(steal, c.StealMS)
+			}
 		}
 		switchIns += float64(res.CtxSwitches)
 	}
@@ -182,6 +185,10 @@ func RunCase(c ReportCase, runs int, isolate bool, costs *scenarios.Costs, host 
 	if len(cpuRatio) > 0 {
 		st := StatOf(cpuRatio)
 		cr.Notes = append(cr.Notes, fmt.Sprintf("CPU time check, the trace's over the threads' own clocks: %.4f – %.4f", st.Min, st.Max))
+	}
+	if len(steal) > 0 {
+		st := StatOf(steal)
+		cr.Notes = append(cr.Notes, fmt.Sprintf("the host's steal time on the guest's CPUs (/proc/stat, 10 ms ticks): %.0f – %.0f ms per run", st.Min, st.Max))
 	}
 	for _, v := range per {
 		cr.Real = append(cr.Real, StatOf(v))

@@ -287,6 +287,7 @@ func Run(s *scenarios.Scenario, opt Options) (*Result, *Recording, error) {
 	tr.mark("schedsim clock " + strconv.FormatInt(monoNow(), 10))
 	r.t0 = monoNow() + 20e6
 	r.end = r.t0 + dur
+	steal0, stealOK := stealNS(cpus)
 	r.release()
 	sleepUntil(r.t0)
 	tr.mark("schedsim start " + strconv.FormatInt(r.t0, 10))
@@ -301,6 +302,7 @@ func Run(s *scenarios.Scenario, opt Options) (*Result, *Recording, error) {
 		r.post(w, -1)
 	}
 	done.Wait()
+	steal1, steal1OK := stealNS(cpus)
 	tr.mark("schedsim clock " + strconv.FormatInt(monoNow(), 10))
 	trace, lost, err := tr.stop()
 	if err != nil {
@@ -334,8 +336,14 @@ func Run(s *scenarios.Scenario, opt Options) (*Result, *Recording, error) {
 		notes = append(notes, fmt.Sprintf("%d switch-ins of the scenario's threads were not in the trace (the kernel reports no event from an idle task's own context on some CPUs here) and were put back from the events around them (interop.RepairFtrace): each at the interrupt that woke the thread, a few microseconds early", res.InferredSwitchIns))
 	}
 	var checkErr error
+	if c := res.CPUCheck; c != nil && stealOK && steal1OK {
+		c.StealMS, c.StealCPUs = round3(float64(steal1-steal0)/1e6), len(cpus)
+		if c.TraceMS > 0 {
+			res.StealPct = round3(res.BusyPct * c.StolenMS() / c.TraceMS)
+		}
+	}
 	if c := res.CPUCheck; c != nil {
-		notes = append(notes, fmt.Sprintf("CPU time check: the trace shows %.1f ms, the threads' own clocks %.1f ms", c.TraceMS, c.ClockMS))
+		notes = append(notes, fmt.Sprintf("CPU time check: the trace shows %.1f ms, the threads' own clocks %.1f ms, the host's steal %.0f ms", c.TraceMS, c.ClockMS, c.StealMS))
 		checkErr = c.Err()
 		if checkErr != nil && lost > 0 {
 			checkErr = fmt.Errorf("%w (the trace buffer, %d KB per CPU, lost %d events)", checkErr, tr.bufKB, lost)

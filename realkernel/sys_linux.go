@@ -169,6 +169,41 @@ func setAffinity(tid int, cpus []int) error {
 	return nil
 }
 
+// stealNS sums the steal time of cpus from /proc/stat (the time the host
+// kept their vCPUs from running while the guest had work for them: the
+// paravirt steal clock, account_steal_time()), in ns, at USER_HZ
+// resolution. ok is false when the file or a CPU's line cannot be read.
+func stealNS(cpus []int) (ns int64, ok bool) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, false
+	}
+	return parseStealNS(b, cpus)
+}
+
+// parseStealNS is stealNS on /proc/stat's text.
+func parseStealNS(b []byte, cpus []int) (ns int64, ok bool) {
+	want := map[string]bool{}
+	for _, c := range cpus {
+		want["cpu"+strconv.Itoa(c)] = true
+	}
+	found := 0
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		// cpuN user nice system idle iowait irq softirq steal ...
+		if len(f) < 9 || !want[f[0]] {
+			continue
+		}
+		v, err := strconv.ParseInt(f[8], 10, 64)
+		if err != nil {
+			return 0, false
+		}
+		ns += v * (1e9 / userHZ)
+		found++
+	}
+	return ns, found == len(cpus)
+}
+
 // onlineCPUs lists the online CPUs (sysfs).
 func onlineCPUs() ([]int, error) {
 	b, err := os.ReadFile("/sys/devices/system/cpu/online")

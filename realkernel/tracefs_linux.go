@@ -30,6 +30,7 @@ type tracer struct {
 	clockRaw bool   // trace_clock x86-tsc (timestamps are TSC counts)
 	marker   *os.File
 	sysExit  bool // raw_syscalls/sys_exit enabled
+	sysEnter bool // raw_syscalls/sys_enter enabled
 	bufKB    int  // the per-CPU buffer the kernel gave
 }
 
@@ -163,22 +164,31 @@ func newTracer(tids []int, bufKB int) (*tracer, error) {
 			return fail(err)
 		}
 	}
-	// The returns from the system calls the threads block in (read of a
-	// pipe, futex, clock_nanosleep): the first event in a thread's own
-	// context after it was switched in, which dates a switch-in the kernel
-	// did not report (interop.RepairFtrace). The syscall number is tested
-	// first, so the threads' clock_gettime calls while they spin cost one
+	// The entries to and returns from the system calls of the threads'
+	// program steps (read and write of a pipe, futex, clock_nanosleep).
+	// A return is the first event in a thread's own context after it was
+	// switched in, which dates a switch-in the kernel did not report
+	// (interop.RepairFtrace); the two together give the threads' time in
+	// the kernel (Result.SyscallPct). The syscall number is tested first,
+	// so the threads' clock_gettime calls while they spin cost one
 	// comparison chain.
-	if d := filepath.Join(t.dir, "events/raw_syscalls/sys_exit"); fileExists(d) {
-		f := fmt.Sprintf("(id == %d || id == %d || id == %d) && (%s)", syscall.SYS_READ, syscall.SYS_FUTEX, syscall.SYS_CLOCK_NANOSLEEP,
-			strings.ReplaceAll(strings.Join(pidEq, "||"), "pid==", "common_pid=="))
+	f := fmt.Sprintf("(id == %d || id == %d || id == %d || id == %d) && (%s)", syscall.SYS_READ, syscall.SYS_WRITE, syscall.SYS_FUTEX, syscall.SYS_CLOCK_NANOSLEEP,
+		strings.ReplaceAll(strings.Join(pidEq, "||"), "pid==", "common_pid=="))
+	for _, ev := range []struct {
+		name string
+		on   *bool
+	}{{"sys_exit", &t.sysExit}, {"sys_enter", &t.sysEnter}} {
+		d := filepath.Join(t.dir, "events/raw_syscalls", ev.name)
+		if !fileExists(d) {
+			continue
+		}
 		if err := writeFile(filepath.Join(d, "filter"), f); err != nil {
-			return fail(fmt.Errorf("setting the sys_exit filter for %d threads: %v", len(tids), err))
+			return fail(fmt.Errorf("setting the %s filter for %d threads: %v", ev.name, len(tids), err))
 		}
 		if err := writeFile(filepath.Join(d, "enable"), "1"); err != nil {
 			return fail(err)
 		}
-		t.sysExit = true
+		*ev.on = true
 	}
 	if t.marker, err = os.OpenFile(filepath.Join(t.dir, "trace_marker"), os.O_WRONLY, 0); err != nil {
 		return fail(err)
@@ -229,6 +239,9 @@ func (t *tracer) close() {
 		}
 		if t.sysExit {
 			writeFile(filepath.Join(t.dir, "events/raw_syscalls/sys_exit", "enable"), "0")
+		}
+		if t.sysEnter {
+			writeFile(filepath.Join(t.dir, "events/raw_syscalls/sys_enter", "enable"), "0")
 		}
 		os.Remove(t.dir)
 	}
