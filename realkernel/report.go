@@ -162,8 +162,8 @@ func RunCase(c ReportCase, runs int, isolate bool, costs *scenarios.Costs, host 
 			}
 		}
 		inferred = append(inferred, float64(res.InferredSwitchIns))
-		if c := res.CPUCheck; c != nil && c.ClockMS > 0 {
-			cpuRatio = append(cpuRatio, c.TraceMS/c.ClockMS)
+		if c := res.CPUCheck; c != nil && c.ClockMS-c.ClockLeadMS > 0 {
+			cpuRatio = append(cpuRatio, c.TraceMS/(c.ClockMS-c.ClockLeadMS))
 			if c.StealCPUs > 0 {
 				steal = append(steal, c.StealMS)
 			}
@@ -184,7 +184,7 @@ func RunCase(c ReportCase, runs int, isolate bool, costs *scenarios.Costs, host 
 	}
 	if len(cpuRatio) > 0 {
 		st := StatOf(cpuRatio)
-		cr.Notes = append(cr.Notes, fmt.Sprintf("CPU time check, the trace's over the threads' own clocks: %.4f – %.4f", st.Min, st.Max))
+		cr.Notes = append(cr.Notes, fmt.Sprintf("CPU time check, the trace's over the threads' own clocks from their switch-ins (less what they count before a switch-in from idle): %.4f – %.4f", st.Min, st.Max))
 	}
 	if len(steal) > 0 {
 		st := StatOf(steal)

@@ -343,7 +343,7 @@ func Run(s *scenarios.Scenario, opt Options) (*Result, *Recording, error) {
 		}
 	}
 	if c := res.CPUCheck; c != nil {
-		notes = append(notes, fmt.Sprintf("CPU time check: the trace shows %.1f ms, the threads' own clocks %.1f ms, the host's steal %.0f ms", c.TraceMS, c.ClockMS, c.StealMS))
+		notes = append(notes, fmt.Sprintf("CPU time check: the trace shows %.1f ms, the threads' own clocks %.1f ms (%.1f ms of it before their switch-ins from idle), the host's steal %.0f ms", c.TraceMS, c.ClockMS, c.ClockLeadMS, c.StealMS))
 		checkErr = c.Err()
 		if checkErr != nil && lost > 0 {
 			checkErr = fmt.Errorf("%w (the trace buffer, %d KB per CPU, lost %d events)", checkErr, tr.bufKB, lost)
