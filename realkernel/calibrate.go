@@ -66,15 +66,21 @@ func fmtCost(us float64) string {
 //     on one CPU (two system calls and a switch: what one hand-over costs);
 //   - wakeup_ipi: the wake-up latency to a CPU that went idle just before,
 //     minus context_switch (what a remote wake-up adds to a local one);
+//   - wakeup_ipi_send: the waker's CPU time in a futex wake-up of a thread
+//     on the other, idle CPU minus that of one on its own CPU (what the
+//     IPI costs the waker; the rest of try_to_wake_up() is the same);
 //   - idle_states: POLL at 0, then one state per idle length at which the
 //     latency rose by more than 0.5 us over the previous state: after = that
 //     idle length, exit_latency = the rise over the shortest idle length.
 //
 // The rest (cache_cold, comm, search costs, jitter) keeps the simulator's
 // defaults: these small workloads do not measure them.
-func deriveCosts(ctx Sample, idle []Sample) scenarios.Costs {
+func deriveCosts(ctx Sample, idle []Sample, sendLocal, sendRemote Sample) scenarios.Costs {
 	var c scenarios.Costs
 	c.ContextSwitch = fmtCost(ctx.P50US)
+	if sendLocal.N > 0 && sendRemote.N > 0 {
+		c.WakeupIPISend = fmtCost(sendRemote.P50US - sendLocal.P50US)
+	}
 	if len(idle) == 0 {
 		return c
 	}

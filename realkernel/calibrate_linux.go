@@ -38,7 +38,7 @@ func Calibrate(opt CalibrateOptions) (*Calibration, error) {
 	defer debug.SetGCPercent(oldGC)
 
 	cal := &Calibration{Kernel: KernelVersion(), Machine: MachineName()}
-	rt, _, err := pingPong(a, a, rounds*4, 0, false, false)
+	rt, _, sendLocal, err := pingPong(a, a, rounds*4, 0, false, false)
 	if err != nil {
 		return nil, err
 	}
@@ -54,43 +54,53 @@ func Calibrate(opt CalibrateOptions) (*Calibration, error) {
 		how = "sched_waking to switch-in, from a tracefs instance"
 	}
 	var idle []Sample
+	var sendRemote []int64
 	for _, gap := range []int64{5e3, 20e3, 100e3, 500e3, 2e6, 10e6, 20e6} {
 		n := rounds
 		if gap >= 2e6 {
 			n = max(rounds/8, 20)
 		}
-		_, lat, err := pingPong(a, b, n, gap, false, traced)
+		_, lat, send, err := pingPong(a, b, n, gap, false, traced)
 		if err != nil {
 			return nil, err
+		}
+		if gap == 100e3 {
+			sendRemote = send
 		}
 		s := sampleOf(fmt.Sprintf("wake_idle_%gus", float64(gap)/1e3), "wake-up latency to the other CPU after it idled this long: "+how, lat)
 		s.GapUS, s.CPUA, s.CPUB = float64(gap)/1e3, a, b
 		idle = append(idle, s)
 		cal.Samples = append(cal.Samples, s)
 	}
-	_, lat, err := pingPong(a, b, rounds, 100e3, true, traced)
+	sendL := sampleOf("wake_send_local", "the waker's CPU time in a futex wake-up of a thread waiting on its own CPU (CLOCK_THREAD_CPUTIME_ID around the call)", sendLocal)
+	sendL.CPUA, sendL.CPUB = a, a
+	sendR := sampleOf("wake_send_idle_100us", "the waker's CPU time in a futex wake-up of a thread waiting on the other CPU, idle for 100 us (the same clock)", sendRemote)
+	sendR.GapUS, sendR.CPUA, sendR.CPUB = 100, a, b
+	cal.Samples = append(cal.Samples, sendL, sendR)
+	_, lat, _, err := pingPong(a, b, rounds, 100e3, true, traced)
 	if err != nil {
 		return nil, err
 	}
 	busy := sampleOf("wake_busy", "wake-up latency to the other CPU while a nice-0 thread spins there (wake-up preemption included): "+how, lat)
 	busy.GapUS, busy.CPUA, busy.CPUB = 100, a, b
 	cal.Samples = append(cal.Samples, busy)
-	cal.Costs = deriveCosts(ctx, idle)
+	cal.Costs = deriveCosts(ctx, idle, sendL, sendR)
 	return cal, nil
 }
 
 // pingPong runs rounds of: thread A (on cpu a) spins for gap, notes the time
 // and wakes thread B (on cpu b) through a futex; B notes its wake-up
-// latency and wakes A back. It returns A's round trips and B's latencies
-// (ns). With spin, a third thread spins on cpu b all along. With traced,
+// latency and wakes A back. It returns A's round trips, B's latencies and
+// A's CPU time in its futex wake-up call (ns). With spin, a third thread spins on cpu b all along. With traced,
 // B's latencies are the kernel's (sched_waking to switch-in, the
 // simulator's definition, read from a tracefs instance) instead of the
 // user-space ones (futex call to return, which add both system calls).
-func pingPong(a, b, rounds int, gap int64, spin, traced bool) ([]int64, []int64, error) {
+func pingPong(a, b, rounds int, gap int64, spin, traced bool) ([]int64, []int64, []int64, error) {
 	var word, stop, goWord uint32
 	var sent int64
 	rt := make([]int64, rounds)
 	lat := make([]int64, rounds)
+	send := make([]int64, rounds)
 	var wg, ready sync.WaitGroup
 	errs := make([]error, 3)
 	tids := make([]int, 3)
@@ -148,7 +158,9 @@ func pingPong(a, b, rounds int, gap int64, spin, traced bool) ([]int64, []int64,
 			t0 := monoNow()
 			atomic.StoreInt64(&sent, t0)
 			atomic.StoreUint32(&word, 2*k-1)
+			c0 := threadCPU()
 			futexWake(&word, 1)
+			send[k-1] = threadCPU() - c0
 			for {
 				v := atomic.LoadUint32(&word)
 				if v >= 2*k {
@@ -182,21 +194,21 @@ func pingPong(a, b, rounds int, gap int64, spin, traced bool) ([]int64, []int64,
 			if tr != nil {
 				tr.close()
 			}
-			return nil, nil, e
+			return nil, nil, nil, e
 		}
 	}
 	if tr == nil {
-		return rt, lat, terr
+		return rt, lat, send, terr
 	}
 	defer tr.close()
 	tr.mark("schedsim clock " + strconv.FormatInt(monoNow(), 10))
 	data, _, err := tr.stop()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	clk, err := interop.NewFtraceClock(data)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var klat []int64
 	waking := int64(-1)
@@ -215,10 +227,10 @@ func pingPong(a, b, rounds int, gap int64, spin, traced bool) ([]int64, []int64,
 		return nil
 	}))
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if len(klat) < rounds/4 {
-		return nil, nil, fmt.Errorf("the trace showed %d wake-ups of %d", len(klat), rounds)
+		return nil, nil, nil, fmt.Errorf("the trace showed %d wake-ups of %d", len(klat), rounds)
 	}
-	return rt, klat, nil
+	return rt, klat, send, nil
 }

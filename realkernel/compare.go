@@ -94,9 +94,9 @@ func CompareRows(r *Result, m *sim.Metrics) []Row {
 		// steal (Result.StealPct) is the one to set beside it.
 		{Name: "busy % less host steal", Real: r.BusyPct - r.StealPct, Sim: m.BusyPct},
 		// The kernel's own time per operation: the threads' system calls
-		// on the real kernel (Result.SyscallPct), the context-switch
-		// charge in the model (its only kernel time on a thread).
-		{Name: "syscall / switch time per op us", Real: 1e3 * r.SyscallMS() / max(float64(r.Ops), 1), Sim: 1e3 * m.Costs.ContextSwitchMS / max(float64(m.Ops), 1)},
+		// on the real kernel (Result.SyscallPct), the context-switch and
+		// IPI-sending charges in the model (its kernel time on a thread).
+		{Name: "syscall / switch time per op us", Real: 1e3 * r.SyscallMS() / max(float64(r.Ops), 1), Sim: 1e3 * (m.Costs.ContextSwitchMS + m.Costs.IPISendMS) / max(float64(m.Ops), 1)},
 	}
 	for i := range rows {
 		rows[i].Real, rows[i].Sim = round3(rows[i].Real), round3(rows[i].Sim)

@@ -114,7 +114,7 @@ func TestRealVsSim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("calibrated: context_switch %s, wakeup_ipi %s, idle states %+v", cal.Costs.ContextSwitch, cal.Costs.WakeupIPI, cal.Costs.IdleStates)
+	t.Logf("calibrated: context_switch %s, wakeup_ipi %s, wakeup_ipi_send %s, idle states %+v", cal.Costs.ContextSwitch, cal.Costs.WakeupIPI, cal.Costs.WakeupIPISend, cal.Costs.IdleStates)
 	cases := []struct {
 		file  string
 		qs    []realQuantity

@@ -346,7 +346,7 @@ func WriteReport(w io.Writer, opt ReportOptions, intro, outro string) error {
 			fmt.Fprintf(w, "| %s | %.2f | %.2f – %.2f | %d |\n", s.Name, s.P50US, s.P25US, s.P75US, s.N)
 		}
 		c := cal.Costs
-		fmt.Fprintf(w, "\nDerived `machine.costs`: context_switch %s, wakeup_ipi %s, idle_states", c.ContextSwitch, c.WakeupIPI)
+		fmt.Fprintf(w, "\nDerived `machine.costs`: context_switch %s, wakeup_ipi %s, wakeup_ipi_send %s, idle_states", c.ContextSwitch, c.WakeupIPI, c.WakeupIPISend)
 		for _, st := range c.IdleStates {
 			fmt.Fprintf(w, " %s (after %s, exit %s)", st.Name, st.After, st.ExitLatency)
 		}

@@ -306,6 +306,7 @@ func (c *Costs) resolve(p *problems, path string) sim.Costs {
 	out := sim.DefaultCosts()
 	optDur(p, join(path, "context_switch"), c.ContextSwitch, lim("machine.costs.context_switch"), &out.ContextSwitch)
 	optDur(p, join(path, "wakeup_ipi"), c.WakeupIPI, lim("machine.costs.wakeup_ipi"), &out.WakeupIPI)
+	optDur(p, join(path, "wakeup_ipi_send"), c.WakeupIPISend, lim("machine.costs.wakeup_ipi_send"), &out.WakeupIPISend)
 	if c.IdleStates != nil {
 		ipath := join(path, "idle_states")
 		if len(c.IdleStates) > MaxIdleStates {

@@ -129,6 +129,8 @@ type CPU struct {
 type Costs struct {
 	ContextSwitch string `json:"context_switch,omitempty"`
 	WakeupIPI     string `json:"wakeup_ipi,omitempty"`
+	// WakeupIPISend: the waker's CPU time for that IPI (sim.Costs).
+	WakeupIPISend string `json:"wakeup_ipi_send,omitempty"`
 	// IdleStates: nil keeps the default C-states; a non-nil empty list means
 	// the CPUs have no idle states at all.
 	IdleStates   []IdleState `json:"idle_states,omitzero"`

@@ -450,6 +450,7 @@ func fieldRows() []Field {
 			val: func(s *Scenario, _ keys) any { return s.Machine.Costs }, reset: func(s *Scenario, _ keys) { s.Machine.Costs = Costs{} }},
 		cost("context_switch", "CPU time of one context switch", func(c *Costs) *string { return &c.ContextSwitch }),
 		cost("wakeup_ipi", "latency of a wake-up sent to another CPU (IPI and remote enqueue)", func(c *Costs) *string { return &c.WakeupIPI }),
+		cost("wakeup_ipi_send", "CPU time the waker spends sending that IPI (an exit to the hypervisor in a VM; default 0)", func(c *Costs) *string { return &c.WakeupIPISend }),
 		{Path: "machine.costs.idle_states", Kind: KindList, Max: MaxIdleStates, what: "idle states", rangeMsg: "index %[1]d is out of range (there are %[2]d idle states)", Absent: "the default C-states",
 			Doc: "C-states, shallowest first; [] means none", Example: `[{"name":"C1","after":"0s","exit_latency":"2us"}]`,
 			val:    func(s *Scenario, _ keys) any { return s.Machine.Costs.IdleStates },

@@ -110,6 +110,11 @@ type IdleState struct {
 type Costs struct {
 	ContextSwitch int64 // CPU time of one context switch, charged to the incoming task
 	WakeupIPI     int64 // latency of a wake-up sent to another CPU (IPI + remote enqueue)
+	// WakeupIPISend is the CPU time a waker spends sending that IPI (the
+	// wake list's, or the resched IPI to the CPU it enqueued on): on bare
+	// metal one APIC register write, in a virtual machine an exit to the
+	// hypervisor. Charged to the waker; 0: none.
+	WakeupIPISend int64
 	// IdleStates, shallowest first; After must increase. Empty = no C-states.
 	IdleStates []IdleState
 	// CacheCold[d] is the CPU time a task loses refilling its caches when it

@@ -395,12 +395,15 @@ func (p *Task) takeWakeFlags() int {
 // that rq's lock does (3.8's ttwu_do_activate(), wake_up_new_task()'s
 // activate_task()), and sends the resched IPI once the search (search ns,
 // select_task_rq()'s cost) is done: an idle rq starts its exit that much
-// later.
-func (s *Sim) activateByIPI(rq *RQ, p *Task, flags int, search int64) {
+// later. It says whether an IPI went out: the rq was idle, or p preempts
+// its task (resched_curr() of a remote CPU: smp_send_reschedule()).
+func (s *Sim) activateByIPI(rq *RQ, p *Task, flags int, search int64) (sent bool) {
 	s.m.cost.ipi += s.costs.WakeupIPI
 	rq.ipiLag = search + s.costs.WakeupIPI
+	wasIdle, marked := rq.idle, rq.needResched
 	s.activate(rq, p, flags)
 	rq.ipiLag = 0
+	return wasIdle || (!marked && rq.needResched)
 }
 
 // startTick restarts rq's tick from the next jiffy (tick_nohz_idle_exit()),

@@ -12,6 +12,11 @@ package sim
 //   - WakeupIPI 2us: an IPI through the local APIC (~1us) plus the remote
 //     enqueue's rq lock and cache misses (TTWU_QUEUE), excluding the C-state
 //     exit, which IdleStates charges.
+//   - WakeupIPISend 0: what sending that IPI costs the waker. On the
+//     seeds' bare-metal machines it is one x2APIC ICR write (an MSR write,
+//     a fraction of a microsecond), below the model's resolution; a guest
+//     pays an exit to its hypervisor instead (schedsim calibrate measures
+//     it: about 8 us on this project's Firecracker guests, docs/costs.md).
 //   - IdleStates: exactly intel_idle's nehalem_cstates (idle_cpu_nehalem in
 //     3.6 for Westmere-EX 0x2F and Nehalem-EP 0x1A, idle_cpu_nhx today):
 //     POLL, C1 3us/6us, C1E 10us/20us, C3 20us/80us, C6 200us/800us as exit

@@ -142,6 +142,14 @@
 //     waiting for such an IPI that gets a wake-up of its own (its timer)
 //     still leaves idle at the IPI's time plus the exit, up to WakeupIPI
 //     late.
+//   - The waker's cost of sending a wake-up's IPI (Costs.WakeupIPISend, 0
+//     by default) is charged for the wake list's IPI and for a resched IPI
+//     to an idle target or one whose task the wakee preempts; the model
+//     has no polling idle state (TIF_POLLING_NRFLAG, which lets the kernel
+//     skip the IPI to a CPU in POLL), so it charges those too. A timer's
+//     wake-up and a fork's first wake-up are not charged (the interrupt's
+//     time is not modelled; wake_up_new_task()'s IPI is the parent's, left
+//     out).
 //   - No cgroups (CONFIG_FAIR_GROUP_SCHED off): task_h_load is the task's
 //     own load; effective_load() is the identity, as in Preeti's experiments.
 //     (3.8's wake_affine() passes it se.load.weight under every load metric,

@@ -119,6 +119,9 @@ type CostBreakdown struct {
 	// there, because an SMT sibling of the CPU was running too
 	// (Costs.SMTGain, smt.go); absent when zero.
 	SMTShareMS float64 `json:"smt_share_ms,omitzero"`
+	// IPISendMS is the CPU time wakers spent sending wake-up IPIs
+	// (Costs.WakeupIPISend); absent when zero.
+	IPISendMS float64 `json:"ipi_send_ms,omitzero"`
 }
 
 // costAcc accumulates CostBreakdown in ns.
@@ -126,6 +129,7 @@ type costAcc struct {
 	ctxSwitch, cacheRefill, comm, ipi, idleExit int64
 	remoteMem                                   int64 // numa_cost.go
 	smt                                         int64 // smt.go
+	ipiSend                                     int64 // Costs.WakeupIPISend
 }
 
 // Percentiles of a latency distribution, in microseconds.
@@ -353,7 +357,7 @@ func (s *Sim) Metrics() Metrics {
 	out.Costs = CostBreakdown{
 		ContextSwitchMS: ms(m.cost.ctxSwitch), CacheRefillMS: ms(m.cost.cacheRefill), CommMS: ms(m.cost.comm),
 		SearchMS: ms(m.searchCost), BalanceMS: ms(m.balanceCost), IPIMS: ms(m.cost.ipi), IdleExitMS: ms(m.cost.idleExit),
-		RemoteMemMS: ms(m.cost.remoteMem), SMTShareMS: ms(m.cost.smt),
+		RemoteMemMS: ms(m.cost.remoteMem), SMTShareMS: ms(m.cost.smt), IPISendMS: ms(m.cost.ipiSend),
 	}
 	if m.wakeups > 0 {
 		out.CPUsExaminedPerWakeup = round3(float64(m.cpusExamined) / float64(m.wakeups))

@@ -39,7 +39,8 @@ const maxPendingWakers = 4096
 
 // tryToWakeUp mirrors try_to_wake_up(p) issued on CPU cpu by waker (nil for
 // a timer). A task not blocked in a wait only counts the wake (a semaphore
-// post). It returns the search cost charged to the waking CPU.
+// post). It returns what the waking CPU is charged: the search's cost and
+// the IPI's (Costs.WakeupIPISend).
 func (s *Sim) tryToWakeUp(p *Task, waker *Task, cpu int, sync bool) int64 {
 	s.work++ // a work unit per task woken (see Sim.Work)
 	if waker != nil && !(p.state == TaskBlocked && p.waiting) {
@@ -100,12 +101,15 @@ func (s *Sim) tryToWakeUp(p *Task, waker *Task, cpu int, sync bool) int64 {
 	}
 	p.cpu = target
 	trq := s.cpus[target]
+	var send int64 // the waker's cost of the IPI (Costs.WakeupIPISend)
 	if target == cpu {
 		s.activate(trq, p, p.takeWakeFlags())
 	} else if !s.era.ttwuWakeList(s, cpu, trq) {
 		// The waker takes the target's rq lock and ttwu_do_activate()s p
 		// there now; the resched IPI makes an idle target start its exit.
-		s.activateByIPI(trq, p, p.takeWakeFlags(), d.Cost)
+		if s.activateByIPI(trq, p, p.takeWakeFlags(), d.Cost) {
+			send = s.costs.WakeupIPISend
+		}
 	} else {
 		// The wake list (ttwu_queue_wakelist() / 3.8's ttwu_queue_remote())
 		// and 2.6.8's remote wake-up: the wakee arrives by IPI, sent once
@@ -114,10 +118,15 @@ func (s *Sim) tryToWakeUp(p *Task, waker *Task, cpu int, sync bool) int64 {
 		s.updIdleMask(trq)
 		s.m.cost.ipi += s.costs.WakeupIPI
 		s.q.push(qev{t: s.now + d.Cost + s.costs.WakeupIPI, kind: evArrive, cpu: int32(target), task: p.id})
+		send = s.costs.WakeupIPISend
 	}
 	s.m.searchCost += d.Cost
 	s.m.cpusExamined += int64(d.NCPUs)
-	return d.Cost
+	if waker == nil {
+		send = 0 // a timer's interrupt: its time is not modelled
+	}
+	s.m.cost.ipiSend += send
+	return d.Cost + send
 }
 
 // ttwuRunnable mirrors try_to_wake_up()'s ttwu_runnable() path for a task

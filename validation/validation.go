@@ -176,7 +176,8 @@ func cut(kv string) (string, string, bool) {
 	return "", "", false
 }
 
-// ScaleCosts multiplies every cost of the model by f: context switch, IPI,
+// ScaleCosts multiplies every cost of the model by f: context switch, IPI
+// (its latency and the waker's cost of sending it),
 // C-state exit latencies (not their target residencies), cache refills,
 // communication, search and balancing costs, and the remote-memory
 // surcharge (RemoteMemPct), and SMT sharing: the extra run time a busy
@@ -186,6 +187,7 @@ func ScaleCosts(c *sim.Costs, f float64) {
 	sc := func(x int64) int64 { return int64(math.Round(float64(x) * f)) }
 	c.ContextSwitch = sc(c.ContextSwitch)
 	c.WakeupIPI = sc(c.WakeupIPI)
+	c.WakeupIPISend = sc(c.WakeupIPISend)
 	states := make([]sim.IdleState, len(c.IdleStates))
 	for i, st := range c.IdleStates {
 		st.ExitLatency = sc(st.ExitLatency)
