@@ -100,6 +100,7 @@ type Tunables struct {
 type Costs struct {
 	ContextSwitch string            `json:"context_switch"`
 	WakeupIPI     string            `json:"wakeup_ipi"`
+	WakeupIPISend string            `json:"wakeup_ipi_send"`
 	SearchCPU     string            `json:"search_cpu"`
 	SearchGroup   string            `json:"search_group"`
 	SearchDomain  string            `json:"search_domain"`
@@ -334,6 +335,7 @@ func costs(c sim.Costs) Costs {
 	out := Costs{
 		ContextSwitch: Duration(c.ContextSwitch),
 		WakeupIPI:     Duration(c.WakeupIPI),
+		WakeupIPISend: Duration(c.WakeupIPISend),
 		SearchCPU:     Duration(c.SearchCPU),
 		SearchGroup:   Duration(c.SearchGroup),
 		SearchDomain:  Duration(c.SearchDomain),
@@ -493,7 +495,7 @@ func (p Policy) byPath() map[string]string {
 func (c Costs) byPath() map[string]string {
 	pre := "machine.costs."
 	out := map[string]string{
-		pre + "context_switch": c.ContextSwitch, pre + "wakeup_ipi": c.WakeupIPI,
+		pre + "context_switch": c.ContextSwitch, pre + "wakeup_ipi": c.WakeupIPI, pre + "wakeup_ipi_send": c.WakeupIPISend,
 		pre + "search_cpu": c.SearchCPU, pre + "search_group": c.SearchGroup,
 		pre + "search_domain": c.SearchDomain, pre + "balance_cpu": c.BalanceCPU,
 		pre + "jitter_pct": strconv.Itoa(c.JitterPct),
