@@ -25,9 +25,13 @@ const analyzeTrace = `# tracer: nop
  b/0-11 [001] d..2. 1.000100: sched_switch: prev_comm=b/0 prev_pid=11 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
 `
 
+// testWindow is the hand-worked traces' window: 200 us from 1 s on two
+// CPUs of one LLC.
+var testWindow = Window{StartNS: 1e9, EndNS: 1e9 + 200e3, NCPU: 2, Dist: func(a, b int) sim.Distance { return sim.DistLLC }}
+
 func TestAnalyze(t *testing.T) {
 	r, err := Analyze([]byte(analyzeTrace), []Thread{{Name: "a/0", TID: 10, Ops: 3}, {Name: "b/0", TID: 11, Ops: 2}},
-		Window{StartNS: 1e9, EndNS: 1e9 + 200e3, NCPU: 2, Dist: func(a, b int) sim.Distance { return sim.DistLLC }})
+		testWindow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +94,7 @@ const syscallTrace = `# tracer: nop
 // 2 x 200 us = 7.5 % of the 25.25 % busy.
 func TestAnalyzeSyscalls(t *testing.T) {
 	r, err := Analyze([]byte(syscallTrace), []Thread{{Name: "a/0", TID: 10}, {Name: "b/0", TID: 11}},
-		Window{StartNS: 1e9, EndNS: 1e9 + 200e3, NCPU: 2, Dist: func(a, b int) sim.Distance { return sim.DistLLC }})
+		testWindow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +104,7 @@ func TestAnalyzeSyscalls(t *testing.T) {
 	}
 	// A trace with no sys_enter says nothing of system calls.
 	r, err = Analyze([]byte(analyzeTrace), []Thread{{Name: "a/0", TID: 10}, {Name: "b/0", TID: 11}},
-		Window{StartNS: 1e9, EndNS: 1e9 + 200e3, NCPU: 2, Dist: func(a, b int) sim.Distance { return sim.DistLLC }})
+		testWindow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +138,7 @@ const leadTrace = `# tracer: nop
 // thread's clock lead (rq_clock_skip_update()): 12 us here.
 func TestAnalyzeClockLead(t *testing.T) {
 	r, err := Analyze([]byte(leadTrace), []Thread{{Name: "a/0", TID: 10, ClockNS: 1}, {Name: "b/0", TID: 11, ClockNS: 1}},
-		Window{StartNS: 1e9, EndNS: 1e9 + 200e3, NCPU: 2, Dist: func(a, b int) sim.Distance { return sim.DistLLC }})
+		testWindow)
 	if err != nil {
 		t.Fatal(err)
 	}
