@@ -59,6 +59,10 @@ type Result struct {
 	Notes      []string  `json:"notes,omitempty"`
 }
 
+// BusyLessStealPct is busy_pct less the host's steal in it: the busy time
+// to set beside a simulator's, which has no host.
+func (r *Result) BusyLessStealPct() float64 { return r.BusyPct - r.StealPct }
+
 // SyscallMS is the threads' time in the system calls of their steps in
 // the window (SyscallPct of the busy time their tasks' cpu_ms add up to).
 func (r *Result) SyscallMS() float64 {
@@ -121,8 +125,13 @@ func (c *CPUCheck) stealBoundMS() float64 {
 // what a busy time from the trace has in it that a simulator with no host
 // cannot have.
 func (c *CPUCheck) StolenMS() float64 {
-	return max(0, min(c.TraceMS-(c.ClockMS-c.ClockLeadMS), c.stealBoundMS()))
+	return max(0, min(c.TraceMS-c.OwnMS(), c.stealBoundMS()))
 }
+
+// OwnMS is the threads' clocks from their switch-ins on: ClockMS less
+// what they count before a switch-in from idle (ClockLeadMS), the time
+// the trace is compared with.
+func (c *CPUCheck) OwnMS() float64 { return c.ClockMS - c.ClockLeadMS }
 
 // switchInLagMS bounds how much earlier a thread's CPU clock starts than
 // the trace's switch-in: pick_next_task() charges the thread from its
@@ -147,7 +156,7 @@ const switchInLagMS = 0.002
 //
 // Err's error wraps ErrCPUCheck.
 func (c *CPUCheck) Err() error {
-	own := c.ClockMS - c.ClockLeadMS // the clocks' time from the switch-ins on
+	own := c.OwnMS()
 	short := own - c.TraceMS - float64(c.SwitchIns)*switchInLagMS
 	over := c.TraceMS - own - c.stealBoundMS()
 	if max(short, over) > max(2, 0.05*own) {

@@ -92,7 +92,7 @@ func CompareRows(r *Result, m *sim.Metrics) []Row {
 		{Name: "busy %", Real: r.BusyPct, Sim: m.BusyPct},
 		// The simulator has no host: the real busy time less the host's
 		// steal (Result.StealPct) is the one to set beside it.
-		{Name: "busy % less host steal", Real: r.BusyPct - r.StealPct, Sim: m.BusyPct},
+		{Name: "busy % less host steal", Real: r.BusyLessStealPct(), Sim: m.BusyPct},
 		// The kernel's own time per operation: the threads' system calls
 		// on the real kernel (Result.SyscallPct), the context-switch and
 		// IPI-sending charges in the model (its kernel time on a thread).

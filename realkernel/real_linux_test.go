@@ -66,7 +66,7 @@ var (
 	qBusy = func(mean, spread, across float64) realQuantity {
 		// The real busy time less the host's steal (Result.StealPct): the
 		// simulator has no host.
-		return realQuantity{"busy % less host steal", mean, spread, across, func(r *Result) float64 { return r.BusyPct - r.StealPct }, func(m *sim.Metrics) float64 { return m.BusyPct }}
+		return realQuantity{"busy % less host steal", mean, spread, across, (*Result).BusyLessStealPct, func(m *sim.Metrics) float64 { return m.BusyPct }}
 	}
 	qWakesPerOp = func(mean, spread, across float64) realQuantity {
 		return realQuantity{"wake-ups per op", mean, spread, across, func(r *Result) float64 { return perOp(r.Wakeups, r.Ops) },

@@ -162,8 +162,8 @@ func RunCase(c ReportCase, runs int, isolate bool, costs *scenarios.Costs, host 
 			}
 		}
 		inferred = append(inferred, float64(res.InferredSwitchIns))
-		if c := res.CPUCheck; c != nil && c.ClockMS-c.ClockLeadMS > 0 {
-			cpuRatio = append(cpuRatio, c.TraceMS/(c.ClockMS-c.ClockLeadMS))
+		if c := res.CPUCheck; c != nil && c.OwnMS() > 0 {
+			cpuRatio = append(cpuRatio, c.TraceMS/c.OwnMS())
 			if c.StealCPUs > 0 {
 				steal = append(steal, c.StealMS)
 			}
