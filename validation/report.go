@@ -102,6 +102,10 @@ func WriteReport(w io.Writer, rs []TableResult, stories []StoryResult, opt Optio
 	p("| all tables | %d | %d | %.0f %% |\n", sum.Points, sum.Holds, share(sum.Holds, sum.Points))
 	p("| sign right where the seed's change exceeds ±5 %% | %d | %d | %.0f %% |\n", sum.Big, sum.SignRight, share(sum.SignRight, sum.Big))
 	p("| rows not tuned on | %d | %d | %.0f %% |\n", sum.Untuned, sum.UntunedHolds, share(sum.UntunedHolds, sum.Untuned))
+	if sum.FamilyRuns > 0 {
+		p("| missed points that would hold with one family of costs ×%s (\"what the misses hang on\" under each table) | %d | %d | %.0f %% |\n",
+			factors(opt.Sensitivity, " or ×"), sum.FamilyRuns, sum.HoldWithOne, share(sum.HoldWithOne, sum.FamilyRuns))
+	}
 	p("\n| table | points | hold | sign right (of > ±5 %%) | simulated per run |\n|---|---:|---:|---:|---:|\n")
 	for _, tr := range rs {
 		s := Summarize([]TableResult{tr})
@@ -182,6 +186,7 @@ func WriteReport(w io.Writer, rs []TableResult, stories []StoryResult, opt Optio
 			p("%s", t.Note)
 		}
 		p("\n\n")
+		writeFamilies(p, tr, opt)
 	}
 
 	for _, sr := range stories {
@@ -200,6 +205,75 @@ func WriteReport(w io.Writer, rs []TableResult, stories []StoryResult, opt Optio
 
 	p("## Change log\n\n")
 	p("%s\n", strings.TrimSpace(changelog))
+}
+
+// factors lists the sensitivity factors, joined by sep.
+func factors(fs []float64, sep string) string {
+	var parts []string
+	for _, f := range fs {
+		parts = append(parts, fmt.Sprintf("%g", f))
+	}
+	return strings.Join(parts, sep)
+}
+
+// writeFamilies is a table's missed points rerun with one cost family at a
+// time scaled: the columns are the families that act on some missed point.
+func writeFamilies(p func(string, ...any), tr TableResult, opt Options) {
+	acts := make([]bool, len(CostFamilies))
+	var missed []*PointResult
+	for i := range tr.Points {
+		pr := &tr.Points[i]
+		if pr.Families == nil {
+			continue
+		}
+		missed = append(missed, pr)
+		for k, fr := range pr.Families {
+			acts[k] = acts[k] || fr.Acts
+		}
+	}
+	if len(missed) == 0 {
+		return
+	}
+	p("**What the misses hang on.** Each point that misses, rerun with seed %d and one family of costs at a time multiplied by ×%s ", opt.Seeds[0], factors(opt.Sensitivity, " and ×"))
+	p("(the others at their defaults); **bold**: the point would hold. Compare each cell with the seed-%d column, not with the mean: ", opt.Seeds[0])
+	p("where the seeds disagree, the difference is the seed's. A miss that holds under no single family is not a matter of one ")
+	p("cost's level, and the note above names the mechanism; one that holds under some names the cost it hangs on.\n\n")
+	p("| point | seed change | sim change | sim change, seed %d alone |", opt.Seeds[0])
+	for k, fam := range CostFamilies {
+		if acts[k] {
+			p(" %s ×%s |", fam.Name, factors(opt.Sensitivity, " / ×"))
+		}
+	}
+	p("\n|---|---:|---:|---:|")
+	for k := range CostFamilies {
+		if acts[k] {
+			p("---:|")
+		}
+	}
+	p("\n")
+	for _, pr := range missed {
+		p("| %s | %s | %s | %s |", pr.Point.Label, ratio(pr.SeedRatio), ratio(pr.SimRatio), ratio(pr.FirstSeedRatio))
+		for k, fr := range pr.Families {
+			if !acts[k] {
+				continue
+			}
+			if !fr.Acts {
+				p(" – |")
+				continue
+			}
+			var cells []string
+			for i, r := range fr.Ratio {
+				c := ratio(r)
+				if fr.Holds[i] {
+					c = "**" + c + "**"
+				}
+				cells = append(cells, c)
+			}
+			p(" %s |", strings.Join(cells, " / "))
+		}
+		p("\n")
+	}
+	p("\n")
 }
 
 // why is a short account of where the time went, after against before.

@@ -63,7 +63,10 @@ func buddiesTables() []*Table {
 			"sits on two cores, not on one core's threads. At 32 clients the real " +
 			"buddies still gained 10 % (the model: +14.3 %, holds) and at 64 lost 5 %; the model's buddies lose about three " +
 			"times as much at 64, where pairs outnumber cores and the wake-up walk already finds no idle core (the why column: " +
-			"the v3.6 kernel's search cost and idle-while-overloaded against the buddies' migrations).",
+			"the v3.6 kernel's search cost and idle-while-overloaded against the buddies' migrations); halving the refills alone " +
+			"turns it (the table below and the `buddies-3.6` note). At 2 clients the point holds with the C-state exits doubled " +
+			"and with no other family alone: it is the walking pairs' exit latency that sets the gain at light load, and the " +
+			"model's 1-8 pair gain does not change with the number of pairs at all (the superlinear scaling above).",
 	}
 	// Seed 000: Mike's own runs with the revert of 37407ea7 (= buddies
 	// restored) against 3.6 virgin; three runs each.
@@ -88,8 +91,15 @@ func buddiesTables() []*Table {
 			"linearly; the package C1E of the `buddies` note lifted it from ×6.57). At 10 pairs the gain overshoots (×2.56 " +
 			"against ×1.85): the buddies pairs' wake-ups got cheaper (p50 22 → 5 us) while the walking pairs, whose cores " +
 			"idle long, still pay C3/C6. At 40 pairs the buddies lose 7.1 % where the real ones gained 2 %: they migrate five " +
-			"times as often as v3.6 (the why column) and pay an LLC refill each time. At 20 and 80 pairs the sim's gain is " +
-			"smaller than the real one, a cause not isolated here.",
+			"times as often as v3.6 (the why column) and pay an LLC refill each time. At 20 pairs the sim's gain is " +
+			"smaller than the real one, and it is the refills the walking pairs pay and the buddies do not: the point holds with " +
+			"the refill costs doubled and with no other family alone (the table below). At 40 pairs, and at 64 clients in the " +
+			"`buddies` table, it is the other way round: they hold with the refills halved. No one refill level fits both " +
+			"sides, so the miss is not in the refill's level but in its shape: the model charges every move within an LLC the " +
+			"same refill, whatever the task ran since it last ran there, where a pair that walks on to the next core and a pair " +
+			"whose buddy took its partner's last CPU leave very different amounts in the caches they return to. At 80 pairs " +
+			"the point holds with the search costs doubled: it would take the v3.6 walk of an LLC with no idle core, at every " +
+			"wake-up, costing the stock kernel twice the model's 15-40 ns a domain, group and CPU.",
 	}
 	return []*Table{commit, mike}
 }
@@ -231,7 +241,10 @@ func pgbenchTable() *Table {
 			"while the seed's own numbers say the real run was bound by its single pgbench process (the Prev column peaks at 8 " +
 			"clients, 53883 tps, and 1 client takes 92.6 us a transaction, under half the model's 200 us backend time); refitting " +
 			"the times to the seed is the third item tried below. At 1 client the patch keeps the pair where fork balancing put it (prev idle), on two " +
-			"nodes, and pays the cross-node message cost that stock 3.8's affine wake-up avoids. " +
+			"nodes, and pays the cross-node message cost that stock 3.8's affine wake-up avoids: at 22 MB and 15 GB the point " +
+			"holds with the message costs or the C-state exits halved (the table below), and with nothing else. At 12 clients " +
+			"the gain overshoots and holds with the refills halved: it is the refills the stock kernel's stacked and re-spread " +
+			"clients pay (the why column), priced from Nehalem-class latencies where the thread does not name its CPU. " +
 			"Tried and not adopted, with the reason: (1) I/O or lock waits in a transaction. The seed rules them out as a " +
 			"per-transaction cost: at 2 and 4 clients the 7484 MB and 15 GB databases take only 12-16 % longer per transaction " +
 			"than the 22 MB one (about 12 us of 104 us) where one read from disk takes milliseconds, and the 22 MB column scales " +

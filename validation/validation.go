@@ -13,6 +13,7 @@ package validation
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"runtime"
 	"sync"
 
@@ -86,13 +87,16 @@ func mean(xs []float64) float64 {
 type Options struct {
 	Seeds       []uint64  // each point's two runs are averaged over these seeds
 	Sensitivity []float64 // cost scale factors for the sensitivity runs (seed Seeds[0] only)
-	Workers     int       // parallel simulations (0: GOMAXPROCS)
-	Tables      []string  // only these table IDs (nil: all)
+	// Families: rerun each point that misses with one CostFamily at a
+	// time scaled by each Sensitivity factor (seed Seeds[0] only).
+	Families bool
+	Workers  int      // parallel simulations (0: GOMAXPROCS)
+	Tables   []string // only these table IDs (nil: all)
 }
 
 // DefaultOptions is what `make validate` runs.
 func DefaultOptions() Options {
-	return Options{Seeds: []uint64{1, 2, 3}, Sensitivity: []float64{0.5, 2}}
+	return Options{Seeds: []uint64{1, 2, 3}, Sensitivity: []float64{0.5, 2}, Families: true}
 }
 
 // Run is one side of one point, averaged over the seeds.
@@ -122,10 +126,36 @@ type PointResult struct {
 	Before    Run
 	After     Run
 	SimRatio  float64
-	Verdict   Verdict
-	Tuned     bool
-	Sens      []float64 // sim ratio at each Options.Sensitivity scale
-	SensHolds []bool
+	// FirstSeedRatio is the sim ratio of seed Options.Seeds[0] alone: what
+	// the sensitivity and family runs, which use that seed, compare with.
+	FirstSeedRatio float64
+	Verdict        Verdict
+	Tuned          bool
+	Sens           []float64 // sim ratio at each Options.Sensitivity scale
+	SensHolds      []bool
+	// Families: for a point that misses (with Options.Families), its sim
+	// ratio with one CostFamily at a time scaled, in CostFamilies order.
+	Families []FamilyResult
+}
+
+// FamilyResult is a missed point rerun with one cost family scaled.
+type FamilyResult struct {
+	Acts  bool      // the family has costs to scale on this point's machine
+	Ratio []float64 // sim ratio at each Options.Sensitivity scale (Acts only)
+	Holds []bool
+}
+
+// HoldsWithOne reports whether the point holds with some single family
+// scaled by some factor.
+func (pr *PointResult) HoldsWithOne() bool {
+	for _, fr := range pr.Families {
+		for _, h := range fr.Holds {
+			if h {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // TableResult is a table's points.
@@ -137,11 +167,12 @@ type TableResult struct {
 
 // job is one simulation.
 type job struct {
-	scen  *scenarios.Scenario
-	scale float64
-	m     sim.Metrics
-	ncpu  int
-	err   error
+	scen   *scenarios.Scenario
+	scale  float64
+	family int // the CostFamilies index scale applies to; -1: every family
+	m      sim.Metrics
+	ncpu   int
+	err    error
 }
 
 // build returns the scenario of one side of one point.
@@ -176,37 +207,75 @@ func cut(kv string) (string, string, bool) {
 	return "", "", false
 }
 
-// ScaleCosts multiplies every cost of the model by f: context switch, IPI
-// (its latency and the waker's cost of sending it),
-// C-state exit latencies (not their target residencies), cache refills,
-// communication, search and balancing costs, and the remote-memory
-// surcharge (RemoteMemPct), and SMT sharing: the extra run time a busy
-// sibling costs a thread (2048/SMTGain − 1 with two threads) is scaled and
-// SMTGain set back from it. Jitter is not a cost.
+// A CostFamily is one group of the cost model's numbers, scaled together.
+// The sensitivity runs scale every family at once (ScaleCosts); a point
+// that misses is also rerun with one family at a time (Options.Families),
+// so the report can say which cost, if any, the miss hangs on.
+type CostFamily struct {
+	Name  string
+	Scale func(c *sim.Costs, f float64)
+}
+
+func scaled(x int64, f float64) int64 { return int64(math.Round(float64(x) * f)) }
+
+// CostFamilies are the cost model's families, in the report's column order;
+// together they are every cost of sim.Costs (jitter is not a cost).
+var CostFamilies = []CostFamily{
+	{"context switch", func(c *sim.Costs, f float64) { c.ContextSwitch = scaled(c.ContextSwitch, f) }},
+	{"IPI", func(c *sim.Costs, f float64) {
+		// Its latency and the waker's cost of sending it.
+		c.WakeupIPI = scaled(c.WakeupIPI, f)
+		c.WakeupIPISend = scaled(c.WakeupIPISend, f)
+	}},
+	{"C-state exits", func(c *sim.Costs, f float64) {
+		// Exit latencies, not target residencies.
+		states := make([]sim.IdleState, len(c.IdleStates))
+		for i, st := range c.IdleStates {
+			st.ExitLatency = scaled(st.ExitLatency, f)
+			states[i] = st
+		}
+		c.IdleStates = states
+	}},
+	{"cache refills", func(c *sim.Costs, f float64) {
+		for d := range c.CacheCold {
+			c.CacheCold[d] = scaled(c.CacheCold[d], f)
+		}
+	}},
+	{"messages", func(c *sim.Costs, f float64) {
+		for d := range c.Comm {
+			c.Comm[d] = scaled(c.Comm[d], f)
+		}
+	}},
+	{"search and balancing", func(c *sim.Costs, f float64) {
+		c.SearchCPU = scaled(c.SearchCPU, f)
+		c.SearchGroup = scaled(c.SearchGroup, f)
+		c.SearchDomain = scaled(c.SearchDomain, f)
+		c.BalanceCPU = scaled(c.BalanceCPU, f)
+	}},
+	{"remote memory", func(c *sim.Costs, f float64) { c.RemoteMemPct = int(scaled(int64(c.RemoteMemPct), f)) }},
+	{"SMT sharing", func(c *sim.Costs, f float64) {
+		// The extra run time a busy sibling costs a thread (2048/SMTGain − 1
+		// with two threads) is scaled, and SMTGain set back from it.
+		if c.SMTGain > 0 && c.SMTGain < 2048 {
+			stretch := 2048/float64(c.SMTGain) - 1
+			c.SMTGain = int64(math.Round(2048 / (1 + stretch*f)))
+		}
+	}},
+}
+
+// ScaleCosts multiplies every cost of the model by f: every CostFamily.
 func ScaleCosts(c *sim.Costs, f float64) {
-	sc := func(x int64) int64 { return int64(math.Round(float64(x) * f)) }
-	c.ContextSwitch = sc(c.ContextSwitch)
-	c.WakeupIPI = sc(c.WakeupIPI)
-	c.WakeupIPISend = sc(c.WakeupIPISend)
-	states := make([]sim.IdleState, len(c.IdleStates))
-	for i, st := range c.IdleStates {
-		st.ExitLatency = sc(st.ExitLatency)
-		states[i] = st
+	for _, fam := range CostFamilies {
+		fam.Scale(c, f)
 	}
-	c.IdleStates = states
-	for d := range c.CacheCold {
-		c.CacheCold[d] = sc(c.CacheCold[d])
-		c.Comm[d] = sc(c.Comm[d])
-	}
-	c.SearchCPU = sc(c.SearchCPU)
-	c.SearchGroup = sc(c.SearchGroup)
-	c.SearchDomain = sc(c.SearchDomain)
-	c.BalanceCPU = sc(c.BalanceCPU)
-	c.RemoteMemPct = int(sc(int64(c.RemoteMemPct)))
-	if c.SMTGain > 0 && c.SMTGain < 2048 {
-		stretch := 2048/float64(c.SMTGain) - 1
-		c.SMTGain = int64(math.Round(2048 / (1 + stretch*f)))
-	}
+}
+
+// familyActs reports whether scaling family k changes costs c at all (a
+// machine without remote memory or SMT sharing has nothing to scale there).
+func familyActs(c sim.Costs, k int) bool {
+	x := c
+	CostFamilies[k].Scale(&x, 2)
+	return !reflect.DeepEqual(c, x)
 }
 
 func (j *job) run() {
@@ -216,7 +285,11 @@ func (j *job) run() {
 		return
 	}
 	if j.scale != 1 {
-		ScaleCosts(&cfg.Machine.Costs, j.scale)
+		if j.family < 0 {
+			ScaleCosts(&cfg.Machine.Costs, j.scale)
+		} else {
+			CostFamilies[j.family].Scale(&cfg.Machine.Costs, j.scale)
+		}
 	}
 	s, err := sim.New(cfg)
 	if err != nil {
@@ -324,7 +397,7 @@ func Validate(tables []*Table, opt Options) ([]TableResult, error) {
 					if err != nil {
 						return nil, err
 					}
-					j := &job{scen: s, scale: 1}
+					j := &job{scen: s, scale: 1, family: -1}
 					if side == 0 {
 						x.before = append(x.before, j)
 					} else {
@@ -340,7 +413,7 @@ func Validate(tables []*Table, opt Options) ([]TableResult, error) {
 					if err != nil {
 						return nil, err
 					}
-					pair[side] = &job{scen: s, scale: f}
+					pair[side] = &job{scen: s, scale: f, family: -1}
 					all = append(all, pair[side])
 				}
 				x.sens = append(x.sens, pair)
@@ -368,6 +441,15 @@ func Validate(tables []*Table, opt Options) ([]TableResult, error) {
 				pr.Tuned = *p.Tuned
 			}
 			pr.SimRatio = a.OpsPerS / b.OpsPerS
+			b1, err := summarize(x.before[:1])
+			if err != nil {
+				return nil, err
+			}
+			a1, err := summarize(x.after[:1])
+			if err != nil {
+				return nil, err
+			}
+			pr.FirstSeedRatio = a1.OpsPerS / b1.OpsPerS
 			pr.Verdict = Judge(pr.SeedRatio, pr.SimRatio)
 			for _, pair := range x.sens {
 				sb, err := summarize(pair[:1])
@@ -386,7 +468,81 @@ func Validate(tables []*Table, opt Options) ([]TableResult, error) {
 			results[ti].Points = append(results[ti].Points, pr)
 		}
 	}
+	if opt.Families && len(opt.Sensitivity) > 0 {
+		if err := runFamilies(results, opt); err != nil {
+			return nil, err
+		}
+	}
 	return results, nil
+}
+
+// runFamilies reruns every point that misses with one cost family at a time
+// scaled by each sensitivity factor, on seed Seeds[0]: which cost's level,
+// alone, the miss hangs on.
+func runFamilies(results []TableResult, opt Options) error {
+	type fj struct {
+		pr    *PointResult
+		fam   int
+		pairs [][2]*job // per factor
+	}
+	var all []*job
+	var fjs []fj
+	for ti := range results {
+		t := results[ti].Table
+		for i := range results[ti].Points {
+			pr := &results[ti].Points[i]
+			if pr.Verdict.Holds {
+				continue
+			}
+			s, err := t.build(pr.Point, t.Before, opt.Seeds[0])
+			if err != nil {
+				return err
+			}
+			cfg, err := s.Config()
+			if err != nil {
+				return fmt.Errorf("table %s, %s: %w", t.ID, pr.Point.Label, err)
+			}
+			pr.Families = make([]FamilyResult, len(CostFamilies))
+			for k := range CostFamilies {
+				if !familyActs(cfg.Machine.Costs, k) {
+					continue
+				}
+				pr.Families[k].Acts = true
+				x := fj{pr: pr, fam: k}
+				for _, f := range opt.Sensitivity {
+					var pair [2]*job
+					for side, sets := range [][]string{t.Before, t.After} {
+						s, err := t.build(pr.Point, sets, opt.Seeds[0])
+						if err != nil {
+							return err
+						}
+						pair[side] = &job{scen: s, scale: f, family: k}
+						all = append(all, pair[side])
+					}
+					x.pairs = append(x.pairs, pair)
+				}
+				fjs = append(fjs, x)
+			}
+		}
+	}
+	runAll(all, opt.Workers)
+	for _, x := range fjs {
+		fr := &x.pr.Families[x.fam]
+		for _, pair := range x.pairs {
+			sb, err := summarize(pair[:1])
+			if err != nil {
+				return err
+			}
+			sa, err := summarize(pair[1:])
+			if err != nil {
+				return err
+			}
+			r := sa.OpsPerS / sb.OpsPerS
+			fr.Ratio = append(fr.Ratio, r)
+			fr.Holds = append(fr.Holds, Judge(x.pr.SeedRatio, r).Holds)
+		}
+	}
+	return nil
 }
 
 // Summary counts the points that hold.
@@ -394,6 +550,9 @@ type Summary struct {
 	Points, Holds         int
 	Big, SignRight        int
 	Untuned, UntunedHolds int
+	// Missed points rerun by cost family, and those of them that hold with
+	// one family scaled.
+	FamilyRuns, HoldWithOne int
 }
 
 // Summarize counts over the tables given.
@@ -409,6 +568,12 @@ func Summarize(rs []TableResult) Summary {
 				s.Big++
 				if p.Verdict.SignRight {
 					s.SignRight++
+				}
+			}
+			if p.Families != nil {
+				s.FamilyRuns++
+				if p.HoldsWithOne() {
+					s.HoldWithOne++
 				}
 			}
 			if !p.Tuned {

@@ -2,7 +2,7 @@
 // the report (docs/validation.md by default): `make validate`.
 //
 //	go run ./cmd/validate [-o docs/validation.md] [-claims docs/validation-claims.json]
-//		[-seeds 1,2,3] [-sens 0.5,2] [-tables id,id] [-j N]
+//		[-seeds 1,2,3] [-sens 0.5,2] [-families=true] [-tables id,id] [-j N]
 package main
 
 import (
@@ -23,12 +23,14 @@ func main() {
 	claims := flag.String("claims", "docs/validation-claims.json", "where to write the points that hold, for the shape test (empty: nowhere)")
 	seeds := flag.String("seeds", "1,2,3", "seeds each point is averaged over")
 	sens := flag.String("sens", "0.5,2", "cost scale factors of the sensitivity runs (empty: none)")
+	families := flag.Bool("families", true, "rerun each missed point with one cost family at a time scaled by each -sens factor")
 	tables := flag.String("tables", "", "only these table ids, comma-separated (default: all)")
 	workers := flag.Int("j", 0, "parallel simulations (default GOMAXPROCS)")
 	flag.Parse()
 
 	opt := validation.DefaultOptions()
 	opt.Workers = *workers
+	opt.Families = *families
 	opt.Seeds = nil
 	for _, s := range strings.Split(*seeds, ",") {
 		n, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
