@@ -161,7 +161,7 @@ func WriteReport(w io.Writer, rs []TableResult, stories []StoryResult, opt Optio
 				sign = yes(pr.Verdict.SignRight)
 			}
 			p("| %s | %s | %s | %s | %s | %s | %s | %s … %s | %s | %s |", pt.Label, seedNums(pt.SeedBefore), seedNums(pt.SeedAfter),
-				ratio(pr.SeedRatio), num(pr.Before.OpsPerS), num(pr.After.OpsPerS), ratio(pr.SimRatio), ratio(lo), ratio(hi),
+				ratio(pr.SeedRatio), num(pr.Before.OpsPerS), num(pr.After.OpsPerS), simChange(&pr), ratio(lo), ratio(hi),
 				yes(pr.Verdict.Holds), sign)
 			for i := range opt.Sensitivity {
 				mark := ""
@@ -205,6 +205,31 @@ func WriteReport(w io.Writer, rs []TableResult, stories []StoryResult, opt Optio
 
 	p("## Change log\n\n")
 	p("%s\n", strings.TrimSpace(changelog))
+}
+
+// seedSpread is how far apart the seeds' own changes may be before the
+// sim change cell lists them: the width of the noise band.
+const seedSpread = NoiseBand
+
+// simChange is the mean change, and the seeds' own changes when they are
+// further apart than seedSpread (a point that hangs on the seed says so).
+func simChange(pr *PointResult) string {
+	c := ratio(pr.SimRatio)
+	if len(pr.SeedRatios) < 2 {
+		return c
+	}
+	lo, hi := pr.SeedRatios[0], pr.SeedRatios[0]
+	for _, r := range pr.SeedRatios {
+		lo, hi = min(lo, r), max(hi, r)
+	}
+	if hi/lo-1 <= seedSpread {
+		return c
+	}
+	var parts []string
+	for _, r := range pr.SeedRatios {
+		parts = append(parts, ratio(r))
+	}
+	return c + " (seeds: " + strings.Join(parts, ", ") + ")"
 }
 
 // factors lists the sensitivity factors, joined by sep.

@@ -210,8 +210,12 @@ func pgbenchTable() *Table {
 		Title: "Schedule balance map (seed 003): pgbench, Post ÷ Prev",
 		Source: "seed 003, Michael Wang, \"[RFC PATCH v2 0/3] sched: simplify the select_task_rq_fair()\" (January 2013), " +
 			"lines 20-47 (tps; \"Test with: 12 cpu X86 server and linux-next 3.8.0-rc3\", lines 61-62); patch 3/3 at lines 318-508.",
-		Machine: "Michael Wang's 12-CPU x86 server (the thread gives no more); modelled as the pgbench-1toN preset's 2 sockets × 6 cores, " +
-			"no SMT.",
+		Machine: "Michael Wang's 12-CPU x86 server. The thread says no more about it, but its cover letter says the patch's " +
+			"NUMA support was \"not tested\" (line 51): 3.8 built no NUMA domain on the box, so it had one node. Modelled as the " +
+			"pgbench-1toN preset's 2 sockets × 6 cores, no SMT, in one node (a package level above the sockets' MC level, no NUMA " +
+			"level); until the change log's entry of 2 December it was two nodes, which the seed rules out. One 6-core socket " +
+			"with Hyper-Threading fits the thread's words as well; it was run too and holds at fewer points (the change log), " +
+			"and the model's hardware threads share nothing unless smt_gain is set, so it would run 12 threads as 12 cores.",
 		Workload: "pgbench's default select/update mix with one pgbench process driving N postgres backends (1:N: the driver " +
 			"wakes every backend, each backend wakes the driver back; \"With 1:N pgbench (and ilk)\", Mike in seed 000). One op is one " +
 			"transaction: the backend runs 200 us, wakes the driver (WF_SYNC) and waits; the driver runs 10 us and replies. The " +
@@ -232,19 +236,22 @@ func pgbenchTable() *Table {
 			"and v3.8.13's select_task_rq_fair() and select_idle_sibling()): an idle CPU near prev first, an idle CPU near the " +
 			"waker only if wake_affine() agrees, otherwise prev. At 32 clients stock 3.8 lets wake_affine() stack clients on the " +
 			"pgbench process's CPU (3.8 has no wake_wide()), and the patch gives that CPU back: the gain and its size follow, " +
-			"though they vary with the seed (seeds 1-3: 22 MB +22 %, +45 %, +34 %; 7484 MB +35 %, +43 %, +24 %; 15 GB +15 %, " +
-			"+41 %, +39 %). Where it misses: at 8 clients the machine still has an idle CPU for every wake-up in both kernels, " +
+			"though they vary with the seed (the sim change column lists the seeds' own changes where they differ by more " +
+			"than 5 %). Where it misses: at 8 clients the machine still has an idle CPU for every wake-up in both kernels, " +
 			"so they place alike; what is left is the cheaper lookup, which the model prices at 15-40 ns a domain, group and CPU " +
 			"visited and which delays the wakee (the search runs before the enqueue and its IPI): +0.1 %, too little to show. At 24 clients the sim loses where the seed gains (every seed: -11 % to -13 % at 22 MB, -4 % to -5 % at the larger " +
 			"sizes): a client left on its busy prev waits while another CPU idles (idle-while-overloaded in the why column), a " +
 			"hole stock 3.8's search plugs. There the sim is CPU-bound (stock 3.8 98.7 % busy at 24 clients, 22 MB, seed 1), " +
 			"while the seed's own numbers say the real run was bound by its single pgbench process (the Prev column peaks at 8 " +
 			"clients, 53883 tps, and 1 client takes 92.6 us a transaction, under half the model's 200 us backend time); refitting " +
-			"the times to the seed is the third item tried below. At 1 client the patch keeps the pair where fork balancing put it (prev idle), on two " +
-			"nodes, and pays the cross-node message cost that stock 3.8's affine wake-up avoids: at 22 MB and 15 GB the point " +
-			"holds with the message costs or the C-state exits halved (the table below), and with nothing else. At 12 clients " +
-			"the gain overshoots and holds with the refills halved: it is the refills the stock kernel's stacked and re-spread " +
-			"clients pay (the why column), priced from Nehalem-class latencies where the thread does not name its CPU. " +
+			"the times to the seed is the third item tried below. At 1 client the patch keeps the pair where fork balancing put it " +
+			"(prev idle), on the two sockets, and pays the cross-socket message and the C-state exits that stock 3.8's affine " +
+			"wake-up avoids: a few per cent at every size, inside the noise band at 22 MB and 15 GB, where the seed's change is " +
+			"too, and the wrong way at 7484 MB, whose seed gains 5.7 % at 1 client where the other two sizes gain 0.6 % and " +
+			"2.8 %; its 1-client runs are the ones the Workload line finds paying something besides a transaction's CPU time. At " +
+			"12 clients the 22 MB gain overshoots (the larger sizes hold) and holds with the refills halved: it is the refills " +
+			"the stock kernel's stacked and re-spread clients pay (the why column), priced from Nehalem-class latencies where " +
+			"the thread does not name its CPU. " +
 			"Tried and not adopted, with the reason: (1) I/O or lock waits in a transaction. The seed rules them out as a " +
 			"per-transaction cost: at 2 and 4 clients the 7484 MB and 15 GB databases take only 12-16 % longer per transaction " +
 			"than the 22 MB one (about 12 us of 104 us) where one read from disk takes milliseconds, and the 22 MB column scales " +

@@ -129,10 +129,12 @@ type PointResult struct {
 	// FirstSeedRatio is the sim ratio of seed Options.Seeds[0] alone: what
 	// the sensitivity and family runs, which use that seed, compare with.
 	FirstSeedRatio float64
-	Verdict        Verdict
-	Tuned          bool
-	Sens           []float64 // sim ratio at each Options.Sensitivity scale
-	SensHolds      []bool
+	// SeedRatios is the sim ratio of each seed alone, in Options.Seeds order.
+	SeedRatios []float64
+	Verdict    Verdict
+	Tuned      bool
+	Sens       []float64 // sim ratio at each Options.Sensitivity scale
+	SensHolds  []bool
 	// Families: for a point that misses (with Options.Families), its sim
 	// ratio with one CostFamily at a time scaled, in CostFamilies order.
 	Families []FamilyResult
@@ -441,15 +443,10 @@ func Validate(tables []*Table, opt Options) ([]TableResult, error) {
 				pr.Tuned = *p.Tuned
 			}
 			pr.SimRatio = a.OpsPerS / b.OpsPerS
-			b1, err := summarize(x.before[:1])
-			if err != nil {
-				return nil, err
+			for k := range x.before {
+				pr.SeedRatios = append(pr.SeedRatios, x.after[k].m.OpsPerS/x.before[k].m.OpsPerS)
 			}
-			a1, err := summarize(x.after[:1])
-			if err != nil {
-				return nil, err
-			}
-			pr.FirstSeedRatio = a1.OpsPerS / b1.OpsPerS
+			pr.FirstSeedRatio = pr.SeedRatios[0]
 			pr.Verdict = Judge(pr.SeedRatio, pr.SimRatio)
 			for _, pair := range x.sens {
 				sb, err := summarize(pair[:1])
