@@ -266,7 +266,14 @@ func pgbenchTable() *Table {
 			"% and some seeds lose 6-8 % at 2-4 clients (the patch keeps the pair on the two nodes fork balancing chose, " +
 			"where stock 3.8's affine wake-up joins them). Whatever makes the stock " +
 			"kernel lose 20 % in the driver-bound regime is not modelled, so the preset keeps its times and its driver still " +
-			"wakes without WF_SYNC.",
+			"wakes without WF_SYNC. (4) pgbench's default script as it runs: seven statements a transaction (BEGIN, three " +
+			"UPDATEs, a SELECT, an INSERT, END), each a round trip between driver and backend, with the times per statement " +
+			"from the seed's Prev column (its 1-client rate and 8-client plateau: 10.6 us backend, 2.65 us driver) and the " +
+			"queries WF_SYNC, on this one-node machine (2 December, seeds 1-3): the sign is right at 14 of 15 points (24 " +
+			"clients gain 16-22 %), but 11 of 24 hold: 8, 12 and 32 clients overshoot (up to ×1.96 at 32) and 1 client loses " +
+			"37 % (fork balancing puts the pair on the two sockets, and the patch keeps it there for fourteen cross-socket " +
+			"messages a transaction); on one 6-core socket with Hyper-Threading, 9 of 24 hold, with signs that change from " +
+			"one database size to the next. Not adopted.",
 	}
 	for _, size := range pgSizes {
 		// Per-transaction cost from the 2-client column (see Workload).
