@@ -252,7 +252,7 @@ func pgbenchTable() *Table {
 			"12 clients the 22 MB gain overshoots (the larger sizes hold) and holds with the refills halved: it is the refills " +
 			"the stock kernel's stacked and re-spread clients pay (the why column), priced from Nehalem-class latencies where " +
 			"the thread does not name its CPU. " +
-			"Tried and not adopted, with the reason: (1) I/O or lock waits in a transaction. The seed rules them out as a " +
+			"Tried and not adopted, with the reason (items 1-3 on the preset's two-node machine of before 2 December): (1) I/O or lock waits in a transaction. The seed rules them out as a " +
 			"per-transaction cost: at 2 and 4 clients the 7484 MB and 15 GB databases take only 12-16 % longer per transaction " +
 			"than the 22 MB one (about 12 us of 104 us) where one read from disk takes milliseconds, and the 22 MB column scales " +
 			"by 2.00 and 3.86 from 1 to 2 and 4 clients at 10794 tps per client, which neither a row lock every transaction " +
