@@ -262,7 +262,7 @@ func writeFamilies(p func(string, ...any), tr TableResult, opt Options) {
 	p("**What the misses hang on.** Each point that misses, rerun with seed %d and one family of costs at a time multiplied by ×%s ", opt.Seeds[0], factors(opt.Sensitivity, " and ×"))
 	p("(the others at their defaults); **bold**: the point would hold. Compare each cell with the seed-%d column, not with the mean: ", opt.Seeds[0])
 	p("where the seeds disagree, the difference is the seed's. A miss that holds under no single family is not a matter of one ")
-	p("cost's level, and the note above names the mechanism; one that holds under some names the cost it hangs on.\n\n")
+	p("cost's level (the note above says what is known of its cause); one that holds under some names the cost it hangs on.\n\n")
 	p("| point | seed change | sim change | sim change, seed %d alone |", opt.Seeds[0])
 	for k, fam := range CostFamilies {
 		if acts[k] {
