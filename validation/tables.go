@@ -66,7 +66,8 @@ func buddiesTables() []*Table {
 			"the v3.6 kernel's search cost and idle-while-overloaded against the buddies' migrations); halving the refills alone " +
 			"turns it (the table below and the `buddies-3.6` note). At 2 clients the point holds with the C-state exits doubled " +
 			"and with no other family alone: it is the walking pairs' exit latency that sets the gain at light load, and the " +
-			"model's 1-8 pair gain does not change with the number of pairs at all (the superlinear scaling above).",
+			"model's 1-8 pair gain does not change with the number of pairs at all, where the real one falls as the real " +
+			"walking pairs get faster (the superlinear scaling above).",
 	}
 	// Seed 000: Mike's own runs with the revert of 37407ea7 (= buddies
 	// restored) against 3.6 virgin; three runs each.
@@ -239,9 +240,9 @@ func pgbenchTable() *Table {
 			"though they vary with the seed (the sim change column lists the seeds' own changes where they differ by more " +
 			"than 5 %). Where it misses: at 8 clients the machine still has an idle CPU for every wake-up in both kernels, " +
 			"so they place alike; what is left is the cheaper lookup, which the model prices at 15-40 ns a domain, group and CPU " +
-			"visited and which delays the wakee (the search runs before the enqueue and its IPI): +0.1 %, too little to show. At 24 clients the sim loses where the seed gains (every seed: -11 % to -13 % at 22 MB, -4 % to -5 % at the larger " +
+			"visited and which delays the wakee (the search runs before the enqueue and its IPI): +0.1 %, too little to show. At 24 clients the sim loses where the seed gains (every seed: -10 % to -14 % at 22 MB, -4 % to -5 % at the larger " +
 			"sizes): a client left on its busy prev waits while another CPU idles (idle-while-overloaded in the why column), a " +
-			"hole stock 3.8's search plugs. There the sim is CPU-bound (stock 3.8 98.7 % busy at 24 clients, 22 MB, seed 1), " +
+			"hole stock 3.8's search plugs. There the sim is CPU-bound (stock 3.8 99.0 % busy at 24 clients, 22 MB, seed 1), " +
 			"while the seed's own numbers say the real run was bound by its single pgbench process (the Prev column peaks at 8 " +
 			"clients, 53883 tps, and 1 client takes 92.6 us a transaction, under half the model's 200 us backend time); refitting " +
 			"the times to the seed is the third item tried below. At 1 client the patch keeps the pair where fork balancing put it " +
