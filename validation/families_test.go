@@ -111,7 +111,7 @@ func TestFamiliesOfAMiss(t *testing.T) {
 	if got := miss.Families[k].Ratio[0]; got != want {
 		t.Errorf("C-state exits ×2: %v, by hand %v", got, want)
 	}
-	if want == miss.FirstSeedRatio {
+	if want == miss.SeedRatios[0] {
 		t.Errorf("doubling the exits changed nothing (%v): the check above proves nothing", want)
 	}
 }

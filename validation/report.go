@@ -277,7 +277,7 @@ func writeFamilies(p func(string, ...any), tr TableResult, opt Options) {
 	}
 	p("\n")
 	for _, pr := range missed {
-		p("| %s | %s | %s | %s |", pr.Point.Label, ratio(pr.SeedRatio), ratio(pr.SimRatio), ratio(pr.FirstSeedRatio))
+		p("| %s | %s | %s | %s |", pr.Point.Label, ratio(pr.SeedRatio), ratio(pr.SimRatio), ratio(pr.SeedRatios[0]))
 		for k, fr := range pr.Families {
 			if !acts[k] {
 				continue

@@ -126,10 +126,9 @@ type PointResult struct {
 	Before    Run
 	After     Run
 	SimRatio  float64
-	// FirstSeedRatio is the sim ratio of seed Options.Seeds[0] alone: what
-	// the sensitivity and family runs, which use that seed, compare with.
-	FirstSeedRatio float64
-	// SeedRatios is the sim ratio of each seed alone, in Options.Seeds order.
+	// SeedRatios is the sim ratio of each seed alone, in Options.Seeds
+	// order; SeedRatios[0] is what the sensitivity and family runs, which
+	// use that seed, compare with.
 	SeedRatios []float64
 	Verdict    Verdict
 	Tuned      bool
@@ -446,7 +445,6 @@ func Validate(tables []*Table, opt Options) ([]TableResult, error) {
 			for k := range x.before {
 				pr.SeedRatios = append(pr.SeedRatios, x.after[k].m.OpsPerS/x.before[k].m.OpsPerS)
 			}
-			pr.FirstSeedRatio = pr.SeedRatios[0]
 			pr.Verdict = Judge(pr.SeedRatio, pr.SimRatio)
 			for _, pair := range x.sens {
 				sb, err := summarize(pair[:1])
