@@ -131,8 +131,11 @@ export class Editor {
     this.presetCards = new Map();
   }
 
-  // refresh re-reads the scenario; cheap when nothing changed.
-  refresh(force) {
+  // refresh re-reads the scenario; cheap when nothing changed. sliced:
+  // a new structure is built in later tasks, one per step, whatever its
+  // size (an import: the page has just taken the imported scenario in a
+  // task of its own, and the whole editor at once was 50-60 ms more).
+  refresh(force, sliced) {
     const m = this.api.describe();
     if (!m) return;
     if (!force && this.model && m.json === this.model.json) return;
@@ -145,7 +148,7 @@ export class Editor {
       // one per step (its cards in slices of their own): reading its
       // model is a task of its own on the main thread, and the steps
       // together were one of 38-96 ms after a 64-group import.
-      if (this.taskList(m).length > CARDS_PER_SLICE) {
+      if (sliced || this.taskList(m).length > CARDS_PER_SLICE) {
         const gen = (this.buildGen = (this.buildGen || 0) + 1);
         const steps = this.rebuildSteps().map((f) => () => { if (gen === this.buildGen) f(); });
         setTimeout(() => inTasks(steps), 0);

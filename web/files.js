@@ -110,7 +110,7 @@ export function wireFiles(api, editor) {
     const notes = r.notes || [];
     showIn("import-status", (source ? source + ": " : "") + what +
       (notes.length ? ".\n" + notes.join("\n") : "."));
-    editor.refresh();
+    editor.refresh(false, true);
     return true;
   };
 

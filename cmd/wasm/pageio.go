@@ -338,6 +338,10 @@ func importPromise(sess *front, pg *page, data js.Value, name, kind string, prog
 						res.Set(k, v)
 					}
 				}
+				// The caller's continuation (the editor's refresh) runs
+				// as a microtask of the task that resolves: not this
+				// one, which replaced the scenario.
+				time.Sleep(time.Millisecond)
 				finish(res)
 			}()
 		}
