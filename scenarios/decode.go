@@ -123,31 +123,50 @@ func (d *decoder) object(raw json.RawMessage, path string, field func(key string
 	if !d.want(path, raw, '{') {
 		return
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil {
-		d.add(path, "invalid JSON object")
-		return
-	}
-	seen := make(map[string]bool)
-	for dec.More() {
-		t, err := dec.Token()
-		key, isKey := t.(string)
-		if err != nil || !isKey {
-			d.add(path, "invalid JSON object")
-			return
+	// The keys seen so far: a few in a slice (a scenario's objects have
+	// up to about 30), a map past that (a hostile file's thousands).
+	var few [32]string
+	seen := few[:0]
+	var many map[string]bool
+	dup := func(key string) bool {
+		if many != nil {
+			if many[key] {
+				return true
+			}
+			many[key] = true
+			return false
 		}
-		var val json.RawMessage
-		if err := dec.Decode(&val); err != nil {
+		for _, k := range seen {
+			if k == key {
+				return true
+			}
+		}
+		if len(seen) < len(few) {
+			seen = append(seen, key)
+			return false
+		}
+		many = make(map[string]bool, 2*len(seen))
+		for _, k := range seen {
+			many[k] = true
+		}
+		many[key] = true
+		return false
+	}
+	ok := members(raw, func(q, val []byte) {
+		key, plain := plainString(q)
+		if !plain && json.Unmarshal(q, &key) != nil {
 			d.add(path, "invalid JSON object")
 			return
 		}
 		p := join(path, key)
-		if seen[key] {
+		if dup(key) {
 			d.add(p, "duplicate field")
-			continue
+			return
 		}
-		seen[key] = true
 		field(key, val, p)
+	})
+	if !ok {
+		d.add(path, "invalid JSON object")
 	}
 }
 
@@ -157,30 +176,31 @@ func (d *decoder) array(raw json.RawMessage, path string, max int, what string, 
 	if !d.want(path, raw, '[') {
 		return false
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil {
-		d.add(path, "invalid JSON array")
-		return false
-	}
-	for i := 0; dec.More(); i++ {
+	complete := true
+	ok := elements(raw, func(i int, val []byte) bool {
 		if i == max {
 			d.add(path, fmt.Sprintf("more than %d %s", max, what))
-			return false
-		}
-		var val json.RawMessage
-		if err := dec.Decode(&val); err != nil {
-			d.add(path, "invalid JSON array")
+			complete = false
 			return false
 		}
 		elem(i, val, index(path, i))
+		return true
+	})
+	if !ok {
+		d.add(path, "invalid JSON array")
+		return false
 	}
-	return true
+	return complete
 }
 
 func (d *decoder) unknown(path string) { d.add(path, "unknown field") }
 
 func (d *decoder) str(raw json.RawMessage, path string, dst *string) {
 	if !d.want(path, raw, '"') {
+		return
+	}
+	if v, ok := plainString(bytes.TrimSpace(raw)); ok {
+		*dst = v
 		return
 	}
 	if err := json.Unmarshal(raw, dst); err != nil {
