@@ -257,7 +257,7 @@ func pgbenchTable() *Table {
 			"so they place alike; what is left is the cheaper lookup, which the model prices at 15-40 ns a domain, group and CPU " +
 			"visited and which delays the wakee (the search runs before the enqueue and its IPI): +0.2 %, too little to show. At 24 clients the sim loses where the seed gains (every seed: -10 % to -13 % at 22 MB, -4 % to -5 % at the larger " +
 			"sizes): a client left on its busy prev waits while another CPU idles (idle-while-overloaded in the why column), a " +
-			"hole stock 3.8's search plugs. There the sim is CPU-bound (stock 3.8 99.0 % busy at 24 clients, 22 MB, seed 1), " +
+			"hole stock 3.8's search plugs. There the sim is CPU-bound (stock 3.8 98.8 % busy at 24 clients, 22 MB, seed 1), " +
 			"while the seed's own numbers say the real run was bound by its single pgbench process (the Prev column peaks at 8 " +
 			"clients, 53883 tps, and 1 client takes 92.6 us a transaction, under half the model's 200 us backend time); refitting " +
 			"the times to the seed is the third item tried below. At 1 client the patch keeps the pair where fork balancing put it " +
