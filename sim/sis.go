@@ -76,9 +76,8 @@ func sisV36(s *Sim, p *Task, prev, target int, d *Decision) int {
 // sisV38 mirrors select_idle_sibling() of v3.8 (commit e0a79f529d5b, "Fix
 // select_idle_sibling() bouncing cow syndrome"): an idle target; an idle
 // prev that shares the cache; else the v3.6 walk, in which a group holding
-// target never counts as idle. It is 3.8.13's function: the fix was posted
-// on 28 January 2013, after the tip and linux-next trees the seed threads
-// of that month ran, which still had sisV36 (validation/tables.go,
+// target never counts as idle. It is 3.8.13's function; the seed threads
+// of January 2013 ran kernels that still had sisV36 (validation/tables.go,
 // january2013SIS).
 func sisV38(s *Sim, p *Task, prev, target int, d *Decision) int {
 	s.examine(d, target)

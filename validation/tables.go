@@ -201,17 +201,10 @@ var (
 	pgSizes = []string{"22 MB", "7484 MB", "15 GB"}
 )
 
-// january2013SIS runs select_idle_sibling() as the kernels of seeds 000, 002
-// and 003 had it: v3.6's walk, without the idle-prev test the model's v3.8
-// base takes from 3.8.13 (e0a79f529d5b, "Fix select_idle_sibling() bouncing
-// cow syndrome", Mike Galbraith, posted 28 January 2013). Those threads ran
-// tip and linux-next of early and mid January 2013: Preeti's patch of 3
-// January quotes the tip's select_idle_sibling() in full, with only the
-// "target == cpu" and "target == prev_cpu" tests (seed 000 lines 388-418;
-// Alex Shi's patch of 11 January edits the same function, lines 1714-1760),
-// and Mike calls it the "current bounce happy select_idle_sibling()" on 5
-// January (line 647); seed 003 ran linux-next 3.8.0-rc3 (its lines 61-62).
-// The runs barely move (docs/validation.md, change log of 3 December).
+// january2013SIS runs select_idle_sibling() as the seed threads' kernels of
+// January 2013 had it: v3.6's walk, without the idle-prev test the v3.8 base
+// takes from 3.8.13 (e0a79f529d5b). The evidence, from the seeds, and what
+// it moved: validation/changelog.md, 3 December.
 const january2013SIS = "policy.select_idle_sibling=v3.6"
 
 // pgbenchClientRunUS is the preset's client (postgres backend) CPU time per
@@ -250,8 +243,8 @@ func pgbenchTable() *Table {
 		Note: "SCHED_BALANCE_MAP is patch 3/3's wake-up order (sim/sbm.go, checked line by line against seed 003 lines 357-505 " +
 			"and v3.8.13's select_task_rq_fair()): an idle CPU near prev first, an idle CPU near the waker only if wake_affine() " +
 			"agrees, otherwise prev. Both sides run select_idle_sibling() as linux-next 3.8.0-rc3 had it, v3.6's walk without " +
-			"the idle-prev test that 3.8.13 has (the Run line; the change log says why). At 32 clients stock 3.8 lets wake_affine() stack clients on the " +
-			"pgbench process's CPU (3.8 has no wake_wide()), and the patch gives that CPU back: the gain and its size follow, " +
+			"the idle-prev test that 3.8.13 has (the Run line; the change log says why). At 32 clients stock 3.8 lets " +
+			"wake_affine() stack clients on the pgbench process's CPU (3.8 has no wake_wide()), and the patch gives that CPU back: the gain and its size follow, " +
 			"though they vary with the seed (the sim change column lists the seeds' own changes where they differ by more " +
 			"than 5 %). Where it misses: at 8 clients the machine still has an idle CPU for every wake-up in both kernels, " +
 			"so they place alike; what is left is the cheaper lookup, which the model prices at 15-40 ns a domain, group and CPU " +
@@ -337,8 +330,8 @@ func aim9Table() *Table {
 				Sets: []string{"policy.new_task_load=full", "policy.load_metric=runnable_plus_blocked"}, Tuned: boolp(false)},
 		},
 		Note: "Both sides run select_idle_sibling() as the thread's 3.8-rc kernels had it, v3.6's walk (the Run line; the " +
-			"change log says why). runnable + blocked: sleeping workers keep their CPUs looking loaded, so the balancer and wake-up placement keep " +
-			"work off CPUs that then idle while others queue it (idle-while-overloaded in the why column): the direction and size " +
+			"change log says why). runnable + blocked: sleeping workers keep their CPUs looking loaded, so the balancer and " +
+			"wake-up placement keep work off CPUs that then idle while others queue it (idle-while-overloaded in the why column): the direction and size " +
 			"of the thread's −30 %. runnable_load_avg alone: not reproduced. The woken workers' contributions decayed while they " +
 			"waited, but by similar factors, so runnable_load_avg ranks the CPUs as load.weight does and the runs match; staggering " +
 			"the forks (the waves) did not change that. Which part of the real −10 % the model lacks (the thread's profile " +
