@@ -9,7 +9,7 @@ UNIT_PKGS = $$($(GO) list ./... | grep -v '/e2e$$')
 # Packages that also run as wasm under node: those that do not import ebiten.
 WASM_PKGS = ./sim/... ./scenarios/... ./frame ./render ./render/canvas ./render/raster ./render/glyphs ./app
 
-.PHONY: help all wasm serve test test-unit test-wasm test-fuzz test-hostile test-e2e screenshot screens bench bench-wasm pgo validate fmt vet check-fmt need-node need-chromium clean test-real real-kernel
+.PHONY: help all wasm serve coldstart test test-unit test-wasm test-fuzz test-hostile test-e2e screenshot screens bench bench-wasm pgo validate fmt vet check-fmt need-node need-chromium clean test-real real-kernel
 
 # Fuzz targets (package:target:budget), each fuzzed by `make test-fuzz` (after
 # its seed corpus ran as a plain test in test-unit) for its budget of executions: about 4 s each on a 2-vCPU guest (1 December:
@@ -38,6 +38,8 @@ help:
 	@echo "make bench      benchmarks (native); BASE=<commit>: against that commit, side by side"
 	@echo "make bench-wasm the sim's benchmarks as wasm under node against native, side by side"
 	@echo "                (WASM_ENGINE=chromium: in a Worker of headless Chromium, the page's engine)"
+	@echo "make coldstart  the page's first frame from COLD_N cold starts (fresh browser each); COLD_B=<dir>:"
+	@echo "                alternated with a variant of web/ in that directory, side by side"
 	@echo "make pgo        regenerate the PGO profile (cmd/schedsim/default.pgo) from the sim benchmarks"
 	@echo "make validate   run the seed tables and regenerate docs/validation.md (a few minutes)"
 	@echo "make fmt; make vet"
@@ -172,6 +174,10 @@ endif
 WASM_ENGINE ?= node
 bench-wasm: $(if $(filter chromium,$(WASM_ENGINE)),need-chromium,need-node)
 	SCHEDPLAY_CHROMIUM=$(CHROMIUM) $(GO) run ./cmd/benchcmp -wasm -engine $(WASM_ENGINE) -count $(BENCH_COUNT) -bench '$(BENCH)' -pgo $(PGO_PROFILE) ./sim
+
+COLD_N = 8
+coldstart: wasm need-chromium
+	SCHEDPLAY_CHROMIUM=$(CHROMIUM) $(GO) run ./cmd/coldstart -n $(COLD_N) web $(COLD_B)
 
 pgo:
 	$(GO) test -pgo=off -run '^$$' -bench . -count 2 -cpuprofile $(CURDIR)/pgo.cpu.out -o /dev/null ./sim

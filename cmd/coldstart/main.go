@@ -1,0 +1,154 @@
+//go:build !js
+
+// Command coldstart measures the page's first frame from cold starts: each
+// start is a fresh headless Chromium with an empty profile (no HTTP cache,
+// no V8 code cache) loading the page from a local server, and the time is
+// the page's own stats().first_frame_ms (from navigation start). One cold
+// start scatters by a second or more on a 2-core machine, so a claim about
+// the start needs many, and a comparison needs them alternated:
+//
+//	coldstart [-n 8] [-js-flags F] DIR [DIR2]
+//
+// With one directory it starts the page served from DIR n times; with two
+// it alternates them (A B A B ..., then B A B A in the next round, so that
+// neither side always runs first) and prints both sides' distributions.
+// DIR is a directory like web/ after make wasm (served by web.Handler, with
+// its precompressed copies); a variant to compare is a copy of it with the
+// change. -js-flags passes V8 flags to the browser (a diagnostic: a page
+// cannot set them). Exit status 2 for bad arguments, 1 when a start fails.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"schedplay/internal/headless"
+	"schedplay/web"
+)
+
+func main() {
+	n := flag.Int("n", 8, "cold starts per directory")
+	jsFlags := flag.String("js-flags", "", "V8 flags for the browser (diagnostics only)")
+	timeout := flag.Duration("timeout", 60*time.Second, "limit for one start")
+	flag.Usage = func() {
+		fmt.Fprintln(os.Stderr, "usage: coldstart [-n N] [-js-flags F] [-timeout D] DIR [DIR2]")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	dirs := flag.Args()
+	if len(dirs) < 1 || len(dirs) > 2 || *n < 1 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, "main.wasm")); err != nil {
+			fmt.Fprintf(os.Stderr, "coldstart: %s: no main.wasm (run make wasm): %v\n", d, err)
+			os.Exit(2)
+		}
+	}
+	if why := headless.Missing(); why != "" {
+		fmt.Fprintln(os.Stderr, "coldstart:", why)
+		os.Exit(2)
+	}
+	times := make([][]float64, len(dirs))
+	for round := 0; round < *n; round++ {
+		for k := range dirs {
+			side := k
+			if round%2 == 1 {
+				side = len(dirs) - 1 - k
+			}
+			ms, marks, err := start(dirs[side], *jsFlags, *timeout)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "coldstart: %s, start %d: %v\n", dirs[side], round+1, err)
+				os.Exit(1)
+			}
+			times[side] = append(times[side], ms)
+			fmt.Printf("%s  start %d  first frame %5.0f ms  %s\n", label(side), round+1, ms, marks)
+		}
+	}
+	fmt.Println()
+	for i, d := range dirs {
+		s := summarize(times[i])
+		fmt.Printf("%s  %s: %d starts, first frame min %.0f, median %.0f, max %.0f ms; %d within 3 s\n",
+			label(i), d, s.n, s.min, s.median, s.max, s.within3s)
+	}
+}
+
+func label(side int) string { return string(rune('A' + side)) }
+
+// start loads the page from dir in a new browser and returns the first
+// frame's time and the page's schedplay:* performance marks.
+func start(dir, jsFlags string, limit time.Duration) (float64, string, error) {
+	srv := httptest.NewServer(web.Handler(dir))
+	defer srv.Close()
+	profile, err := os.MkdirTemp("", "coldstart-chromium-")
+	if err != nil {
+		return 0, "", err
+	}
+	defer os.RemoveAll(profile)
+	opts := append(headless.Options(), chromedp.UserDataDir(profile))
+	if jsFlags != "" {
+		opts = append(opts, chromedp.Flag("js-flags", jsFlags))
+	}
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	ctx, cancelBrowser := chromedp.NewContext(allocCtx)
+	defer cancelBrowser()
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/")); err != nil {
+		return 0, "", err
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](
+		`window.schedplay && window.schedplay.stats && window.schedplay.stats().first_frame_ms > 0`)); err != nil {
+		msg, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`String(document.getElementById("error") && document.getElementById("error").textContent)`))
+		return 0, "", errors.Join(fmt.Errorf("no first frame: %w", err), errors.New(msg))
+	}
+	ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`window.schedplay.stats().first_frame_ms`))
+	if err != nil {
+		return 0, "", err
+	}
+	marks, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`performance.getEntriesByType("mark").filter((m) => m.name.startsWith("schedplay:")).map((m) => m.name.slice(10) + " " + Math.round(m.startTime))`))
+	if err != nil {
+		return 0, "", err
+	}
+	return ms, strings.Join(marks, ", "), nil
+}
+
+// summary is a distribution of first frames, ms.
+type summary struct {
+	n                int
+	min, median, max float64
+	within3s         int
+}
+
+func summarize(ms []float64) summary {
+	s := summary{n: len(ms)}
+	if len(ms) == 0 {
+		return s
+	}
+	v := append([]float64(nil), ms...)
+	sort.Float64s(v)
+	s.min, s.max = v[0], v[len(v)-1]
+	if m := len(v) / 2; len(v)%2 == 1 {
+		s.median = v[m]
+	} else {
+		s.median = (v[m-1] + v[m]) / 2
+	}
+	for _, x := range v {
+		if x <= 3000 {
+			s.within3s++
+		}
+	}
+	return s
+}
