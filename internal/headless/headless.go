@@ -1,8 +1,9 @@
 //go:build !js
 
 // Package headless is how the repository's tools start Chromium: which
-// binary, and with which flags. The browser tests (e2e) and the wasm
-// benchmarks in the browser (cmd/benchcmp -engine chromium) both use it.
+// binary, and with which flags. The browser tests (e2e), the wasm
+// benchmarks in the browser (cmd/benchcmp -engine chromium) and the cold
+// starts of the page (cmd/coldstart) use it.
 package headless
 
 import (
