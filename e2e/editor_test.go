@@ -555,3 +555,37 @@ func TestLongMenusFillWhenReached(t *testing.T) {
 		t.Errorf("%s: %.0f px wide before it filled, %.0f after", got.Path, got.Before.Width, got.After.Width)
 	}
 }
+
+// TestIdleStateBoxes: the idle-state table's yes/no columns (package,
+// polls) are check boxes showing the states in effect, and a click makes
+// the table the scenario's own with only that field changed: C1 of the
+// default table stops polling (its wake-ups then send an IPI), C1E stays a
+// package state, and the section stays open. (They were text fields, which
+// showed nothing and wrote a string where the format wants a boolean.)
+func TestIdleStateBoxes(t *testing.T) {
+	tb := newTab(t, false)
+	tb.open(serverURL)
+	tb.click("#pause")
+	tb.click("#tab-machine")
+	tb.click("#editor details.cost-model > summary")
+	polls, pkg := path("machine.costs.idle_states[1].polls"), path("machine.costs.idle_states[2].package")
+	if !eval[bool](tb, `document.querySelector('`+polls+`').checked && document.querySelector('`+pkg+`').checked`) {
+		t.Fatal("the default table's C1 should show polls and its C1E package, both checked")
+	}
+	tb.click(polls)
+	if e := tb.fieldError(polls); e != "" {
+		t.Fatalf("unchecking C1's polls: %s", e)
+	}
+	st := tb.scenario().Machine.Costs.IdleStates
+	if len(st) != 5 || st[1].Name != "C1" || st[1].Polls || !st[2].Polls || !st[2].Package || st[1].Package {
+		t.Fatalf("after unchecking C1's polls the scenario's idle states are %+v", st)
+	}
+	if eval[bool](tb, `document.querySelector('`+polls+`').checked`) {
+		t.Error("the box still shows C1 polling")
+	}
+	// The edit rebuilt the editor (the table is now the scenario's own);
+	// the cost model's section stays open.
+	if !eval[bool](tb, `document.querySelector('#editor details.cost-model').open`) {
+		t.Error("the cost model's section closed under the click")
+	}
+}

@@ -444,6 +444,12 @@ func (p *protoTrace) event(e *sim.Event) {
 		// reports idle -> pulled, where the kernel's __schedule() (which
 		// balances before it switches) reports blocked -> pulled.
 		prev, next := p.cur[c], e.Task
+		if prev < 0 && next < 0 {
+			// A CPU that left idle for a wake-up whose task was taken
+			// elsewhere goes back to idle: the kernel's __schedule() picks
+			// the idle task again (prev == next) and traces no switch.
+			break
+		}
 		state := int64(0)
 		if prev >= 0 {
 			state = p.outState[prev]

@@ -54,9 +54,10 @@ is the same reference for people writing files, with examples.
 	             labels for the picture ("30MB", "1.25MiB"); not simulated.
 	  costs      optional overrides of sim.DefaultCosts(); an absent field
 	             keeps the default, "0s" is an explicit zero. Each cost ≤ 1s.
-	    context_switch, wakeup_ipi, wakeup_ipi_send   durations
-	    idle_states   list of ≤ 8 {name, after, exit_latency, package}, shallowest
-	                  first, after strictly increasing; [] = no C-states
+	    context_switch, wakeup_ipi, wakeup_ipi_send, wakeup_poll   durations
+	    idle_states   list of ≤ 8 {name, after, exit_latency, package, polls},
+	                  shallowest first, after strictly increasing; [] = no
+	                  C-states
 	    cache_cold    {smt, cluster, llc, package, numa}: refill penalty of a
 	                  migration across that distance
 	    comm          {same, smt, cluster, llc, package, numa}: cost of a wakee

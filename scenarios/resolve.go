@@ -307,6 +307,7 @@ func (c *Costs) resolve(p *problems, path string) sim.Costs {
 	optDur(p, join(path, "context_switch"), c.ContextSwitch, lim("machine.costs.context_switch"), &out.ContextSwitch)
 	optDur(p, join(path, "wakeup_ipi"), c.WakeupIPI, lim("machine.costs.wakeup_ipi"), &out.WakeupIPI)
 	optDur(p, join(path, "wakeup_ipi_send"), c.WakeupIPISend, lim("machine.costs.wakeup_ipi_send"), &out.WakeupIPISend)
+	optDur(p, join(path, "wakeup_poll"), c.WakeupPoll, lim("machine.costs.wakeup_poll"), &out.WakeupPoll)
 	if c.IdleStates != nil {
 		ipath := join(path, "idle_states")
 		if len(c.IdleStates) > MaxIdleStates {
@@ -332,7 +333,7 @@ func (c *Costs) resolve(p *problems, path string) sim.Costs {
 				} else {
 					o.ExitLatency = dur(p, join(sp, "exit_latency"), st.ExitLatency, lim("machine.costs.idle_states[i].exit_latency"))
 				}
-				o.Package = st.Package
+				o.Package, o.Polls = st.Package, st.Polls
 				if i > 0 && st.After != "" && o.After <= out.IdleStates[i-1].After {
 					p.add(join(sp, "after"), "must be longer than the previous state's (states go shallowest first)")
 				}

@@ -131,6 +131,9 @@ type Costs struct {
 	WakeupIPI     string `json:"wakeup_ipi,omitempty"`
 	// WakeupIPISend: the waker's CPU time for that IPI (sim.Costs).
 	WakeupIPISend string `json:"wakeup_ipi_send,omitempty"`
+	// WakeupPoll: the latency of a wake-up to a CPU idle in a polling
+	// state, which needs no IPI (sim.Costs, IdleState.Polls).
+	WakeupPoll string `json:"wakeup_poll,omitempty"`
 	// IdleStates: nil keeps the default C-states; a non-nil empty list means
 	// the CPUs have no idle states at all.
 	IdleStates   []IdleState `json:"idle_states,omitzero"`
@@ -157,6 +160,10 @@ type IdleState struct {
 	// Package: entered only once every CPU of the package has idled After
 	// (sim.IdleState.Package; the default table's C1E).
 	Package bool `json:"package,omitempty"`
+	// Polls: a CPU in this state watches its thread flags (POLL, MWAIT), so
+	// a wake-up sends it no IPI (sim.IdleState.Polls; every state of the
+	// default table).
+	Polls bool `json:"polls,omitempty"`
 }
 
 // CacheCold is the cache refill penalty of a migration, by distance.

@@ -39,12 +39,18 @@ func (s *Sim) nohzBalancerKick(rq *RQ) {
 	s.nohzKickPending = true
 	s.nohzKickBalance = balance
 	irq := s.cpus[ilb]
-	lat := s.costs.WakeupIPI
+	// The kick's IPI; none to a polling CPU in v6.17 (kick_ilb()'s
+	// smp_call_function_single_async(): era.queuedIPIPolls).
+	ipi := s.costs.WakeupIPI
+	if s.era.queuedIPIPolls && s.idlePolls(irq) {
+		ipi = s.costs.WakeupPoll
+	}
+	lat := ipi
 	if st := s.idleStateOf(irq, s.now-irq.idleSince); st >= 0 {
 		lat += s.costs.IdleStates[st].ExitLatency
 	}
-	s.m.cost.ipi += s.costs.WakeupIPI
-	s.m.cost.idleExit += lat - s.costs.WakeupIPI
+	s.m.cost.ipi += ipi
+	s.m.cost.idleExit += lat - ipi
 	s.q.push(qev{t: s.now + lat, kind: evNohzKick, cpu: int32(ilb)})
 }
 

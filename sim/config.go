@@ -103,6 +103,12 @@ type IdleState struct {
 	// package has been idle for After (Nehalem/Westmere C1E); until then
 	// a CPU idle that long stays in the shallower state before it.
 	Package bool
+	// Polls: a CPU in this state watches its thread flags, so the kernel
+	// wakes it by setting TIF_NEED_RESCHED and sends no IPI (POLL, and every
+	// MWAIT state: intel_idle keeps TS_POLLING / TIF_POLLING_NRFLAG set and
+	// monitors the flags word; a HLT state clears it first). Such a wake-up
+	// costs Costs.WakeupPoll instead of Costs.WakeupIPI.
+	Polls bool
 }
 
 // Costs is the machine cost model. All values are nanoseconds. DefaultCosts
@@ -115,6 +121,10 @@ type Costs struct {
 	// metal one APIC register write, in a virtual machine an exit to the
 	// hypervisor. Charged to the waker; 0: none.
 	WakeupIPISend int64
+	// WakeupPoll is the latency of a wake-up that needs no IPI, to a CPU
+	// idle in a polling state (IdleState.Polls): the remote enqueue and the
+	// flags' cache line, without the interrupt's delivery and entry.
+	WakeupPoll int64
 	// IdleStates, shallowest first; After must increase. Empty = no C-states.
 	IdleStates []IdleState
 	// CacheCold[d] is the CPU time a task loses refilling its caches when it

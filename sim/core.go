@@ -397,13 +397,38 @@ func (p *Task) takeWakeFlags() int {
 // select_task_rq()'s cost) is done: an idle rq starts its exit that much
 // later. It says whether an IPI went out: the rq was idle, or p preempts
 // its task (resched_curr() of a remote CPU: smp_send_reschedule()).
+//
+// A CPU idle in a polling state gets no IPI (3.x resched_task(): `if
+// (!tsk_is_polling(p)) smp_send_reschedule(cpu)`; v6.17 resched_curr():
+// set_nr_and_not_polling()): setting its TIF_NEED_RESCHED wakes it, after
+// Costs.WakeupPoll instead of Costs.WakeupIPI.
 func (s *Sim) activateByIPI(rq *RQ, p *Task, flags int, search int64) (sent bool) {
-	s.m.cost.ipi += s.costs.WakeupIPI
-	rq.ipiLag = search + s.costs.WakeupIPI
 	wasIdle, marked := rq.idle, rq.needResched
+	polled := wasIdle && s.idlePolls(rq)
+	lag := s.costs.WakeupIPI
+	if polled {
+		lag = s.costs.WakeupPoll
+	}
+	s.m.cost.ipi += lag
+	rq.ipiLag = search + lag
 	s.activate(rq, p, flags)
 	rq.ipiLag = 0
+	if polled {
+		return false
+	}
 	return wasIdle || (!marked && rq.needResched)
+}
+
+// idlePolls says whether idle rq is in a polling state now
+// (IdleState.Polls): it watches its thread flags, and a wake-up needs no
+// IPI. A CPU in no state yet (a table whose first state is entered after
+// some idle time) does not poll.
+func (s *Sim) idlePolls(rq *RQ) bool {
+	if !s.anyPolls {
+		return false
+	}
+	st := s.idleStateOf(rq, s.now-rq.idleSince)
+	return st >= 0 && s.costs.IdleStates[st].Polls
 }
 
 // startTick restarts rq's tick from the next jiffy (tick_nohz_idle_exit()),

@@ -17,6 +17,13 @@ package sim
 //     a fraction of a microsecond), below the model's resolution; a guest
 //     pays an exit to its hypervisor instead (schedsim calibrate measures
 //     it: about 8 us on this project's Firecracker guests, docs/costs.md).
+//   - WakeupPoll 1us: a wake-up to a CPU idle in MWAIT (or POLL) sends no
+//     IPI: 3.x resched_task() skips smp_send_reschedule() when
+//     tsk_is_polling(), and intel_idle keeps TS_POLLING set while it
+//     monitors the thread flags; v6.17 does the same for the wake list and
+//     the nohz kick (send_call_function_single_ipi()'s set_nr_if_polling()).
+//     What is left of WakeupIPI's 2us is the remote enqueue (rq lock and
+//     cache misses, ~1us); the APIC delivery and the interrupt entry go.
 //   - IdleStates: exactly intel_idle's nehalem_cstates (idle_cpu_nehalem in
 //     3.6 for Westmere-EX 0x2F and Nehalem-EP 0x1A, idle_cpu_nhx today):
 //     POLL, C1 3us/6us, C1E 10us/20us, C3 20us/80us, C6 200us/800us as exit
@@ -27,7 +34,8 @@ package sim
 //     state on these parts (Intel SDM vol. 4, MSR_POWER_CTL bit 1 "C1E
 //     Enable": the package drops to its minimum voltage/frequency point
 //     "when all execution cores enter MWAIT (C1)"): a CPU idle 20-80us
-//     while another core of its package runs is in plain C1 (3us).
+//     while another core of its package runs is in plain C1 (3us). Every
+//     state polls (IdleState.Polls): POLL spins, the others are MWAIT.
 //   - CacheCold: refilling a working set of 128-256 KiB after moving, as
 //     lines x latency / 10 outstanding misses with the latencies of Intel's
 //     Core i7/Xeon 5500 Performance Analysis Guide (L2 ~10 cycles, L3 ~40-75
@@ -58,12 +66,13 @@ func DefaultCosts() Costs {
 	return Costs{
 		ContextSwitch: 2000,
 		WakeupIPI:     2000,
+		WakeupPoll:    1000,
 		IdleStates: []IdleState{
-			{Name: "POLL", After: 0, ExitLatency: 0},
-			{Name: "C1", After: 6000, ExitLatency: 3000},
-			{Name: "C1E", After: 20000, ExitLatency: 10000, Package: true},
-			{Name: "C3", After: 80000, ExitLatency: 20000},
-			{Name: "C6", After: 800000, ExitLatency: 200000},
+			{Name: "POLL", After: 0, ExitLatency: 0, Polls: true},
+			{Name: "C1", After: 6000, ExitLatency: 3000, Polls: true},
+			{Name: "C1E", After: 20000, ExitLatency: 10000, Package: true, Polls: true},
+			{Name: "C3", After: 80000, ExitLatency: 20000, Polls: true},
+			{Name: "C6", After: 800000, ExitLatency: 200000, Polls: true},
 		},
 		CacheCold:    [NumDistances]int64{DistSame: 0, DistSMT: 0, DistCluster: 1000, DistLLC: 5000, DistPackage: 20000, DistNUMA: 40000},
 		Comm:         [NumDistances]int64{DistSame: 0, DistSMT: 200, DistCluster: 500, DistLLC: 1000, DistPackage: 3000, DistNUMA: 5000},

@@ -142,14 +142,24 @@
 //     waiting for such an IPI that gets a wake-up of its own (its timer)
 //     still leaves idle at the IPI's time plus the exit, up to WakeupIPI
 //     late.
+//   - A CPU idle in a polling state (IdleState.Polls: POLL, and MWAIT,
+//     where intel_idle keeps TS_POLLING / TIF_POLLING_NRFLAG set and
+//     monitors the thread flags; every state of the default table) is woken
+//     without an IPI: 3.x resched_task() and v6.17 resched_curr() only set
+//     its TIF_NEED_RESCHED, and v6.17's wake list and nohz kick use
+//     set_nr_if_polling() (2.6.8's resched_task() tests the flag too); 3.8's
+//     wake list (ttwu_queue_remote()) and nohz kick send smp_send_reschedule()
+//     regardless. Such a wake-up costs Costs.WakeupPoll (1us) instead of
+//     WakeupIPI (2us), and the waker no WakeupIPISend. Simplified: one
+//     WakeupPoll for both the waker's remote enqueue (3.x; v6.17 with
+//     TTWU_QUEUE off) and v6.17's wake list, where the enqueue is the
+//     target's after it wakes; and the state is read at the wake-up.
 //   - The waker's cost of sending a wake-up's IPI (Costs.WakeupIPISend, 0
 //     by default) is charged for the wake list's IPI and for a resched IPI
-//     to an idle target or one whose task the wakee preempts; the model
-//     has no polling idle state (TIF_POLLING_NRFLAG, which lets the kernel
-//     skip the IPI to a CPU in POLL), so it charges those too. A timer's
-//     wake-up and a fork's first wake-up are not charged (the interrupt's
-//     time is not modelled; wake_up_new_task()'s IPI is the parent's, left
-//     out).
+//     to an idle target that does not poll or to a busy one whose task the
+//     wakee preempts. A timer's wake-up and a fork's first wake-up are not
+//     charged (the interrupt's time is not modelled; wake_up_new_task()'s
+//     IPI is the parent's, left out).
 //   - No cgroups (CONFIG_FAIR_GROUP_SCHED off): task_h_load is the task's
 //     own load; effective_load() is the identity, as in Preeti's experiments.
 //     (3.8's wake_affine() passes it se.load.weight under every load metric,

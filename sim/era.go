@@ -211,6 +211,16 @@ type era struct {
 	// 3.8 ttwu_queue() and v6.17 ttwu_queue_wakelist() read TTWU_QUEUE;
 	// 2.6.8 has no wake list and its remote wake-ups arrive by IPI.
 	ttwuWakeList func(s *Sim, cpu int, trq *RQ) bool
+	// queuedIPIPolls: the IPI of a wake-up that goes by IPI (the wake
+	// list, 2.6.8's remote wake-up) and of the nohz kick is skipped for a
+	// CPU idle in a polling state (IdleState.Polls). v6.17
+	// send_call_function_single_ipi(): `if (!set_nr_if_polling(rq->idle))
+	// arch_send_call_function_single_ipi(cpu)`; 2.6.8 resched_task() tests
+	// TIF_POLLING_NRFLAG. 3.8 ttwu_queue_remote() and nohz_balancer_kick()
+	// call smp_send_reschedule() unconditionally. (A wake-up the waker
+	// enqueues itself ends in resched_task()/resched_curr(), which skips
+	// the IPI for a polling CPU in every era: activateByIPI.)
+	queuedIPIPolls bool
 }
 
 // rqClass is the per-CPU runqueue policy of an era, in the shape of the
@@ -294,6 +304,7 @@ func init() {
 		track:             trackBoth,
 		selectTaskRQ:      selectTaskRQ617,
 		ttwuWakeList:      ttwuWakeList617,
+		queuedIPIPolls:    true,
 		ttwuAvgIdle:       ttwuAvgIdle617,
 		rebalanceDomains:  rebalanceDomains617,
 		loadBalance:       loadBalance617,

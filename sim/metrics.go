@@ -102,8 +102,9 @@ type LB9 struct {
 // run (ms). CPU time charged to tasks: context switches, cache refills after
 // a migration, fetching a waker's message (comm), the wake-up placement's
 // search (charged to the waker) and the balancer's statistics. Latency added
-// before a task could run (no CPU is busy meanwhile): wake-up and kick IPIs,
-// and C-state exits.
+// before a task could run (no CPU is busy meanwhile): wake-up and kick IPIs
+// (Costs.WakeupPoll where the target polls and needs none), and C-state
+// exits.
 type CostBreakdown struct {
 	ContextSwitchMS float64 `json:"context_switch_ms"`
 	CacheRefillMS   float64 `json:"cache_refill_ms"`

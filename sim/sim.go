@@ -257,6 +257,8 @@ type Sim struct {
 	// smtDirty holds the CPUs whose busy state changed this event (smt.go).
 	smtOn    bool
 	smtDirty CPUMask
+	// anyPolls: some idle state polls (IdleState.Polls; idlePolls).
+	anyPolls bool
 
 	dirty []int // CPUs needing a reschedule after the current event
 
@@ -363,6 +365,9 @@ func New(cfg *Config) (*Sim, error) {
 		m.ThreadsPerCore = topo.MaxThreads
 	}
 	s.smtOn = s.costs.SMTGain > 0 && topo.MaxThreads > 1
+	for _, st := range s.costs.IdleStates {
+		s.anyPolls = s.anyPolls || st.Polls
+	}
 	if s.maxEvents <= 0 {
 		s.maxEvents = DefaultMaxEvents
 	}

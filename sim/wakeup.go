@@ -114,11 +114,17 @@ func (s *Sim) tryToWakeUp(p *Task, waker *Task, cpu int, sync bool) int64 {
 		// The wake list (ttwu_queue_wakelist() / 3.8's ttwu_queue_remote())
 		// and 2.6.8's remote wake-up: the wakee arrives by IPI, sent once
 		// the search (d.Cost) is done.
+		// A polling idle target is woken by its flags, without the IPI
+		// (era.queuedIPIPolls).
+		lag := s.costs.WakeupIPI
+		send = s.costs.WakeupIPISend
+		if s.era.queuedIPIPolls && trq.idle && s.idlePolls(trq) {
+			lag, send = s.costs.WakeupPoll, 0
+		}
 		trq.ttwuPending++
 		s.updIdleMask(trq)
-		s.m.cost.ipi += s.costs.WakeupIPI
-		s.q.push(qev{t: s.now + d.Cost + s.costs.WakeupIPI, kind: evArrive, cpu: int32(target), task: p.id})
-		send = s.costs.WakeupIPISend
+		s.m.cost.ipi += lag
+		s.q.push(qev{t: s.now + d.Cost + lag, kind: evArrive, cpu: int32(target), task: p.id})
 	}
 	s.m.searchCost += d.Cost
 	s.m.cpusExamined += int64(d.NCPUs)

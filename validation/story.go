@@ -37,9 +37,10 @@ func Stories() []*Story {
 		ID:     "pelt-pingpong",
 		Title:  "PELT in the balancer: one 80 % and two 40 % tasks on two CPUs (seed 000, Preeti U Murthy's example)",
 		Preset: "pelt-pingpong",
-		Note: "The steady state is reached with seeds 1 and 3 (one migration: the fork) but not with seed 2, where the " +
-			"tasks' phases let newidle balancing catch a 40 % task queued behind the 80 % one and the periodic balancer move " +
-			"them on (the per-seed numbers): the steady state exists but is not always found from the start.",
+		Note: "The steady state is reached with seeds 1-3 (one migration: the fork). Until wake-ups to polling CPUs spared " +
+			"their IPI (3 December) seed 2 did not reach it: its tasks' phases let newidle balancing catch a 40 % task queued " +
+			"behind the 80 % one and the periodic balancer move them on (14.6 migrations/s). The steady state exists, but " +
+			"whether a run finds it from the start depends on the tasks' phases.",
 		Claims: []Claim{
 			{
 				Text: "With load.weight (no PELT in the balancer) the balancer sees 2 tasks against 1 and \"could ping pong tasks " +

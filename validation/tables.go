@@ -48,7 +48,8 @@ func buddiesTables() []*Table {
 		Note: "Light load (1-8 pairs) is where the two designs differ most. The buddies pair sits on two cores of a busy package, " +
 			"so each wake-up finds its partner's core in C1 (3 us), not C1E: C1E is a package state on these parts, entered only " +
 			"when every core of the package is in C1 (MSR_POWER_CTL's C1E Enable; docs/costs.md), and charging its 10 us exit " +
-			"to a CPU beside a busy core had held the model's gain at ×6.57 (now ×8.16: 1 and 4 clients hold). " +
+			"to a CPU beside a busy core had held the model's gain at ×6.57 (now ×8.43: 1 and 4 clients hold; the buddy, " +
+			"idle in C1, is also woken without an IPI since MWAIT states poll). " +
 			"The sim's 'before' scales linearly with the number of pairs " +
 			"(each pair walks the package on its own, paying the same cache refill and C6 exit per message), where the real one is " +
 			"superlinear from 1 to 8 clients (30 → 645 MB/s, ×21.5 for ×8 clients): real walking pairs meet busy cores, and a wake-up " +
@@ -61,8 +62,8 @@ func buddiesTables() []*Table {
 			"without a core C-state exit; Intel SDM vol. 3) was also tried and left out: it turns the 8-pair walk fast (×1.43 " +
 			"against the real ×3.75) and 5 pairs on 3.6 (×3.35 against ×9.87) without moving 1-4 pairs, whose buddies pair " +
 			"sits on two cores, not on one core's threads. At 32 clients the real " +
-			"buddies still gained 10 % (the model: +14.3 %, holds) and at 64 lost 5 %; the model's buddies lose about three " +
-			"times as much at 64, where pairs outnumber cores and the wake-up walk already finds no idle core (the why column: " +
+			"buddies still gained 10 % (the model: +15.2 %, holds) and at 64 lost 5 %; the model's buddies lose more than twice " +
+			"as much at 64 (−12.1 %), where pairs outnumber cores and the wake-up walk already finds no idle core (the why column: " +
 			"the v3.6 kernel's search cost and idle-while-overloaded against the buddies' migrations); halving the refills alone " +
 			"turns it (the table below and the `buddies-3.6` note). At 2 clients the point holds with the C-state exits doubled " +
 			"and with no other family alone: it is the walking pairs' exit latency that sets the gain at light load, and the " +
@@ -88,14 +89,15 @@ func buddiesTables() []*Table {
 		Tuned:      true,
 		Points:     mikeTable(mikeVirgin, mikeRevert),
 		Note: "The preset's description was written against this table (tbench-pairs). At 1 and 5 pairs the sim's gain is the " +
-			"same ×8.16 (each walking pair pays the same C6 exit and refill per message, so before and after both scale " +
+			"same ×8.43 (each walking pair pays the same C6 exit and refill per message, so before and after both scale " +
 			"linearly; the package C1E of the `buddies` note lifted it from ×6.57). At 10 pairs the gain overshoots (×2.56 " +
-			"against ×1.85): the buddies pairs' wake-ups got cheaper (p50 22 → 5 us) while the walking pairs, whose cores " +
-			"idle long, still pay C3/C6. At 40 pairs the buddies lose 7.1 % where the real ones gained 2 %: they migrate five " +
-			"times as often as v3.6 (the why column) and pay an LLC refill each time. At 20 pairs the sim's gain is " +
-			"smaller than the real one, and it is the refills the walking pairs pay and the buddies do not: the point holds with " +
-			"the refill costs doubled and with no other family alone (the table below). At 40 pairs, and at 64 clients in the " +
-			"`buddies` table, it is the other way round: they hold with the refills halved. No one refill level fits both " +
+			"against ×1.85): the buddies pairs' wake-ups got cheaper (p50 21 → 4 us) while the walking pairs, whose cores " +
+			"idle long, still pay C3/C6. At 40 pairs the buddies lose 6.3 % where the real ones gained 2 %: they migrate nearly " +
+			"five times as often as v3.6 (the why column) and pay an LLC refill each time. At 20 pairs the sim's gain (+15.6 %) " +
+			"is at the low edge of its band; before wake-ups to polling CPUs spared their IPI it missed (+11.9 %), and it held " +
+			"then with the refill costs doubled and with no other family alone: it is the refills the walking pairs pay and " +
+			"the buddies do not. At 40 pairs, and at 64 clients in the `buddies` table, it is the other way round: they hold with " +
+			"the refills halved. No one refill level fits both " +
 			"sides, so the miss is not in the refill's level but in its shape: the model charges every move within an LLC the " +
 			"same refill, whatever the task ran since it last ran there, where a pair that walks on to the next core and a pair " +
 			"whose buddy took its partner's last CPU leave very different amounts in the caches they return to. At 80 pairs " +
@@ -169,7 +171,8 @@ func preetiTable() *Table {
 			"these points. The first millisecond picks the mode (docs/costs.md, \"Two walking modes\"): the tasks start on second " +
 			"threads, where the patch's walk lands too, so its first steps find some CPUs shallow and the pairs fall out of step, " +
 			"while v3.6's walk starts on first threads all in C6 and two pairs of a socket leapfrog in lock-step; with the clients " +
-			"starting 3 ms late (every CPU in C6) the patch is level with stock at 5 and 10 pairs (−0.0 %, −1.4 %, seeds 1-3). The real patch also paid its traversal at every wake-up and, by Mike's account, bounced " +
+			"starting 3 ms late (every CPU in C6) the patch is level with stock at 5 pairs and a little behind at 10 (−0.5 %, " +
+			"−3.3 to −5.0 %, seeds 1-3). The real patch also paid its traversal at every wake-up and, by Mike's account, bounced " +
 			"more (\"More spots to bounce too equals more bouncing\"). At 40-80 pairs the model used to lose far more (−22 % and " +
 			"−49 %): it made every remote wake-up invisible to find_idlest_group() until its IPI, so simultaneous wakees all " +
 			"saw one CPU at load 0 and piled onto it, and 80 pairs stayed spread 18/48/56/38 tasks over the four sockets for " +
@@ -178,7 +181,7 @@ func preetiTable() *Table {
 			"carries the same load, find_idlest_group() returns no group at either level and the patch falls back to the " +
 			"wakee's previous CPU (new_cpu keeps task_cpu(p)), which another pair may hold by then, while the waker's CPU " +
 			"idles once the waker sleeps (the why column's idle-while-overloaded); every other wake-up moves the wakee and " +
-			"pays an IPI, a short C-state exit and an LLC refill against a 20 us message, and the model has no SMT " +
+			"pays a remote wake-up, a short C-state exit and an LLC refill against a 20 us message, and the model has no SMT " +
 			"contention (two busy threads of a core run at full speed each), which would make the stock kernel's packed " +
 			"CPUs slower too. At 20 pairs the model's patch loses 3.9 %, where the real one lost 18 %.",
 	}
@@ -248,9 +251,9 @@ func pgbenchTable() *Table {
 			"though they vary with the seed (the sim change column lists the seeds' own changes where they differ by more " +
 			"than 5 %). Where it misses: at 8 clients the machine still has an idle CPU for every wake-up in both kernels, " +
 			"so they place alike; what is left is the cheaper lookup, which the model prices at 15-40 ns a domain, group and CPU " +
-			"visited and which delays the wakee (the search runs before the enqueue and its IPI): +0.2 %, too little to show. At 24 clients the sim loses where the seed gains (every seed: -10 % to -13 % at 22 MB, -4 % to -5 % at the larger " +
+			"visited and which delays the wakee (the search runs before the enqueue and its IPI): +0.1 %, too little to show. At 24 clients the sim loses where the seed gains (every seed: -11 % to -14 % at 22 MB, -4 % to -5 % at the larger " +
 			"sizes): a client left on its busy prev waits while another CPU idles (idle-while-overloaded in the why column), a " +
-			"hole stock 3.8's search plugs. There the sim is CPU-bound (stock 3.8 98.8 % busy at 24 clients, 22 MB, seed 1), " +
+			"hole stock 3.8's search plugs. There the sim is CPU-bound (stock 3.8 99.0 % busy at 24 clients, 22 MB, seed 1), " +
 			"while the seed's own numbers say the real run was bound by its single pgbench process (the Prev column peaks at 8 " +
 			"clients, 53883 tps, and 1 client takes 92.6 us a transaction, under half the model's 200 us backend time); refitting " +
 			"the times to the seed is the third item tried below. At 1 client the patch keeps the pair where fork balancing put it " +
@@ -358,8 +361,11 @@ var i7Sets = []string{
 	// intel_idle has no table of its own for Raptor Lake-S (model 0xB7): it
 	// takes the board's ACPI _CST. The nearest published table is Alder
 	// Lake's adl_cstates (same cores): C1E 2/4, C6 220/600, C8 280/800 us
-	// (exit latency / target residency). See docs/costs.md.
-	`machine.costs.idle_states=[{"name":"POLL","after":"0s","exit_latency":"0s"},{"name":"C1E","after":"4us","exit_latency":"2us"},{"name":"C6","after":"600us","exit_latency":"220us"},{"name":"C8","after":"800us","exit_latency":"280us"}]`,
+	// (exit latency / target residency). See docs/costs.md. Every state
+	// polls: POLL spins, and the others are MWAIT (ACPI's FFH entry method;
+	// mwait_idle_with_hints() keeps TIF_POLLING_NRFLAG set), so a wake-up
+	// sends no IPI.
+	`machine.costs.idle_states=[{"name":"POLL","after":"0s","exit_latency":"0s","polls":true},{"name":"C1E","after":"4us","exit_latency":"2us","polls":true},{"name":"C6","after":"600us","exit_latency":"220us","polls":true},{"name":"C8","after":"800us","exit_latency":"280us","polls":true}]`,
 }
 
 func eligibleTables() []*Table {

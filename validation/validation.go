@@ -224,9 +224,11 @@ func scaled(x int64, f float64) int64 { return int64(math.Round(float64(x) * f))
 var CostFamilies = []CostFamily{
 	{"context switch", func(c *sim.Costs, f float64) { c.ContextSwitch = scaled(c.ContextSwitch, f) }},
 	{"IPI", func(c *sim.Costs, f float64) {
-		// Its latency and the waker's cost of sending it.
+		// Its latency, the waker's cost of sending it, and the latency of
+		// a wake-up that needs none (a polling idle CPU).
 		c.WakeupIPI = scaled(c.WakeupIPI, f)
 		c.WakeupIPISend = scaled(c.WakeupIPISend, f)
+		c.WakeupPoll = scaled(c.WakeupPoll, f)
 	}},
 	{"C-state exits", func(c *sim.Costs, f float64) {
 		// Exit latencies, not target residencies.

@@ -404,6 +404,10 @@ export class Editor {
   rebuildSteps() {
     const active = document.activeElement;
     const focus = active && active.dataset ? active.dataset.path : null;
+    // Open sections (the cost model's) stay open: a rebuild comes from an
+    // edit made inside one (the first change to the idle states makes the
+    // table the scenario's own).
+    const open = [...document.querySelectorAll("#editor details[open]")].map((d) => d.className);
     return [
       () => {
         this.bindings = [];
@@ -414,6 +418,10 @@ export class Editor {
       () => this.buildTasks(),
       () => this.buildPolicy(),
       () => {
+        for (const c of open) {
+          const d = c && document.querySelector("#editor details." + CSS.escape(c));
+          if (d) d.open = true;
+        }
         if (!focus) return;
         const again = document.querySelector('#editor [data-path="' + CSS.escape(focus) + '"]');
         if (again) again.focus();
@@ -576,6 +584,12 @@ export class Editor {
       const cell = (c) => {
         const k = keyOf(c.path);
         const p = concrete(c.path, i);
+        if (c.kind === "bool") { // package, polls: a box, written with the whole list
+          const box = h("input", { type: "checkbox", dataset: { path: p }, attrs: { "aria-label": "idle state " + i + " " + k, title: c.doc } });
+          box.addEventListener("change", () => { const l = states(); l[i][k] = box.checked; write(l, box); });
+          this.bind(box, (m) => (m.cstates[i] || {})[k]);
+          return h("td", {}, this.fieldBox(p, box));
+        }
         const el = this.text(p, (m) => (m.cstates[i] || {})[k], {
           size: 7, aria: "idle state " + i + " " + k,
           write: (v, el) => { const l = states(); l[i][k] = v; write(l, el); },

@@ -101,6 +101,7 @@ type Costs struct {
 	ContextSwitch string            `json:"context_switch"`
 	WakeupIPI     string            `json:"wakeup_ipi"`
 	WakeupIPISend string            `json:"wakeup_ipi_send"`
+	WakeupPoll    string            `json:"wakeup_poll"`
 	SearchCPU     string            `json:"search_cpu"`
 	SearchGroup   string            `json:"search_group"`
 	SearchDomain  string            `json:"search_domain"`
@@ -115,6 +116,8 @@ type IdleState struct {
 	Name        string `json:"name"`
 	After       string `json:"after"`
 	ExitLatency string `json:"exit_latency"`
+	Package     bool   `json:"package"`
+	Polls       bool   `json:"polls"`
 }
 
 // EditableFlags are the SD_* flags the editor offers, in the order it shows
@@ -254,7 +257,7 @@ func newPolicyPart(probe *scenarios.Scenario) (*policyPart, error) {
 	}
 	pp.idle = []IdleState{}
 	for _, st := range eff.Costs().IdleStates {
-		pp.idle = append(pp.idle, IdleState{Name: st.Name, After: Duration(st.After), ExitLatency: Duration(st.ExitLatency)})
+		pp.idle = append(pp.idle, IdleState{Name: st.Name, After: Duration(st.After), ExitLatency: Duration(st.ExitLatency), Package: st.Package, Polls: st.Polls})
 	}
 	return pp, nil
 }
@@ -336,6 +339,7 @@ func costs(c sim.Costs) Costs {
 		ContextSwitch: Duration(c.ContextSwitch),
 		WakeupIPI:     Duration(c.WakeupIPI),
 		WakeupIPISend: Duration(c.WakeupIPISend),
+		WakeupPoll:    Duration(c.WakeupPoll),
 		SearchCPU:     Duration(c.SearchCPU),
 		SearchGroup:   Duration(c.SearchGroup),
 		SearchDomain:  Duration(c.SearchDomain),
@@ -495,7 +499,7 @@ func (p Policy) byPath() map[string]string {
 func (c Costs) byPath() map[string]string {
 	pre := "machine.costs."
 	out := map[string]string{
-		pre + "context_switch": c.ContextSwitch, pre + "wakeup_ipi": c.WakeupIPI, pre + "wakeup_ipi_send": c.WakeupIPISend,
+		pre + "context_switch": c.ContextSwitch, pre + "wakeup_ipi": c.WakeupIPI, pre + "wakeup_ipi_send": c.WakeupIPISend, pre + "wakeup_poll": c.WakeupPoll,
 		pre + "search_cpu": c.SearchCPU, pre + "search_group": c.SearchGroup,
 		pre + "search_domain": c.SearchDomain, pre + "balance_cpu": c.BalanceCPU,
 		pre + "jitter_pct": strconv.Itoa(c.JitterPct),
