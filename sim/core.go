@@ -424,12 +424,23 @@ func (s *Sim) activateByIPI(rq *RQ, p *Task, flags int, search int64) (sent bool
 // IPI. A CPU in no state yet (a table whose first state is entered after
 // some idle time) does not poll.
 func (s *Sim) idlePolls(rq *RQ) bool {
-	if !s.anyPolls {
+	switch s.polls {
+	case pollsNone:
 		return false
+	case pollsAll: // every state polls: any state will do
+		return s.now-rq.idleSince >= s.costs.IdleStates[0].After
 	}
 	st := s.idleStateOf(rq, s.now-rq.idleSince)
 	return st >= 0 && s.costs.IdleStates[st].Polls
 }
+
+// Which idle states poll (Sim.polls): none, all of them (the first not a
+// package state, so a CPU idle past its After is in some state), or some.
+const (
+	pollsNone = iota
+	pollsAll
+	pollsSome
+)
 
 // startTick restarts rq's tick from the next jiffy (tick_nohz_idle_exit()),
 // and catches up the per-CPU load history (3.8 cpu_load[]) for the ticks

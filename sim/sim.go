@@ -257,8 +257,8 @@ type Sim struct {
 	// smtDirty holds the CPUs whose busy state changed this event (smt.go).
 	smtOn    bool
 	smtDirty CPUMask
-	// anyPolls: some idle state polls (IdleState.Polls; idlePolls).
-	anyPolls bool
+	// polls: which idle states poll (IdleState.Polls; idlePolls).
+	polls uint8
 
 	dirty []int // CPUs needing a reschedule after the current event
 
@@ -365,8 +365,17 @@ func New(cfg *Config) (*Sim, error) {
 		m.ThreadsPerCore = topo.MaxThreads
 	}
 	s.smtOn = s.costs.SMTGain > 0 && topo.MaxThreads > 1
+	all, some := len(s.costs.IdleStates) > 0, false
 	for _, st := range s.costs.IdleStates {
-		s.anyPolls = s.anyPolls || st.Polls
+		all, some = all && st.Polls, some || st.Polls
+	}
+	switch {
+	case all && !s.costs.IdleStates[0].Package:
+		s.polls = pollsAll
+	case some:
+		s.polls = pollsSome
+	default:
+		s.polls = pollsNone
 	}
 	if s.maxEvents <= 0 {
 		s.maxEvents = DefaultMaxEvents

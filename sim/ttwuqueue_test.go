@@ -154,13 +154,22 @@ func haltingCosts() Costs {
 //   - far (other LLC): the wake list in both eras; 3.8's
 //     ttwu_queue_remote() sends the IPI even to a polling CPU, v6.17's
 //     send_call_function_single_ipi() does not (set_nr_if_polling()).
+//
+// What polls is the state the target is in: with every state of the
+// default table polling but C3 (a table of some polling states, like a
+// guest's haltpoll driver: poll, then halt), both wakees get IPIs.
 func TestWakeupPolls(t *testing.T) {
 	for _, base := range []Base{BaseV38, BaseV617} {
-		for _, polls := range []bool{false, true} {
+		for _, mode := range []string{"none", "all", "all but C3"} {
 			costs := haltingCosts()
-			if polls {
+			if mode != "none" {
 				costs = DefaultCosts()
 			}
+			if mode == "all but C3" {
+				costs.IdleStates = append([]IdleState(nil), costs.IdleStates...)
+				costs.IdleStates[3].Polls = false
+			}
+			polls := mode == "all"
 			// No jitter, and no search cost: the signal leaves at the wake.
 			costs.JitterPct = 0
 			costs.SearchCPU, costs.SearchGroup, costs.SearchDomain = 0, 0, 0
@@ -210,7 +219,7 @@ func TestWakeupPolls(t *testing.T) {
 				lag  int64
 			}{{"near", 1, nearLag}, {"far", 2, farLag}} {
 				if want := tWake + w.lag + exit; ran[w.id] != want {
-					t.Errorf("%v polls=%v: %s wakee ran at %d, want wake %d + %d + exit %d = %d", base, polls, w.name, ran[w.id], tWake, w.lag, exit, want)
+					t.Errorf("%v polls %s: %s wakee ran at %d, want wake %d + %d + exit %d = %d", base, mode, w.name, ran[w.id], tWake, w.lag, exit, want)
 				}
 			}
 		}
