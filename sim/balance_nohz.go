@@ -41,10 +41,7 @@ func (s *Sim) nohzBalancerKick(rq *RQ) {
 	irq := s.cpus[ilb]
 	// The kick's IPI; none to a polling CPU in v6.17 (kick_ilb()'s
 	// smp_call_function_single_async(): era.queuedIPIPolls).
-	ipi := s.costs.WakeupIPI
-	if s.era.queuedIPIPolls && s.idlePolls(irq) {
-		ipi = s.costs.WakeupPoll
-	}
+	ipi, _ := s.wakeSignal(irq, true)
 	lat := ipi
 	if st := s.idleStateOf(irq, s.now-irq.idleSince); st >= 0 {
 		lat += s.costs.IdleStates[st].ExitLatency

@@ -404,19 +404,27 @@ func (p *Task) takeWakeFlags() int {
 // Costs.WakeupPoll instead of Costs.WakeupIPI.
 func (s *Sim) activateByIPI(rq *RQ, p *Task, flags int, search int64) (sent bool) {
 	wasIdle, marked := rq.idle, rq.needResched
-	polled := wasIdle && s.idlePolls(rq)
-	lag := s.costs.WakeupIPI
-	if polled {
-		lag = s.costs.WakeupPoll
-	}
+	lag, ipi := s.wakeSignal(rq, false)
 	s.m.cost.ipi += lag
 	rq.ipiLag = search + lag
 	s.activate(rq, p, flags)
 	rq.ipiLag = 0
-	if polled {
+	if !ipi {
 		return false
 	}
 	return wasIdle || (!marked && rq.needResched)
+}
+
+// wakeSignal is the latency of the signal that reaches rq for a wake-up
+// (or a nohz kick), and whether it is an IPI: none to an idle rq in a
+// polling state (idlePolls), which costs Costs.WakeupPoll instead of
+// Costs.WakeupIPI. queued: the wake list's or the kick's IPI, which the
+// era may send regardless (era.queuedIPIPolls).
+func (s *Sim) wakeSignal(rq *RQ, queued bool) (lag int64, ipi bool) {
+	if rq.idle && (!queued || s.era.queuedIPIPolls) && s.idlePolls(rq) {
+		return s.costs.WakeupPoll, false
+	}
+	return s.costs.WakeupIPI, true
 }
 
 // idlePolls says whether idle rq is in a polling state now

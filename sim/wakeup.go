@@ -116,10 +116,9 @@ func (s *Sim) tryToWakeUp(p *Task, waker *Task, cpu int, sync bool) int64 {
 		// the search (d.Cost) is done.
 		// A polling idle target is woken by its flags, without the IPI
 		// (era.queuedIPIPolls).
-		lag := s.costs.WakeupIPI
-		send = s.costs.WakeupIPISend
-		if s.era.queuedIPIPolls && trq.idle && s.idlePolls(trq) {
-			lag, send = s.costs.WakeupPoll, 0
+		lag, ipi := s.wakeSignal(trq, true)
+		if ipi {
+			send = s.costs.WakeupIPISend
 		}
 		trq.ttwuPending++
 		s.updIdleMask(trq)

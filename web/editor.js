@@ -585,9 +585,9 @@ export class Editor {
         const k = keyOf(c.path);
         const p = concrete(c.path, i);
         if (c.kind === "bool") { // package, polls: a box, written with the whole list
-          const box = h("input", { type: "checkbox", dataset: { path: p }, attrs: { "aria-label": "idle state " + i + " " + k, title: c.doc } });
-          box.addEventListener("change", () => { const l = states(); l[i][k] = box.checked; write(l, box); });
-          this.bind(box, (m) => (m.cstates[i] || {})[k]);
+          const box = this.checkBox(p, (m) => (m.cstates[i] || {})[k], "idle state " + i + " " + k,
+            (v, el) => { const l = states(); l[i][k] = v; write(l, el); });
+          box.title = c.doc;
           return h("td", {}, this.fieldBox(p, box));
         }
         const el = this.text(p, (m) => (m.cstates[i] || {})[k], {
@@ -791,9 +791,11 @@ export class Editor {
     return li;
   }
 
-  checkBox(path, get, aria) {
+  // checkBox is a box for the bool at path; write, when given, commits a
+  // change instead of setting path (a cell of a list written whole).
+  checkBox(path, get, aria, write) {
     const el = h("input", { type: "checkbox", dataset: { path }, attrs: { "aria-label": aria } });
-    el.addEventListener("change", () => this.set(path, String(el.checked), el));
+    el.addEventListener("change", () => write ? write(el.checked, el) : this.set(path, String(el.checked), el));
     this.bind(el, get);
     return el;
   }

@@ -45,6 +45,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"schedplay/internal/stats"
 )
 
 func main() {
@@ -375,7 +377,7 @@ func report(w io.Writer, oldName, newName string, rounds [2][]results) {
 			if len(o) == 0 {
 				continue
 			}
-			mo, mn := median(o), median(n)
+			mo, mn := stats.Median(o), stats.Median(n)
 			sp := "-"
 			rng := ""
 			if mo > 0 && mn > 0 {
@@ -391,15 +393,6 @@ func report(w io.Writer, oldName, newName string, rounds [2][]results) {
 		}
 	}
 	fmt.Fprintln(w, "\nspeed-up: old/new for times and counts, new/old for rates (rtf, events/s): > 1 means the new side is faster or smaller.")
-}
-
-func median(v []float64) float64 {
-	s := append([]float64(nil), v...)
-	sort.Float64s(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 func num(v float64) string {

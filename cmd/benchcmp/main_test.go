@@ -62,15 +62,6 @@ func TestReport(t *testing.T) {
 	}
 }
 
-func TestMedian(t *testing.T) {
-	if m := median([]float64{3, 1, 2}); m != 2 {
-		t.Errorf("median odd = %v", m)
-	}
-	if m := median([]float64{4, 1, 3, 2}); m != 2.5 {
-		t.Errorf("median even = %v", m)
-	}
-}
-
 const cpuOld = `cputime tbench-40 141.0 ns/event
 cputime mixed-256 143.0 ns/event (trace 0eebaa6a682e6d18, 288888 events)
 PASS

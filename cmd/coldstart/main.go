@@ -26,13 +26,14 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
 	"schedplay/internal/headless"
+	"schedplay/internal/stats"
 	"schedplay/web"
 )
 
@@ -137,15 +138,8 @@ func summarize(ms []float64) summary {
 	if len(ms) == 0 {
 		return s
 	}
-	v := append([]float64(nil), ms...)
-	sort.Float64s(v)
-	s.min, s.max = v[0], v[len(v)-1]
-	if m := len(v) / 2; len(v)%2 == 1 {
-		s.median = v[m]
-	} else {
-		s.median = (v[m-1] + v[m]) / 2
-	}
-	for _, x := range v {
+	s.min, s.max, s.median = slices.Min(ms), slices.Max(ms), stats.Median(ms)
+	for _, x := range ms {
 		if x <= 3000 {
 			s.within3s++
 		}
