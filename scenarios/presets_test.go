@@ -50,11 +50,13 @@ func TestPresetTbenchPairs(t *testing.T) {
 		return runPreset(t, "tbench-pairs", append([]string{"duration", "300ms", "tasks.client.count", pairs, "policy.select_idle_sibling", sis}, sets...)...)
 	}
 	// Mike Galbraith's table: buddies ~10x ahead at 1-5 pairs, ~2x at 10,
-	// even at saturation.
+	// even at saturation. The model's stock walk runs shallow from two pairs
+	// a socket (the 3.x menu governor's multiplier), so at 5 pairs, one
+	// socket holding two, the gain is x3.3 (docs/validation.md, buddies-3.6).
 	for _, c := range []struct {
 		pairs    string
 		min, max float64
-	}{{"1", 4, 100}, {"5", 4, 100}, {"10", 1.5, 100}, {"80", 0.9, 1.15}} {
+	}{{"1", 4, 100}, {"5", 2.5, 100}, {"10", 1.3, 100}, {"80", 0.9, 1.15}} {
 		v36, buddies := ops(c.pairs, "v3.6"), ops(c.pairs, "cpu_buddies")
 		r := buddies.OpsPerS / v36.OpsPerS
 		if r < c.min || r > c.max {
@@ -199,13 +201,14 @@ func TestPresetEligibleMigration(t *testing.T) {
 }
 
 func TestPresetOverloadOnWakeup(t *testing.T) {
-	// Six seeds summed: which CPUs the 16 workers settle on, and whether
-	// one keeps landing on the listener's cpu0, differs from seed to seed
-	// (idle while overloaded, ms, with NUMA wake-affine: 358 to 4546 a
-	// seed), so one seed's run says little. Summed, the workers wait while
-	// node 1 idles about half as long without the NUMA level's
-	// SD_WAKE_AFFINE: 13.1 s against 6.3 s (before wake-ups to polling idle
-	// CPUs skipped their IPI, 13.0 s against 5.6 s).
+	// Six seeds summed: which CPUs the 16 workers settle on differs from
+	// seed to seed with NUMA wake-affine (idle while overloaded 912 to 4331
+	// ms a seed), so one seed's run says little. Summed, the workers wait
+	// while node 1 idles 10.3 s with the NUMA level's SD_WAKE_AFFINE and
+	// 0.6 s without, and serve 103049 against 133187 requests. (Before the
+	// 3.x menu governor's multiplier was modelled, 13.1 s against 6.3 s,
+	// and no more requests without: a worker kept landing on the
+	// listener's cpu0.)
 	var bug, far float64
 	var bugOps, farOps int64
 	for seed := 1; seed <= 6; seed++ {
@@ -215,14 +218,12 @@ func TestPresetOverloadOnWakeup(t *testing.T) {
 		bug, far = bug+b.IdleWhileOverloadedMS, far+f.IdleWhileOverloadedMS
 		bugOps, farOps = bugOps+b.Ops, farOps+f.Ops
 	}
-	if bug < 6*500 || far > 0.6*bug {
-		t.Errorf("idle while overloaded over six seeds: %.0f ms with NUMA wake-affine, %.0f ms without; want >= 3000 and at most 60 %%", bug, far)
+	if bug < 6*500 || far > 0.25*bug {
+		t.Errorf("idle while overloaded over six seeds: %.0f ms with NUMA wake-affine, %.0f ms without; want >= 3000 and at most 25 %%", bug, far)
 	}
-	// Requests served are not asserted: without NUMA wake-affine a worker
-	// keeps being stacked on the listener's CPU in most seeds (the listener
-	// then waits behind it and sends fewer requests), which costs about what
-	// the idle node gains: 107032 against 111690 over the six seeds.
-	t.Logf("requests served over six seeds: %d with NUMA wake-affine, %d without", bugOps, farOps)
+	if float64(farOps) < 1.15*float64(bugOps) {
+		t.Errorf("requests served over six seeds: %d with NUMA wake-affine, %d without; want at least 15 %% more without", bugOps, farOps)
+	}
 }
 
 func TestFirstSentence(t *testing.T) {

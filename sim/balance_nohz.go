@@ -111,6 +111,11 @@ func (s *Sim) nohzIdleBalance(ilb *RQ) {
 		}
 	}
 	s.nohzBalancing = false
+	if ilb.idle {
+		// It re-enters idle: the governor chooses again, with the cpu_load
+		// the pass left (era.idleMult).
+		s.setIdleMult(ilb)
+	}
 	// nohz.next_blocked = now + LOAD_AVG_PERIOD ms; has_blocked stays set
 	// while some idle CPU still has blocked load.
 	s.nohzNextBlocked = j + (32*int64(s.cfg.Machine.HZ)+999)/1000

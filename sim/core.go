@@ -262,6 +262,7 @@ func (s *Sim) goIdle(rq *RQ, prev *Task) {
 	rq.idle = true
 	s.updIdleMask(rq)
 	rq.idleSince = s.now
+	s.setIdleMult(rq)
 	s.m.nIdle++
 	if rq.busySince >= 0 {
 		rq.busyTime += s.now - rq.busySince
@@ -309,9 +310,19 @@ func (s *Sim) wakeIdle(rq *RQ) {
 	s.q.push(qev{t: s.now + rq.ipiLag + exit, kind: evIdleReady, cpu: int32(rq.cpu)})
 }
 
+// setIdleMult records the governor's performance multiplier as rq enters
+// idle (menu_select() runs at idle entry; era.idleMult).
+func (s *Sim) setIdleMult(rq *RQ) {
+	rq.idleMult = s.era.idleMult(rq)
+}
+
 // idleStateOf is the C-state rq, idle for idleFor ns, is in: the deepest
 // whose After has passed, skipping a package-wide state (IdleState.Package)
-// until every CPU of rq's package has been idle that long.
+// until every CPU of rq's package has been idle that long, and a state
+// deeper than the governor's default whose exit latency times the
+// multiplier rq went idle with exceeds idleFor (menu_select()'s
+// `s->exit_latency * multiplier > data->predicted_us`, with the idle time
+// the model knows for the governor's prediction).
 func (s *Sim) idleStateOf(rq *RQ, idleFor int64) int {
 	st := -1
 	pkgFor := int64(-1)
@@ -319,6 +330,9 @@ func (s *Sim) idleStateOf(rq *RQ, idleFor int64) int {
 		is := &s.costs.IdleStates[i]
 		if idleFor < is.After {
 			break
+		}
+		if i > s.menuDefault && is.ExitLatency*rq.idleMult > idleFor {
+			continue
 		}
 		if is.Package {
 			if pkgFor < 0 {

@@ -196,9 +196,16 @@
 //   - The balance softirq runs inline at the tick that raises it;
 //     SD_SERIALIZE never blocks (the simulator has one balancer at a time).
 //   - C-states: a CPU is in the deepest state whose target residency its
-//     idle time has passed (no menu governor); a state marked Package (the
+//     idle time has passed (the menu governor's prediction is replaced by
+//     the idle time itself); a state marked Package (the
 //     default table's C1E) is skipped until every CPU of the package has
-//     idled that long. Core states are per CPU: a thread whose sibling runs
+//     idled that long. Under v3.8 the 3.x menu governor's performance
+//     multiplier also applies (menu_select(): a state deeper than C1 whose
+//     exit latency times 1 + 2*get_loadavg() exceeds the idle time is
+//     passed over; get_loadavg() reads cpu_load[0] as the CPU went idle,
+//     so a CPU whose last tick saw a task needs 11x C6's exit latency, 2.2
+//     ms, before C6: era.idleMult, menuPerfMult3x). v6.17's menu has no
+//     load term; 2.6.8 has no cpuidle. The iowait term is 0 (no I/O). Core states are per CPU: a thread whose sibling runs
 //     still reaches C3/C6 (the hardware resolves a core's state as the
 //     shallowest its threads request; not modelled).
 //   - Timer interrupts on idle CPUs: a sleeping task's timer fires on its
@@ -211,8 +218,10 @@
 //     kernel's CPUs run theirs concurrently, each after its own idle exit:
 //     docs/real-kernel.md, four 30 % tasks). No timer slack (the kernel
 //     lets a SCHED_OTHER sleeper's hrtimer fire up to 50 us late).
-//   - C-states deepen with idle time at their target residencies (the menu
-//     governor instead predicts the idle length).
+//   - C-states deepen with idle time at their target residencies (and, on
+//     v3.8, past exit latency times the multiplier): the menu governor
+//     instead predicts the idle length from the next timer and the last
+//     eight idle periods, and a CPU stays in the state chosen at entry.
 //   - NUMA: one level, all nodes equidistant (distance 21), groups are
 //     nodes. (imb_numa_nr is the kernel's, setImbNumaNr, for these and for
 //     machines given per CPU.)

@@ -221,6 +221,12 @@ type era struct {
 	// enqueues itself ends in resched_task()/resched_curr(), which skips
 	// the IPI for a polling CPU in every era: activateByIPI.)
 	queuedIPIPolls bool
+	// idleMult is the cpuidle governor's performance multiplier for a CPU
+	// going idle now: a state whose exit latency times it exceeds the idle
+	// time is not chosen (menu_select(): `s->exit_latency * multiplier >
+	// data->predicted_us`). v6.17's menu has no such term and 2.6.8 has
+	// no cpuidle: idleMultOne.
+	idleMult func(rq *RQ) int64
 }
 
 // rqClass is the per-CPU runqueue policy of an era, in the shape of the
@@ -305,6 +311,7 @@ func init() {
 		selectTaskRQ:      selectTaskRQ617,
 		ttwuWakeList:      ttwuWakeList617,
 		queuedIPIPolls:    true,
+		idleMult:          idleMultOne,
 		ttwuAvgIdle:       ttwuAvgIdle617,
 		rebalanceDomains:  rebalanceDomains617,
 		loadBalance:       loadBalance617,
@@ -351,9 +358,32 @@ func init() {
 		activeBalance:     (*Sim).activeBalance,
 		nohzIdleUpdate:    (*Sim).updateIdleCPULoad38,
 		ttwuWakeList:      ttwuWakeList38,
+		idleMult:          menuPerfMult3x,
 	}
 	initEraV268()
 }
+
+// menuPerfMult3x mirrors the 3.x menu governor's performance_multiplier()
+// (drivers/cpuidle/governors/menu.c, v2.6.32 to v3.15; read in v3.6): 1 +
+// 2*get_loadavg(), where get_loadavg() reads this_cpu_load(), which is
+// rq->cpu_load[0] in load-weight units, through the loadavg macros
+// (FSHIFT 11): LOAD_INT(l)*10 + LOAD_FRAC(l)/10. One nice-0 task at the
+// last tick (1024) gives 5, so 11; two (2048) give 10, so 21. The iowait
+// term (10 per task in iowait on the CPU) is 0: the model has no I/O.
+func menuPerfMult3x(rq *RQ) int64 {
+	return menuPerfMult(rq.cpuLoad[0])
+}
+
+// menuPerfMult is performance_multiplier() for cpu_load[0] = l.
+func menuPerfMult(l uint64) int64 {
+	const fshift, fixed1 = 11, 1 << 11
+	loadInt := l >> fshift
+	loadFrac := ((l & (fixed1 - 1)) * 100) >> fshift
+	return 1 + 2*int64(loadInt*10+loadFrac/10)
+}
+
+// idleMultOne: no performance multiplier (v6.17 menu and teo; 2.6.8).
+func idleMultOne(*RQ) int64 { return 1 }
 
 // cpuCapacity38 is 3.8 arch_scale_smt_power(): smt_gain (1178) shared by
 // the threads of a core.

@@ -154,6 +154,7 @@ type RQ struct {
 	// State of the CPU itself.
 	idle        bool  // running the idle task with nothing queued or in flight
 	idleSince   int64 // when it went idle
+	idleMult    int64 // the governor's performance multiplier at idle entry (era.idleMult)
 	exiting     bool  // leaving an idle state (evIdleReady pending)
 	exitState   int   // the C-state it is leaving
 	ttwuPending int   // wake-ups in flight to this CPU
@@ -259,6 +260,10 @@ type Sim struct {
 	smtDirty CPUMask
 	// polls: which idle states poll (IdleState.Polls; idlePolls).
 	polls uint8
+	// menuDefault is the index of the governor's default state, the first
+	// with an exit latency (menu_select() takes CPUIDLE_DRIVER_STATE_START,
+	// C1, whatever the multiplier): deeper ones obey RQ.idleMult.
+	menuDefault int
 
 	dirty []int // CPUs needing a reschedule after the current event
 
@@ -369,6 +374,13 @@ func New(cfg *Config) (*Sim, error) {
 	for _, st := range s.costs.IdleStates {
 		all, some = all && st.Polls, some || st.Polls
 	}
+	s.menuDefault = len(s.costs.IdleStates)
+	for i, st := range s.costs.IdleStates {
+		if st.ExitLatency > 0 {
+			s.menuDefault = i
+			break
+		}
+	}
 	switch {
 	case all && !s.costs.IdleStates[0].Package:
 		s.polls = pollsAll
@@ -428,7 +440,7 @@ func New(cfg *Config) (*Sim, error) {
 	}
 	s.cpus = make([]*RQ, n)
 	for c := 0; c < n; c++ {
-		rq := &RQ{cpu: c, capacity: capacity[c], domains: perCPU[c], idle: true, busySince: -1, idleSince: -1_000_000_000, o1: new(o1RQ)}
+		rq := &RQ{cpu: c, capacity: capacity[c], domains: perCPU[c], idle: true, busySince: -1, idleSince: -1_000_000_000, idleMult: 1, o1: new(o1RQ)}
 		rq.avgIdle = 2 * s.migrationCost        // sched_init()
 		rq.maxIdleBalanceCost = s.migrationCost // sched_init()
 		rq.sdLLC = highestFlagDomain(perCPU[c], SDShareLLC)

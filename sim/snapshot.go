@@ -25,7 +25,7 @@ func (s *Sim) SnapshotInto(snap *Snapshot) {
 		c.IdleState, c.IdleFor, c.Exiting = -1, 0, rq.exiting
 		if rq.idle {
 			c.IdleFor = s.now - rq.idleSince
-			c.IdleState = s.costs.idleState(c.IdleFor)
+			c.IdleState = s.idleStateOf(rq, c.IdleFor)
 		} else if rq.exiting {
 			c.IdleState = rq.exitState
 		}

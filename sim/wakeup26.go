@@ -240,6 +240,7 @@ func initEraV268() {
 		selectTaskRQ:      (*Sim).selectTaskRQ268,
 		ttwuWakeList:      func(*Sim, int, *RQ) bool { return true }, // no wake list: by IPI
 		queuedIPIPolls:    true,
+		idleMult:          idleMultOne,
 		ttwuAvgIdle:       func(*Sim, *RQ, int64) {},
 		rebalanceDomains:  (*Sim).rebalanceTick268,
 		loadBalance:       loadBalance268,

@@ -48,27 +48,30 @@ func buddiesTables() []*Table {
 		Note: "Light load (1-8 pairs) is where the two designs differ most. The buddies pair sits on two cores of a busy package, " +
 			"so each wake-up finds its partner's core in C1 (3 us), not C1E: C1E is a package state on these parts, entered only " +
 			"when every core of the package is in C1 (MSR_POWER_CTL's C1E Enable; docs/costs.md), and charging its 10 us exit " +
-			"to a CPU beside a busy core had held the model's gain at ×6.57 (now ×8.43: 1 and 4 clients hold; the buddy, " +
-			"idle in C1, is also woken without an IPI since MWAIT states poll). " +
-			"The sim's 'before' scales linearly with the number of pairs " +
-			"(each pair walks the package on its own, paying the same cache refill and C6 exit per message), where the real one is " +
-			"superlinear from 1 to 8 clients (30 → 645 MB/s, ×21.5 for ×8 clients): real walking pairs meet busy cores, and a wake-up " +
-			"that lands on a core still in a shallow C-state is cheaper. The model's C-state is a function of the idle time only " +
-			"(no menu governor, no package C-states), so every walk step costs the same C6 exit. A menu-like governor was " +
-			"tried (a state chosen at idle entry from the CPU's last 8 idle periods, get_typical_interval()) and dropped: it " +
-			"leaves 1-8 pairs unchanged, because a walked CPU is revisited every 2.3 ms (one pair per socket) or 1.15 ms (two), " +
-			"both past C6's 800 us target residency, so a predicting governor picks C6 too, and it moved 16 pairs out of " +
-			"their band (+42 %). Resolving a hardware thread's C-state at its core (a halted thread whose sibling runs wakes " +
-			"without a core C-state exit; Intel SDM vol. 3) was also tried and left out: it turns the 8-pair walk fast (×1.43 " +
-			"against the real ×3.75) and 5 pairs on 3.6 (×3.35 against ×9.87) without moving 1-4 pairs, whose buddies pair " +
-			"sits on two cores, not on one core's threads. At 32 clients the real " +
-			"buddies still gained 10 % (the model: +15.2 %, holds) and at 64 lost 5 %; the model's buddies lose more than twice " +
-			"as much at 64 (−12.1 %), where pairs outnumber cores and the wake-up walk already finds no idle core (the why column: " +
+			"to a CPU beside a busy core had held the model's gain at ×6.57 (now ×8.24 at 1-4 clients: 1 and 4 hold; the " +
+			"buddy, idle in C1, is also woken without an IPI since MWAIT states poll). " +
+			"v3.6's walking pairs pay a C6 exit at every step while one pair walks a socket: it comes back to a core every " +
+			"2.3 ms, past C6's 800 us residency and past the 2.2 ms the 3.x menu governor asks before C6 of a core whose last " +
+			"tick saw a task (performance_multiplier(), 1 + 2 × get_loadavg() of cpu_load[0]: 11 × C6's 200 us exit; " +
+			"docs/costs.md). Two pairs on a socket (8 clients on four sockets) come back every 1.15 ms: a core whose tick " +
+			"caught a task stays out of C6, its next wake-up costs C3's 20 us, the walk quickens and stays shallow (wake p50 " +
+			"21 us against 201 us at 1-4 clients). So the 'before' turns superlinear between 4 and 8 clients, as the real one " +
+			"does (30 → 645 MB/s, ×21.5 for ×8 clients), but more steeply: the model's 8-client walk is ×4.8 faster per pair " +
+			"than its 1-client walk, the real one ×2.7, and the gain at 8 clients falls to +71 % against the real ×3.75 " +
+			"(×8.43 before the multiplier was modelled, 3 December). At 2 clients the sim's gain is its 1-client ×8.24 (each " +
+			"pair alone on a socket), where the real one is ×14.7: the real 2-client 'before' is slower per pair than its " +
+			"1-client (20.5 against 30 MB/s), which the model, whose pairs on two sockets never meet, does not reproduce; the " +
+			"point holds with the C-state exits doubled and with no other family alone. A governor that predicts the idle " +
+			"time from the CPU's last 8 idle periods (get_typical_interval()) was tried before the multiplier and dropped: " +
+			"a walked CPU's revisits, 2.3 or 1.15 ms, are both past C6's residency, so it picks C6 too, and it moved 16 pairs " +
+			"out of their band (+42 %). Resolving a hardware thread's C-state at its core (a halted thread whose sibling runs " +
+			"wakes without a core C-state exit; Intel SDM vol. 3) was also tried, before the multiplier, and left out: it " +
+			"turned the 8-pair walk fast (×1.43 against the real ×3.75) and 5 pairs on 3.6 (×3.35 against ×9.87) without " +
+			"moving 1-4 pairs, whose buddies pair sits on two cores, not on one core's threads. At 32 clients the real " +
+			"buddies still gained 10 % (the model: +15.1 %, holds) and at 64 lost 5 %; the model's buddies lose more than twice " +
+			"as much at 64 (−12.5 %), where pairs outnumber cores and the wake-up walk already finds no idle core (the why column: " +
 			"the v3.6 kernel's search cost and idle-while-overloaded against the buddies' migrations); halving the refills alone " +
-			"turns it (the table below and the `buddies-3.6` note). At 2 clients the point holds with the C-state exits doubled " +
-			"and with no other family alone: it is the walking pairs' exit latency that sets the gain at light load, and the " +
-			"model's 1-8 pair gain does not change with the number of pairs at all, where the real one falls as the real " +
-			"walking pairs get faster (the superlinear scaling above).",
+			"turns it (the table below and the `buddies-3.6` note).",
 	}
 	// Seed 000: Mike's own runs with the revert of 37407ea7 (= buddies
 	// restored) against 3.6 virgin; three runs each.
@@ -88,16 +91,18 @@ func buddiesTables() []*Table {
 		After:      []string{"policy.select_idle_sibling=cpu_buddies"},
 		Tuned:      true,
 		Points:     mikeTable(mikeVirgin, mikeRevert),
-		Note: "The preset's description was written against this table (tbench-pairs). At 1 and 5 pairs the sim's gain is the " +
-			"same ×8.43 (each walking pair pays the same C6 exit and refill per message, so before and after both scale " +
-			"linearly; the package C1E of the `buddies` note lifted it from ×6.57). At 10 pairs the gain overshoots (×2.56 " +
-			"against ×1.85): the buddies pairs' wake-ups got cheaper (p50 21 → 4 us) while the walking pairs, whose cores " +
-			"idle long, still pay C3/C6. At 40 pairs the buddies lose 6.3 % where the real ones gained 2 %: they migrate nearly " +
-			"five times as often as v3.6 (the why column) and pay an LLC refill each time. At 20 pairs the sim's gain (+15.6 %) " +
-			"is at the low edge of its band; before wake-ups to polling CPUs spared their IPI it missed (+11.9 %), and it held " +
-			"then with the refill costs doubled and with no other family alone: it is the refills the walking pairs pay and " +
-			"the buddies do not. At 40 pairs, and at 64 clients in the `buddies` table, it is the other way round: they hold with " +
-			"the refills halved. No one refill level fits both " +
+		Note: "The preset's description was written against this table (tbench-pairs). At 1 pair the sim's gain is ×8.24 " +
+			"(the walking pair pays a C6 exit and a refill per message). At 5 pairs one socket holds two pairs, and their walk " +
+			"runs shallow (the `buddies` note: the 3.x menu governor keeps a core whose tick caught a task out of C6 for 2.2 ms, " +
+			"and two pairs come back every 1.15 ms), so stock is 2.5 times faster per pair than at 1 pair where the real " +
+			"3.6.0.virgin is not (28 MB/s per client at both): ×3.25 against ×9.87. Before the multiplier was modelled " +
+			"(3 December) 5 pairs held (×8.43) and 10 overshot (×2.56, now +56.6 %, holds): the real walk leaves its slow mode " +
+			"between 5 and 10 pairs, the model's now between 4 and 5 and before between 8 and 10. At 40 pairs the buddies lose " +
+			"6.7 % where the real ones gained 2 %: they migrate nearly five times as often as v3.6 (the why column) and pay an " +
+			"LLC refill each time. At 20 pairs the sim's gain (+15.2 %) is at the low edge of its band; before wake-ups to " +
+			"polling CPUs spared their IPI it missed (+11.9 %), and it held then with the refill costs doubled and with no " +
+			"other family alone: it is the refills the walking pairs pay and the buddies do not. At 40 pairs, and at 64 clients " +
+			"in the `buddies` table, it is the other way round: they hold with the refills halved. No one refill level fits both " +
 			"sides, so the miss is not in the refill's level but in its shape: the model charges every move within an LLC the " +
 			"same refill, whatever the task ran since it last ran there, where a pair that walks on to the next core and a pair " +
 			"whose buddy took its partner's last CPU leave very different amounts in the caches they return to. At 80 pairs " +
@@ -159,21 +164,22 @@ func preetiTable() *Table {
 		Points:     mikeTable(mikeVirgin, mikePreeti),
 		Note: "At 1 pair both kernels make the same moves (traced: each wake-up lands on the next idle core, on its second " +
 			"thread under the patch, whose descent ends in the SMT level's idlest group, and on its first under v3.6's walk) and " +
-			"the sim's change is the patch's longer search alone, which delays each wakee: 1.40 against 0.33 us per wake-up, " +
-			"-0.5 %. The real patch lost 9.7 % in all three runs (26.4-26.7 against 27.8-30.0): a search ten times dearer " +
+			"the sim's change, -2.1 %, is the patch's longer search, which delays each wakee (1.40 against 0.33 us per wake-up), " +
+			"and stock's walk, a little quicker for it, coming back to some cores within the 2.2 ms that keeps a core whose " +
+			"tick saw a task out of C6 (mean wake-up 196 against 201 us; the `buddies` note). " +
+			"The real patch lost 9.7 % in all three runs (26.4-26.7 against 27.8-30.0): a search ten times dearer " +
 			"than the model's would give it; the cause is not isolated here. " +
-			"The sim's patched kernel wins at 5-10 pairs, where the real one lost 9-34 %. In the model, find_idlest_group() " +
-			"inside the LLC keeps a pair on one core's SMT siblings or an idle neighbour instead of walking the package, and a walk " +
-			"step costs a full C6 exit. At 5 pairs two pairs share a socket: under the patch (traced, seed 1) they settle on one " +
-			"ring of the socket's sibling threads, revisiting each CPU every 100-250 us, short enough to stay out of C6, while under " +
-			"v3.6 the same two pairs walk the socket's cores in lockstep with 1.15 ms between visits and every wake-up pays C6: the " +
-			"model's walk is bistable (a fast ring stays shallow, a slow one stays deep), and which mode a run falls into decides " +
-			"these points. The first millisecond picks the mode (docs/costs.md, \"Two walking modes\"): the tasks start on second " +
-			"threads, where the patch's walk lands too, so its first steps find some CPUs shallow and the pairs fall out of step, " +
-			"while v3.6's walk starts on first threads all in C6 and two pairs of a socket leapfrog in lock-step; with the clients " +
-			"starting 3 ms late (every CPU in C6) the patch is level with stock at 5 pairs and a little behind at 10 (−0.5 %, " +
-			"−3.3 to −5.0 %, seeds 1-3). The real patch also paid its traversal at every wake-up and, by Mike's account, bounced " +
-			"more (\"More spots to bounce too equals more bouncing\"). At 40-80 pairs the model used to lose far more (−22 % and " +
+			"At 5 and 10 pairs the sim's patch loses too (−6.4 %, holds; −4.3 % against −34 %). Both kernels walk their pairs " +
+			"at every wake-up (the why column: as many migrations as wake-ups), and on a socket with two or more pairs both " +
+			"walks run shallow (wake p50 21.4 and 22.4 us): the 3.x menu governor keeps a core whose last tick saw a task out " +
+			"of C6 unless it idles 2.2 ms (the `buddies` note, docs/costs.md), longer than the walks take to come back. What " +
+			"is left is the patch's dearer search (0.39 against 0.11 % of CPU time at 10 pairs). Before the multiplier was " +
+			"modelled (3 December) the patch won here (+47 %, +39 %): the model's walk was bistable, a fast ring staying " +
+			"shallow and a slow one deep, and the first millisecond put the patch's pairs in the fast mode and stock's in the " +
+			"slow one (docs/costs.md, \"Two walking modes\"). The real patch lost a third at 10 clients (99 against 150 MB/s " +
+			"per client), far more than its search costs in the model; by Mike's account it bounced more (\"More spots to " +
+			"bounce too equals more bouncing\"), where the model's pairs bounce at every wake-up under both kernels. " +
+			"At 40-80 pairs the model used to lose far more (−22 % and " +
 			"−49 %): it made every remote wake-up invisible to find_idlest_group() until its IPI, so simultaneous wakees all " +
 			"saw one CPU at load 0 and piled onto it, and 80 pairs stayed spread 18/48/56/38 tasks over the four sockets for " +
 			"the whole run. 3.x ttwu_queue() enqueues a wake-up within the LLC at once (the wake list only across LLCs); with " +
@@ -183,7 +189,7 @@ func preetiTable() *Table {
 			"idles once the waker sleeps (the why column's idle-while-overloaded); every other wake-up moves the wakee and " +
 			"pays a remote wake-up, a short C-state exit and an LLC refill against a 20 us message, and the model has no SMT " +
 			"contention (two busy threads of a core run at full speed each), which would make the stock kernel's packed " +
-			"CPUs slower too. At 20 pairs the model's patch loses 3.9 %, where the real one lost 18 %.",
+			"CPUs slower too. At 20 pairs the model's patch loses 4.1 %, where the real one lost 18 %.",
 	}
 }
 
@@ -249,9 +255,14 @@ func pgbenchTable() *Table {
 			"the idle-prev test that 3.8.13 has (the Run line; the change log says why). At 32 clients stock 3.8 lets " +
 			"wake_affine() stack clients on the pgbench process's CPU (3.8 has no wake_wide()), and the patch gives that CPU back: the gain and its size follow, " +
 			"though they vary with the seed (the sim change column lists the seeds' own changes where they differ by more " +
-			"than 5 %). Where it misses: at 8 clients the machine still has an idle CPU for every wake-up in both kernels, " +
-			"so they place alike; what is left is the cheaper lookup, which the model prices at 15-40 ns a domain, group and CPU " +
-			"visited and which delays the wakee (the search runs before the enqueue and its IPI): +0.1 %, too little to show. At 24 clients the sim loses where the seed gains (every seed: -11 % to -14 % at 22 MB, -4 % to -5 % at the larger " +
+			"than 5 %). At 4 and 8 clients stock 3.8's affine wake-up moves backends across the sockets and back (22 MB, seed 1: " +
+			"423 and 1073 wake-up migrations a second between the sockets, 8.5 and 21 ms of refills, where the patch, which takes " +
+			"the idle CPU near prev first, moves none): +2.8/+5.5/+5.1 % at 4 clients and +2.8/+6.4/+8.9 % at 8 for the three " +
+			"sizes, against the seed's +2.4/+3.3/+3.7 % and +8.0/+5.3/+4.9 %, the same direction and size on average but " +
+			"outside the band at four of the six points (±5 % where the seed's change is noise-sized). Before the 3.x menu " +
+			"governor's multiplier was modelled (3 December) neither kernel moved a backend there and the change was +0.1 %: " +
+			"a core's C-state exit decides whether it is still idle when the next wake-up looks, and so where stock's backends " +
+			"go. At 24 clients the sim loses where the seed gains (every seed: -11 % to -14 % at 22 MB, -4 % to -5 % at the larger " +
 			"sizes): a client left on its busy prev waits while another CPU idles (idle-while-overloaded in the why column), a " +
 			"hole stock 3.8's search plugs. There the sim is CPU-bound (stock 3.8 99.0 % busy at 24 clients, 22 MB, seed 1), " +
 			"while the seed's own numbers say the real run was bound by its single pgbench process (the Prev column peaks at 8 " +
