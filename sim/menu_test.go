@@ -18,7 +18,7 @@ func TestMenuPerformanceMultiplier(t *testing.T) {
 		{1024, 11},   // one nice-0 task at the last tick: 0*10 + 50/10 = 5
 		{2048, 21},   // two: LOAD_INT 1, so 10
 		{3072, 31},   // 10 + 50/10
-		{88761, 867}, // a nice -20 task: LOAD_INT 43 (430), frac 1465*100>>11 = 71 (7)
+		{88761, 867}, // a nice -20 task: LOAD_INT 43 (430), LOAD_FRAC 697*100>>11 = 34 (3)
 	} {
 		if got := menuPerfMult(c.load); got != c.want {
 			t.Errorf("cpu_load[0] %d: multiplier %d, want %d", c.load, got, c.want)
@@ -60,34 +60,21 @@ func TestMenuPerformanceMultiplier(t *testing.T) {
 			mult1   string // multiplier 1 (the target residency decides)
 			mult11  string
 		}{
-			{4_000, "POLL", "POLL"},
-			{30_000, "C1E", "C1"},       // C1E: 10 us x 11 = 110 us > 30 us; C1 is the default
-			{150_000, "C3", "C1E"},      // C3: 20 us x 11 = 220 us > 150 us
-			{300_000, "C3", "C3"},       // 220 us <= 300 us
-			{1_000_000, "C6", "C3"},     // C6: 200 us x 11 = 2.2 ms
-			{2_300_000, "C6", "C6"},     //
-			{6, "POLL", "POLL"},         // below C1's residency
-			{8_000, "C1", "C1"},         // the package idle 8 us: no C1E either way
-			{800_000, "C6", "C3"},       // C6's residency met, its exit x 11 not
-			{2_199_999, "C6", "C3"},     // one ns short of 2.2 ms
-			{2_200_000, "C6", "C6"},     // exactly 2.2 ms: exit*mult > predicted is false
-			{220_000, "C3", "C3"},       // exactly 220 us
-			{219_999, "C3", "C1E"},      // one ns short
-			{110_000, "C3", "C1E"},      // C1E's 110 us exactly
-			{109_999, "C3", "C1"},       // one ns short: back to the default
-			{20_000, "C1E", "C1"},       // C1E's residency
-			{19_999, "C1", "C1"},        //
-			{80_000, "C3", "C1"},        // C3's residency; 10 x 11 = 110 > 80: not even C1E
-			{100_000_000, "C6", "C6"},   // long idle
-			{1_200_000, "C6", "C3"},     // a walking pair's revisit at two pairs a socket
-			{2_400_000, "C6", "C6"},     // and at one pair
-			{600_000, "C3", "C3"},       //
-			{50_000, "C1E", "C1"},       //
-			{10_000, "C1", "C1"},        // the package idle 10 us
-			{25_000, "C1E", "C1"},       //
-			{5_000, "POLL", "POLL"},     //
-			{7_000, "C1", "C1"},         //
-			{1_000_000_000, "C6", "C6"}, //
+			{4_000, "POLL", "POLL"}, // below C1's 6 us residency
+			{8_000, "C1", "C1"},     // C1 is the default: no multiplier
+			{19_999, "C1", "C1"},    // C1E's residency not met
+			{20_000, "C1E", "C1"},   // C1E: 10 us x 11 = 110 us > 20 us
+			{80_000, "C3", "C1"},    // C3's residency; not even C1E at x11
+			{109_999, "C3", "C1"},   // one ns short of C1E's 110 us
+			{110_000, "C3", "C1E"},  // exactly: exit*mult > predicted is false
+			{219_999, "C3", "C1E"},  // one ns short of C3's 220 us
+			{220_000, "C3", "C3"},
+			{800_000, "C6", "C3"},   // C6's residency met, 200 us x 11 not
+			{1_150_000, "C6", "C3"}, // two walking pairs a socket come back
+			{2_199_999, "C6", "C3"}, // one ns short of 2.2 ms
+			{2_200_000, "C6", "C6"},
+			{2_300_000, "C6", "C6"},     // one walking pair a socket
+			{1_000_000_000, "C6", "C6"}, // long idle
 		} {
 			want := c.mult1
 			if wantMult == 11 {
