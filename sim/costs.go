@@ -83,23 +83,3 @@ func DefaultCosts() Costs {
 		JitterPct:    2,
 	}
 }
-
-// idleState returns the index of the C-state a CPU idle for d ns is in, -1
-// if the machine has none.
-func (c *Costs) idleState(d int64) int {
-	st := -1
-	for i := range c.IdleStates {
-		if d >= c.IdleStates[i].After {
-			st = i
-		}
-	}
-	return st
-}
-
-// exitLatency is the time a CPU idle for d ns needs to start running.
-func (c *Costs) exitLatency(d int64) int64 {
-	if i := c.idleState(d); i >= 0 {
-		return c.IdleStates[i].ExitLatency
-	}
-	return 0
-}
