@@ -42,10 +42,8 @@ func (s *Sim) nohzBalancerKick(rq *RQ) {
 	// The kick's IPI; none to a polling CPU in v6.17 (kick_ilb()'s
 	// smp_call_function_single_async(): era.queuedIPIPolls).
 	ipi, _ := s.wakeSignal(irq, true)
-	lat := ipi
-	if st := s.idleStateOf(irq, s.now-irq.idleSince); st >= 0 {
-		lat += s.costs.IdleStates[st].ExitLatency
-	}
+	_, exit := s.idleExit(irq, s.now-irq.idleSince)
+	lat := ipi + exit
 	s.m.cost.ipi += ipi
 	s.m.cost.idleExit += lat - ipi
 	s.q.push(qev{t: s.now + lat, kind: evNohzKick, cpu: int32(ilb)})

@@ -301,11 +301,8 @@ func (s *Sim) wakeIdle(rq *RQ) {
 		s.era.ttwuAvgIdle(s, rq, s.now-rq.idleStamp)
 		rq.idleStamp = 0
 	}
-	rq.exitState = s.idleStateOf(rq, idleFor)
-	exit := int64(0) // the exit latency of the state just found
-	if rq.exitState >= 0 {
-		exit = s.costs.IdleStates[rq.exitState].ExitLatency
-	}
+	var exit int64
+	rq.exitState, exit = s.idleExit(rq, idleFor)
 	s.m.cost.idleExit += exit
 	s.q.push(qev{t: s.now + rq.ipiLag + exit, kind: evIdleReady, cpu: int32(rq.cpu)})
 }
@@ -314,6 +311,15 @@ func (s *Sim) wakeIdle(rq *RQ) {
 // idle (menu_select() runs at idle entry; era.idleMult).
 func (s *Sim) setIdleMult(rq *RQ) {
 	rq.idleMult = s.era.idleMult(rq)
+}
+
+// idleExit is the C-state rq, idle for idleFor ns, is in (idleStateOf, -1
+// for none) and the exit latency it needs to leave it (0 for none).
+func (s *Sim) idleExit(rq *RQ, idleFor int64) (st int, exit int64) {
+	if st = s.idleStateOf(rq, idleFor); st >= 0 {
+		exit = s.costs.IdleStates[st].ExitLatency
+	}
+	return st, exit
 }
 
 // idleStateOf is the C-state rq, idle for idleFor ns, is in: the deepest

@@ -205,7 +205,8 @@
 //     passed over; get_loadavg() reads cpu_load[0] as the CPU went idle,
 //     so a CPU whose last tick saw a task needs 11x C6's exit latency, 2.2
 //     ms, before C6: era.idleMult, menuPerfMult3x). v6.17's menu has no
-//     load term; 2.6.8 has no cpuidle. The iowait term is 0 (no I/O). Core states are per CPU: a thread whose sibling runs
+//     load term; 2.6.8 has no cpuidle. The iowait term is 0 (no I/O).
+//     Core states are per CPU: a thread whose sibling runs
 //     still reaches C3/C6 (the hardware resolves a core's state as the
 //     shallowest its threads request; not modelled).
 //   - Timer interrupts on idle CPUs: a sleeping task's timer fires on its

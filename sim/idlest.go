@@ -335,12 +335,9 @@ func (s *Sim) findIdlestGroupCPU617(g *SchedGroup, p *Task, this int, d *Decisio
 		rq := s.cpus[c]
 		if s.idleCPU(c) {
 			// idle_get_state(rq)->exit_latency: the state the CPU is in,
-			// as its wake-up will be charged (idleStateOf: package
-			// states, the governor's multiplier).
-			exit := int64(0)
-			if st := s.idleStateOf(rq, s.now-rq.idleSince); st >= 0 {
-				exit = s.costs.IdleStates[st].ExitLatency
-			}
+			// as its wake-up will be charged (package states, the
+			// governor's multiplier).
+			_, exit := s.idleExit(rq, s.now-rq.idleSince)
 			if exit < minExit {
 				minExit = exit
 				latestIdle = rq.idleSince
