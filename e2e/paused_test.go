@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -54,5 +55,40 @@ func TestPausedPageIsQuiet(t *testing.T) {
 		if k != "perf" {
 			t.Errorf("paused: %s written %v times in 2 s, with nothing to change", k, n)
 		}
+	}
+}
+
+// TestPausedTalkModeIsWhole: a paused run switched to talk mode is laid out
+// again at talk mode's type, so every label is new, and a frame rasterises
+// at most 24 new labels (ebitendraw's maxNewLabels); the rest wait for the
+// next frames. A paused page paints no frame whose picture is the one on
+// screen, and so it never drew them: 80 CPU numbers, the status strip and
+// the charts' values stayed missing until the run played on (seen in
+// a 1280x720 screenshot of tbench-pairs with 10 pairs). stats().labels_pending
+// says the picture still lacks labels; it has to clear by itself.
+func TestPausedTalkModeIsWhole(t *testing.T) {
+	tb := newTab(t, true)
+	tb.emulate(viewports[3]) // laptop, 1280x720: a projector's size
+	tb.open(serverURL)
+	if r := eval[apiResult](tb, `window.schedplay.loadPreset("tbench-pairs")`); !r.OK {
+		t.Fatal(r.Error)
+	}
+	eval[any](tb, `window.schedplay.pause()`)
+	tb.settle()
+	time.Sleep(time.Second)
+	layouts := eval[float64](tb, `window.schedplay.stats().layouts`)
+	tb.click("#talk")
+	tb.poll(`document.documentElement.classList.contains("talk")`, 5*time.Second)
+	tb.poll(fmt.Sprintf(`window.schedplay.stats().layouts > %v`, layouts), 5*time.Second)
+	if eval[float64](tb, `window.schedplay.stats().labels_pending`) == 0 {
+		t.Log("talk mode's first frame drew every label: the budget was not reached, the test proves less")
+	}
+	tb.poll(`window.schedplay.stats().labels_pending === 0`, 5*time.Second)
+	// And then it rests: the whole picture stays on screen, unpainted.
+	time.Sleep(1500 * time.Millisecond)
+	a := eval[float64](tb, `window.schedplay.stats().painted`)
+	time.Sleep(time.Second)
+	if b := eval[float64](tb, `window.schedplay.stats().painted`); b != a {
+		t.Errorf("paused in talk mode with every label drawn: %v frames painted in 1 s; want 0", b-a)
 	}
 }

@@ -399,9 +399,9 @@ func installAPI(sess *front, g *game, pg *page) {
 	fn("stats", func(args []js.Value) any {
 		st := sess.Stats()
 		dec, draw := sess.frameCost()
-		drawn, painted, layouts := pg.drawCounts()
+		drawn, painted, layouts, pending := pg.drawCounts()
 		return map[string]any{"fps": st.FPS, "frame_ms": st.FrameMS, "sim_rtf": st.SimRTF, "first_frame_ms": pg.firstFrame(),
-			"decode_ms": dec, "draw_ms": draw, "drawn": drawn, "painted": painted, "layouts": layouts,
+			"decode_ms": dec, "draw_ms": draw, "drawn": drawn, "painted": painted, "layouts": layouts, "labels_pending": boolNum(pending),
 			"prepared": boolNum(presetList != "" && described.given && described.holds(sess.Scenario())), "models_made": described.made}
 	})
 	fn("settled", func(args []js.Value) any { return sess.settled() })

@@ -105,11 +105,12 @@ func (g *game) Draw(screen *ebiten.Image) {
 		g.msg.Label(cx, cy, 20, render.BoxLabel, err.Error(), render.AlignCenter)
 		g.r.Draw(screen, &g.msg)
 		g.shown = false
-	} else if !relaid && g.cv.Unchanged() {
+	} else if !relaid && g.cv.Unchanged() && !g.r.Pending() {
 		// The same picture as the one on screen (a paused run whose
-		// glides have landed): leave it. Nothing drawn, Ebiten presents
-		// nothing, and under a software GL the GPU process stops taking
-		// a core from the simulator's thread.
+		// glides have landed), and whole (no label left for a later
+		// frame): leave it. Nothing drawn, Ebiten presents nothing, and
+		// under a software GL the GPU process stops taking a core from
+		// the simulator's thread.
 		painted = false
 	} else {
 		if relaid {
@@ -131,7 +132,7 @@ func (g *game) Draw(screen *ebiten.Image) {
 	}
 	g.sess.DrawTime(time.Since(t0))
 	g.drawn++
-	g.page.drew(ver, painted)
+	g.page.drew(ver, painted, g.r.Pending())
 	if g.drawn == 1 {
 		g.page.markFirstFrame()
 	}

@@ -36,6 +36,8 @@ type page struct {
 	drawn        int64   // frames drawn
 	painted      int64   // of those, the ones whose picture changed (the others are left on screen)
 	layouts      uint64  // times the machine was laid out (canvas.Canvas.Static's version)
+	// labelsPending: the last painted frame left labels for later ones.
+	labelsPending bool
 
 	// fastForward reports a run to the end under way (front.fastForward).
 	fastForward func() bool
@@ -54,23 +56,26 @@ func (p *page) markFirstFrame() {
 
 // drew counts a drawn frame (painted: its picture changed, and was
 // painted) and the canvas' layouts so far.
-func (p *page) drew(layouts uint64, painted bool) {
+func (p *page) drew(layouts uint64, painted, pending bool) {
 	p.mu.Lock()
 	p.drawn++
 	if painted {
 		p.painted++
 	}
 	p.layouts = layouts
+	p.labelsPending = pending
 	p.mu.Unlock()
 }
 
 // drawCounts is what drew counted: frames drawn, frames painted and
 // layouts. A layout while a scenario plays means the stage changed size
 // under it (each one is a new static layer and every label fitted again).
-func (p *page) drawCounts() (drawn, painted int64, layouts uint64) {
+// pending: the picture on screen lacks labels a later frame will draw
+// (ebitendraw's per-frame budget).
+func (p *page) drawCounts() (drawn, painted int64, layouts uint64, pending bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.drawn, p.painted, p.layouts
+	return p.drawn, p.painted, p.layouts, p.labelsPending
 }
 
 // firstFrame is what markFirstFrame recorded (0 before the first frame).

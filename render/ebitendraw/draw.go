@@ -45,6 +45,9 @@ type Renderer struct {
 	// static layer's never wait: it is drawn once per layout).
 	newLabels  int
 	drawStatic bool
+	// deferred: this frame left a label for a later one; pending: the
+	// last frame ended so (Pending).
+	deferred, pending bool
 }
 
 // maxNewLabels is how many labels one frame rasterises and uploads at
@@ -52,6 +55,12 @@ type Renderer struct {
 // with the rest of a frame made a long task on the page's main thread
 // (issue 19); the rest appear over the next frames.
 const maxNewLabels = 24
+
+// Pending says that the last drawn frame left labels out for the
+// maxNewLabels budget: the picture on screen is not whole, and the next
+// frame has to be drawn even if nothing else changed (a paused run shown in
+// talk mode had most of its 80 CPU numbers missing until it played on).
+func (r *Renderer) Pending() bool { return r.pending }
 
 // New returns a renderer (the error is kept for callers: there is none).
 func New() (*Renderer, error) {
@@ -231,6 +240,7 @@ func (r *Renderer) label(s string, size float64) *labelImage {
 		r.labels = map[labelKey]*labelImage{}
 	}
 	if !r.drawStatic && r.newLabels >= maxNewLabels {
+		r.deferred = true
 		return nil // a later frame makes it
 	}
 	r.newLabels++
@@ -253,6 +263,7 @@ func (r *Renderer) label(s string, size float64) *labelImage {
 func (r *Renderer) EndFrame() {
 	r.frame++
 	r.newLabels = 0
+	r.pending, r.deferred = r.deferred, false
 	if r.frame%30 != 0 && len(r.labels) < maxLabels {
 		return
 	}
