@@ -67,13 +67,16 @@ func HeatColor(nr int) color.RGBA {
 }
 
 // IdleShade is the background of an idle cell in C-state depth (0 = the
-// shallowest) of n states: the deeper, the darker.
+// shallowest) of n states: the shallowest is CellIdle, the deepest idleDeep
+// (a cold blue), the states between on the line between them. A hue, not
+// only a darker grey: the cost of a wake-up (C6's exit against C1's) has to
+// read across a room, and near-black greys a projector shows as one.
 func IdleShade(depth, n int) color.RGBA {
 	if n <= 1 || depth <= 0 {
 		return CellIdle
 	}
 	f := clamp(float64(depth)/float64(n-1), 0, 1)
-	mix := func(a, b uint8) uint8 { return uint8(math.Round(float64(a)*(1-f*0.6) + float64(b)*f*0.6)) }
+	mix := func(a, b uint8) uint8 { return uint8(math.Round(float64(a)*(1-f) + float64(b)*f)) }
 	return color.RGBA{mix(CellIdle.R, idleDeep.R), mix(CellIdle.G, idleDeep.G), mix(CellIdle.B, idleDeep.B), 0xff}
 }
 

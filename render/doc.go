@@ -35,7 +35,7 @@
 //     where even those do not fit the moves' badges name the CPUs
 //     ("16→18 LLC").
 //   - Cell: one logical CPU: label band, the running task's block (or the
-//     idle state, shaded darker for deeper C-states), the queue in pick
+//     idle state, shaded bluer for deeper C-states), the queue in pick
 //     order, and three PELT bars on one 1024 scale (util_avg,
 //     runnable_avg, load_avg split into runnable and blocked load).
 //   - Glide: a move (migration, wake-up placed elsewhere, fork placed

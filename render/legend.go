@@ -82,7 +82,7 @@ func LegendItems(o LegendOptions) []LegendItem {
 			LegendItem{Icon: IconDot, C: CauseColor(sim.CauseWakeup), Text: "wake-up in flight"})
 	}
 	items = append(items,
-		LegendItem{Icon: IconSwatch, C: IdleShade(2, 3), Text: "idle: C-state, darker = deeper"},
+		LegendItem{Icon: IconSwatch, C: IdleShade(2, 3), Text: "idle: C-state, bluer = deeper"},
 		LegendItem{Icon: IconBar, C: UtilBar, C2: UtilBar, Text: "util_avg"},
 		LegendItem{Icon: IconBar, C: RunnableBar, C2: RunnableBar, Text: "runnable_avg"},
 	)

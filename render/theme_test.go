@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"testing"
 
 	"schedplay/sim"
@@ -41,6 +42,13 @@ func TestThemesContrast(t *testing.T) {
 		check("CellLabel text on a busy cell", CellLabel, CellBusy, 4.5)
 		check("IdleText on an idle cell", IdleText, CellIdle, 4.5)
 		check("IdleText on the deepest idle shade", IdleText, IdleShade(3, 4), 4.5)
+		// C1 against C6 is a wake-up of 3 us against 200 us: the two shades
+		// differ in hue (both are backgrounds of the same dark or light
+		// level, so WCAG's luminance ratio cannot tell them apart): at least
+		// 60 apart in RGB, where the grey ramp of before was 17.
+		if d := rgbDistance(CellIdle, IdleShade(3, 4)); d < 60 {
+			t.Errorf("%s: the shallowest and deepest idle shades %s and %s are %.0f apart in RGB, under 60", th, CSS(CellIdle), CSS(IdleShade(3, 4)), d)
+		}
 		for i := 1; i < HeatLevels; i++ {
 			check(fmt.Sprintf("heat level %d against idle", i), HeatColor(i), HeatColor(0), 3)
 		}
@@ -104,4 +112,9 @@ func hue(c color.RGBA) float64 {
 		h += 360
 	}
 	return h
+}
+
+func rgbDistance(a, b color.RGBA) float64 {
+	d := func(x, y uint8) float64 { return float64(x) - float64(y) }
+	return math.Sqrt(d(a.R, b.R)*d(a.R, b.R) + d(a.G, b.G)*d(a.G, b.G) + d(a.B, b.B)*d(a.B, b.B))
 }
