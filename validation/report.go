@@ -183,7 +183,7 @@ func WriteReport(w io.Writer, rs []TableResult, stories []StoryResult, opt Optio
 		}
 		p(". ")
 		if t.Note != "" {
-			p("%s", t.Note)
+			p("%s", expandNote(&tr))
 		}
 		p("\n\n")
 		writeFamilies(p, tr, opt)

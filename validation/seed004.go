@@ -57,7 +57,8 @@ func seed004Tables() []*Table {
 			"sched_balance_exec() (nr_running > 1) pushes every command to the idlest CPU of the machine; the " +
 			"staircase patch runs the child last, the shell has forked both commands and is asleep " +
 			"when the second one execs, and that one stays (fewer find_idlest_cpu() calls: the seed's kernbench " +
-			"diffprofile has find_idlest_cpu −59 %). Where the model misses: at 1-4 users its gain is a few per cent, not " +
+			"diffprofile has find_idlest_cpu −59 %). Where the model misses: at 1-4 users its gain is a few per cent ({sim:1 users}, {sim:2 users}, " +
+			"{sim:4 users}), not " +
 			"+11.5 to +15.1 %, and it is not for want of remote memory. The machine charges a run step begun away from the " +
 			"quad holding the task's memory (45 %), but an exec'd image is first touched where the exec lands, so a command " +
 			"pushed at exec runs on local memory wherever it goes; only tasks moved later pay (2 users: +1.9 % without the " +

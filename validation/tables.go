@@ -48,17 +48,17 @@ func buddiesTables() []*Table {
 		Note: "Light load (1-8 pairs) is where the two designs differ most. The buddies pair sits on two cores of a busy package, " +
 			"so each wake-up finds its partner's core in C1 (3 us), not C1E: C1E is a package state on these parts, entered only " +
 			"when every core of the package is in C1 (MSR_POWER_CTL's C1E Enable; docs/costs.md), and charging its 10 us exit " +
-			"to a CPU beside a busy core had held the model's gain at ×6.57 (now ×8.24 at 1-4 clients: 1 and 4 hold; the " +
-			"buddy, idle in C1, is also woken without an IPI since MWAIT states poll). " +
+			"to a CPU beside a busy core had held the model's gain at ×6.57 (now {sim:1 clients} at 1 client, which " +
+			"{verdict:1 clients}, and {sim:4 clients} at 4, which {verdict:4 clients}; the buddy, idle in C1, is also woken without an IPI since MWAIT states poll). " +
 			"v3.6's walking pairs pay a C6 exit at every step while one pair walks a socket: it comes back to a core every " +
 			"2.3 ms, past C6's 800 us residency and past the 2.2 ms the 3.x menu governor asks before C6 of a core whose last " +
 			"tick saw a task (performance_multiplier(), 1 + 2 × get_loadavg() of cpu_load[0]: 11 × C6's 200 us exit; " +
 			"docs/costs.md). Two pairs on a socket (8 clients on four sockets) come back every 1.15 ms: a core whose tick " +
 			"caught a task stays out of C6, its next wake-up costs C3's 20 us, the walk quickens and stays shallow (wake p50 " +
-			"21 us against 201 us at 1-4 clients). So the 'before' turns superlinear between 4 and 8 clients, as the real one " +
+			"{p50b:8 clients} us against {p50b:1 clients} us at 1 client). So the 'before' turns superlinear between 4 and 8 clients, as the real one " +
 			"does (30 → 645 MB/s, ×21.5 for ×8 clients), but more steeply: the model's 8-client walk is ×4.8 faster per pair " +
-			"than its 1-client walk, the real one ×2.7, and the gain at 8 clients falls to +71 % against the real ×3.75 " +
-			"(×8.43 before the multiplier was modelled, 3 December). At 2 clients the sim's gain is its 1-client ×8.24 (each " +
+			"than its 1-client walk, the real one ×2.7, and the gain at 8 clients falls to {sim:8 clients} against the real ×3.75 " +
+			"(×8.43 before the multiplier was modelled, 3 December). At 2 clients the sim's gain is {sim:2 clients}, its 1-client gain (each " +
 			"pair alone on a socket), where the real one is ×14.7: the real 2-client 'before' is slower per pair than its " +
 			"1-client (20.5 against 30 MB/s), which the model, whose pairs on two sockets never meet, does not reproduce; the " +
 			"point holds with the C-state exits doubled and with no other family alone. A governor that predicts the idle " +
@@ -68,8 +68,8 @@ func buddiesTables() []*Table {
 			"wakes without a core C-state exit; Intel SDM vol. 3) was also tried, before the multiplier, and left out: it " +
 			"turned the 8-pair walk fast (×1.43 against the real ×3.75) and 5 pairs on 3.6 (×3.35 against ×9.87) without " +
 			"moving 1-4 pairs, whose buddies pair sits on two cores, not on one core's threads. At 32 clients the real " +
-			"buddies still gained 10 % (the model: +15.1 %, holds) and at 64 lost 5 %; the model's buddies lose more than twice " +
-			"as much at 64 (−12.5 %), where pairs outnumber cores and the wake-up walk already finds no idle core (the why column: " +
+			"buddies still gained 10 % (the model: {sim:32 clients}; the point {verdict:32 clients}) and at 64 lost 5 %; the model's buddies lose more than twice " +
+			"as much at 64 ({sim:64 clients}), where pairs outnumber cores and the wake-up walk already finds no idle core (the why column: " +
 			"the v3.6 kernel's search cost and idle-while-overloaded against the buddies' migrations); halving the refills alone " +
 			"turns it (the table below and the `buddies-3.6` note).",
 	}
@@ -91,15 +91,15 @@ func buddiesTables() []*Table {
 		After:      []string{"policy.select_idle_sibling=cpu_buddies"},
 		Tuned:      true,
 		Points:     mikeTable(mikeVirgin, mikeRevert),
-		Note: "The preset's description was written against this table (tbench-pairs). At 1 pair the sim's gain is ×8.24 " +
+		Note: "The preset's description was written against this table (tbench-pairs). At 1 pair the sim's gain is {sim:1 clients} " +
 			"(the walking pair pays a C6 exit and a refill per message). At 5 pairs one socket holds two pairs, and their walk " +
 			"runs shallow (the `buddies` note: the 3.x menu governor keeps a core whose tick caught a task out of C6 for 2.2 ms, " +
 			"and two pairs come back every 1.15 ms), so stock is 2.5 times faster per pair than at 1 pair where the real " +
-			"3.6.0.virgin is not (28 MB/s per client at both): ×3.25 against ×9.87. Before the multiplier was modelled " +
-			"(3 December) 5 pairs held (×8.43) and 10 overshot (×2.56, now +56.6 %, holds): the real walk leaves its slow mode " +
-			"between 5 and 10 pairs, the model's now between 4 and 5 and before between 8 and 10. At 40 pairs the buddies lose " +
-			"6.7 % where the real ones gained 2 %: they migrate nearly five times as often as v3.6 (the why column) and pay an " +
-			"LLC refill each time. At 20 pairs the sim's gain (+15.2 %) is at the low edge of its band; before wake-ups to " +
+			"3.6.0.virgin is not (28 MB/s per client at both): {sim:5 clients} against ×9.87. Before the multiplier was modelled " +
+			"(3 December) 5 pairs held (×8.43) and 10 overshot (×2.56, now {sim:10 clients}: it {verdict:10 clients}): the real walk leaves its slow mode " +
+			"between 5 and 10 pairs, the model's now between 4 and 5 and before between 8 and 10. At 40 pairs the buddies' change is " +
+			"{sim:40 clients} where the real ones gained 2 %: they migrate nearly five times as often as v3.6 (the why column) and pay an " +
+			"LLC refill each time. At 20 pairs the sim's gain ({sim:20 clients}) is at the low edge of its band; before wake-ups to " +
 			"polling CPUs spared their IPI it missed (+11.9 %), and it held then with the refill costs doubled and with no " +
 			"other family alone: it is the refills the walking pairs pay and the buddies do not. At 40 pairs, and at 64 clients " +
 			"in the `buddies` table, it is the other way round: they hold with the refills halved. No one refill level fits both " +
@@ -164,16 +164,16 @@ func preetiTable() *Table {
 		Points:     mikeTable(mikeVirgin, mikePreeti),
 		Note: "At 1 pair both kernels make the same moves (traced: each wake-up lands on the next idle core, on its second " +
 			"thread under the patch, whose descent ends in the SMT level's idlest group, and on its first under v3.6's walk) and " +
-			"the sim's change, -2.1 %, is the patch's longer search, which delays each wakee (1.40 against 0.33 us per wake-up), " +
+			"the sim's change, {sim:1 clients}, is the patch's longer search, which delays each wakee (1.40 against 0.33 us per wake-up), " +
 			"and stock's walk, a little quicker for it, coming back to some cores within the 2.2 ms that keeps a core whose " +
 			"tick saw a task out of C6 (mean wake-up 196 against 201 us; the `buddies` note). " +
 			"The real patch lost 9.7 % in all three runs (26.4-26.7 against 27.8-30.0): a search ten times dearer " +
 			"than the model's would give it; the cause is not isolated here. " +
-			"At 5 and 10 pairs the sim's patch loses too (−6.4 %, holds; −4.3 % against −34 %). Both kernels walk their pairs " +
+			"At 5 and 10 pairs the sim's patch loses too ({sim:5 clients}: it {verdict:5 clients}; {sim:10 clients} against −34 %). Both kernels walk their pairs " +
 			"at every wake-up (the why column: as many migrations as wake-ups), and on a socket with two or more pairs both " +
-			"walks run shallow (wake p50 21.4 and 22.4 us): the 3.x menu governor keeps a core whose last tick saw a task out " +
+			"walks run shallow (wake p50 {p50b:10 clients} and {p50a:10 clients} us at 10 pairs): the 3.x menu governor keeps a core whose last tick saw a task out " +
 			"of C6 unless it idles 2.2 ms (the `buddies` note, docs/costs.md), longer than the walks take to come back. What " +
-			"is left is the patch's dearer search (0.39 against 0.11 % of CPU time at 10 pairs). Before the multiplier was " +
+			"is left is the patch's dearer search ({searcha:10 clients} against {searchb:10 clients} % of CPU time at 10 pairs). Before the multiplier was " +
 			"modelled (3 December) the patch won here (+47 %, +39 %): the model's walk was bistable, a fast ring staying " +
 			"shallow and a slow one deep, and the first millisecond put the patch's pairs in the fast mode and stock's in the " +
 			"slow one (docs/costs.md, \"Two walking modes\"). The real patch lost a third at 10 clients (99 against 150 MB/s " +
@@ -183,13 +183,13 @@ func preetiTable() *Table {
 			"−49 %): it made every remote wake-up invisible to find_idlest_group() until its IPI, so simultaneous wakees all " +
 			"saw one CPU at load 0 and piled onto it, and 80 pairs stayed spread 18/48/56/38 tasks over the four sockets for " +
 			"the whole run. 3.x ttwu_queue() enqueues a wake-up within the LLC at once (the wake list only across LLCs); with " +
-			"that, 40 pairs hold. At 80 pairs the model still loses four to five times the real 7 %: when every core of the LLC " +
+			"that, 40 pairs hold. At 80 pairs the model still loses four to five times the real 7 % ({sim:80 clients}): when every core of the LLC " +
 			"carries the same load, find_idlest_group() returns no group at either level and the patch falls back to the " +
 			"wakee's previous CPU (new_cpu keeps task_cpu(p)), which another pair may hold by then, while the waker's CPU " +
 			"idles once the waker sleeps (the why column's idle-while-overloaded); every other wake-up moves the wakee and " +
 			"pays a remote wake-up, a short C-state exit and an LLC refill against a 20 us message, and the model has no SMT " +
 			"contention (two busy threads of a core run at full speed each), which would make the stock kernel's packed " +
-			"CPUs slower too. At 20 pairs the model's patch loses 4.1 %, where the real one lost 18 %.",
+			"CPUs slower too. At 20 pairs the model's change is {sim:20 clients}, where the real patch lost 18 %.",
 	}
 }
 
@@ -257,8 +257,8 @@ func pgbenchTable() *Table {
 			"though they vary with the seed (the sim change column lists the seeds' own changes where they differ by more " +
 			"than 5 %). At 4 and 8 clients stock 3.8's affine wake-up moves backends across the sockets and back (22 MB, seed 1: " +
 			"423 and 1073 wake-up migrations a second between the sockets, 8.5 and 21 ms of refills, where the patch, which takes " +
-			"the idle CPU near prev first, moves none): +2.8/+5.5/+5.1 % at 4 clients and +2.8/+6.4/+8.9 % at 8 for the three " +
-			"sizes, against the seed's +2.4/+3.3/+3.7 % and +8.0/+5.3/+4.9 %, the same direction and size on average but " +
+			"the idle CPU near prev first, moves none): {sim:22 MB, 4 clients}, {sim:7484 MB, 4 clients} and {sim:15 GB, 4 clients} at 4 clients and " +
+			"{sim:22 MB, 8 clients}, {sim:7484 MB, 8 clients} and {sim:15 GB, 8 clients} at 8 for the three sizes, against the seed's +2.4/+3.3/+3.7 % and +8.0/+5.3/+4.9 %, the same direction and size on average but " +
 			"outside the band at four of the six points (±5 % where the seed's change is noise-sized). Before the 3.x menu " +
 			"governor's multiplier was modelled (3 December) neither kernel moved a backend there and the change was +0.1 %: " +
 			"a core's C-state exit decides whether it is still idle when the next wake-up looks, and so where stock's backends " +
