@@ -18,13 +18,15 @@ import (
 //	{p50a:LABEL}    wake-up latency p50 after, us
 //	{searchb:LABEL} the scheduler's search, % of CPU time before ("0.11")
 //	{searcha:LABEL} the same after
+//	{migb:LABEL}    migrations a simulated second before
+//	{miga:LABEL}    the same after
 //	{verdict:LABEL} "holds" or "misses"
 //
 // LABEL is the point's label ("8 clients", "22 MB, 24 clients"). Numbers
 // from other runs (one seed alone, a variant tried and dropped, the model
 // before a change) stay written out, with what they are said beside them.
 
-var noteRef = regexp.MustCompile(`\{(sim|before|after|p50b|p50a|searchb|searcha|verdict):([^{}]+)\}`)
+var noteRef = regexp.MustCompile(`\{(sim|before|after|p50b|p50a|searchb|searcha|migb|miga|verdict):([^{}]+)\}`)
 
 // noteRefs lists a note's references that name no point of t or no known
 // field: each is a mistake in the note.
@@ -73,6 +75,10 @@ func expandNote(tr *TableResult) string {
 			return fmt.Sprintf("%.2f", pr.Before.SearchPct)
 		case "searcha":
 			return fmt.Sprintf("%.2f", pr.After.SearchPct)
+		case "migb":
+			return num(pr.Before.Migrations)
+		case "miga":
+			return num(pr.After.Migrations)
 		default: // verdict
 			if pr.Verdict.Holds {
 				return "holds"
