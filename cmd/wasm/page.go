@@ -55,7 +55,8 @@ func (p *page) markFirstFrame() {
 }
 
 // drew counts a drawn frame (painted: its picture changed, and was
-// painted) and the canvas' layouts so far.
+// painted), the canvas' layouts so far, and whether the picture on screen
+// still lacks labels (pending: ebitendraw.Renderer.Pending).
 func (p *page) drew(layouts uint64, painted, pending bool) {
 	p.mu.Lock()
 	p.drawn++
