@@ -19,10 +19,11 @@ func pts(label string, vals []string, before, after []float64) []Point {
 
 func boolp(b bool) *bool { return &b }
 
-// tbench on Mike Galbraith's box: the tbench-pairs preset (one op = one
-// client→server→client round trip of 20 us + 20 us of CPU work; tbench's
-// op is a netbench transaction over loopback TCP, a 1:1 pair of processes).
-const tbenchWorkload = "tbench: one client and one server process per connection exchanging messages over loopback TCP (a 1:1 pair with sync wake-ups). Modelled by the tbench-pairs preset: the client runs 20 us and wakes its server with WF_SYNC, the server runs 20 us and wakes its client back; one op is one round trip. The 20 us per side is a round figure for a short netbench request and reply through the loopback stack, not a fit: only ratios between two kernels are compared."
+// tbench on Mike Galbraith's box: the tbench-pairs preset (a round trip is
+// 20 us + 20 us of CPU work, and each side's pass through its program is an
+// op, so two ops a round trip; tbench's op is a netbench transaction over
+// loopback TCP, a 1:1 pair of processes).
+const tbenchWorkload = "tbench: one client and one server process per connection exchanging messages over loopback TCP (a 1:1 pair with sync wake-ups). Modelled by the tbench-pairs preset: the client runs 20 us and wakes its server with WF_SYNC, the server runs 20 us and wakes its client back; an op is one task's pass through its program (sim.Metrics.Ops), so a round trip is two ops, one a wake-up. The 20 us per side is a round figure for a short netbench request and reply through the loopback stack, not a fit: only ratios between two kernels are compared."
 
 const westmereEX = "Mike Galbraith's 4-socket, 40-core + SMT Westmere-EX (E7-4870 class: 4 × 10 × 2 = 80 CPUs, 30 MB L3 per socket, x86 numbering). The preset's machine is that topology, with the default cost model."
 
@@ -190,9 +191,10 @@ func preetiTable() *Table {
 			"pays a remote wake-up, a short C-state exit and an LLC refill against a 20 us message, and the model has no SMT " +
 			"contention (two busy threads of a core run at full speed each), which would make the stock kernel's packed " +
 			"CPUs slower too. At 20 pairs the model's change is {sim:20 clients}, where the real patch lost 18 %: " +
-			"stock's wakees move {migb:20 clients} times a second for {before:20 clients} round trips (two wake-ups each), " +
-			"the patch's {miga:20 clients} times, so the model's patch bounces little more than stock, where Mike's bounced " +
-			"more (as at 10), and what it adds is its search ({searcha:20 clients} against {searchb:20 clients} % of CPU time).",
+			"stock's wakees move {migb:20 clients} times a second in {before:20 clients} wake-ups (one an op), the " +
+			"patch's {miga:20 clients} times in {after:20 clients}, so both kernels' pairs already bounce at most wake-ups " +
+			"and the patch's only a little more, where Mike's bounced more (as at 10); what it adds is its search " +
+			"({searcha:20 clients} against {searchb:20 clients} % of CPU time).",
 	}
 }
 
@@ -236,8 +238,9 @@ func pgbenchTable() *Table {
 			"with Hyper-Threading fits the thread's words as well; it was run too and holds at fewer points (the change log), " +
 			"and the model's hardware threads share nothing unless smt_gain is set, so it would run 12 threads as 12 cores.",
 		Workload: "pgbench's default select/update mix with one pgbench process driving N postgres backends (1:N: the driver " +
-			"wakes every backend, each backend wakes the driver back; \"With 1:N pgbench (and ilk)\", Mike in seed 000). One op is one " +
-			"transaction: the backend runs 200 us, wakes the driver (WF_SYNC) and waits; the driver runs 10 us and replies. The " +
+			"wakes every backend, each backend wakes the driver back; \"With 1:N pgbench (and ilk)\", Mike in seed 000). A transaction: " +
+			"the backend runs 200 us, wakes the driver (WF_SYNC) and waits; the driver runs 10 us and replies. An op is one " +
+			"task's pass through its program (sim.Metrics.Ops), the backend's or the driver's, so a transaction is two ops. The " +
 			"larger databases cost more per transaction: their 2-client rate is lower (19341 and 19195 tps against 21567), so their " +
 			"backend time per transaction is scaled by that ratio (200 us × 21567/19341 and × 21567/19195), computed from the " +
 			"seed's own 2-client column; nothing else changes between the three sizes. Not from the 1-client column: there the " +
