@@ -247,6 +247,41 @@ var descriptionClaims = map[string]func(r *runs) []string{
 	},
 }
 
+// containsWhole reports whether text contains want with no digit on
+// either side, so that a measured 4364 does not pass for a written 43640.
+func containsWhole(text, want string) bool {
+	digit := func(b byte) bool { return b >= '0' && b <= '9' }
+	for from := 0; ; {
+		i := strings.Index(text[from:], want)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(want)
+		if (i == 0 || !digit(text[i-1]) || !digit(want[0])) && (end == len(text) || !digit(text[end]) || !digit(want[len(want)-1])) {
+			return true
+		}
+		from = i + 1
+	}
+}
+
+func TestContainsWhole(t *testing.T) {
+	for _, c := range []struct {
+		text, want string
+		ok         bool
+	}{
+		{"1: 4458 vs 4364; 5:", "1: 4458 vs 4364", true},
+		{"1: 4458 vs 43640; 5:", "1: 4458 vs 4364", false},
+		{"11: 4458 vs 4364", "1: 4458 vs 4364", false},
+		{"11: 4458 vs 4364, 1: 4458 vs 4364.", "1: 4458 vs 4364", true},
+		{"(+10%)", "+10%", true},
+	} {
+		if got := containsWhole(c.text, c.want); got != c.ok {
+			t.Errorf("containsWhole(%q, %q) = %v", c.text, c.want, got)
+		}
+	}
+}
+
 func TestDescriptionNumbers(t *testing.T) {
 	if runtime.GOOS == "js" {
 		t.Skip("about 300 runs, 80-CPU ones among them: native only")
@@ -270,7 +305,7 @@ func TestDescriptionNumbers(t *testing.T) {
 			}
 			r := &runs{t: t, name: name, memo: map[string]sim.Metrics{}}
 			for _, want := range claims(r) {
-				if !strings.Contains(text, want) {
+				if !containsWhole(text, want) {
 					mu.Lock()
 					t.Errorf("%s's description or captions do not say what the run measures now: %q", name, want)
 					mu.Unlock()
