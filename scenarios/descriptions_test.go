@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"math"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -282,9 +283,62 @@ func TestContainsWhole(t *testing.T) {
 	}
 }
 
+// readmeClaims lists, per preset, the measured texts of its row in
+// README.md's table of presets (the first thing a newcomer reads).
+var readmeClaims = map[string]func(r *runs) []string{
+	"sdet-numaq": func(r *runs) []string {
+		off := []string{"policy.sd_flags.MC.SD_BALANCE_EXEC=false", "policy.sd_flags.NUMA.SD_BALANCE_EXEC=false"}
+		gain := func(sets ...string) float64 {
+			return r.m(sets...).OpsPerS / r.m(append(sets, off...)...).OpsPerS
+		}
+		sat := "within 1% at saturation"
+		for _, base := range []string{"v3.8", "v6.17"} {
+			if g := gain("policy.base="+base, "tasks.user.count=32"); math.Abs(g-1) >= 0.01 {
+				sat = fmt.Sprintf("%s on %s at saturation", pct(g, 1), base)
+			}
+		}
+		return []string{
+			fmt.Sprintf("%s on v3.8 and %s on v6.17 at 8 users", pct(gain("policy.base=v3.8"), 1), pct(gain("policy.base=v6.17"), 1)),
+			sat,
+		}
+	},
+	"kernbench-numaq": func(r *runs) []string {
+		ratio := func(base string) float64 {
+			on := exitMS(r.m("policy.base="+base), "make/0")
+			return exitMS(r.m("policy.base="+base, "policy.sd_flags.MC.SD_BALANCE_EXEC=false", "policy.sd_flags.NUMA.SD_BALANCE_EXEC=false"), "make/0") / on
+		}
+		return []string{fmt.Sprintf("-j32 takes %.1fx as long on v3.8 and %.1fx on v6.17", ratio("v3.8"), ratio("v6.17"))}
+	},
+	"tbench-pairs": func(r *runs) []string {
+		preeti := []string{"policy.sd_flags.SMT.SD_BALANCE_WAKE=true", "policy.sd_flags.MC.SD_BALANCE_WAKE=true"}
+		c := func(n int, sets ...string) float64 {
+			return r.m(append([]string{fmt.Sprintf("tasks.client.count=%d", n)}, sets...)...).OpsPerS
+		}
+		return []string{
+			fmt.Sprintf("CPU buddies pinning it (%.0fx at 1 pair)", c(1, "policy.select_idle_sibling=cpu_buddies")/c(1)),
+			fmt.Sprintf("Preeti's SD_BALANCE_WAKE patch %s at 5 pairs (its longer search), %s at 80", pct(c(5, preeti...), c(5)), pct(c(80, preeti...), c(80))),
+		}
+	},
+}
+
+// readmeRow is the row of README.md's preset table for preset name.
+func readmeRow(t *testing.T, name string) string {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "| `"+name+"` |") {
+			return line
+		}
+	}
+	t.Fatalf("README.md has no row for preset %s", name)
+	return ""
+}
+
 func TestDescriptionNumbers(t *testing.T) {
 	if runtime.GOOS == "js" {
-		t.Skip("about 300 runs, 80-CPU ones among them: native only")
+		t.Skip("about 100 runs, 80-CPU ones among them: native only")
 	}
 	for _, pi := range Presets() {
 		if _, ok := descriptionClaims[pi.Name]; !ok {
@@ -309,6 +363,14 @@ func TestDescriptionNumbers(t *testing.T) {
 					mu.Lock()
 					t.Errorf("%s's description or captions do not say what the run measures now: %q", name, want)
 					mu.Unlock()
+				}
+			}
+			row := readmeRow(t, name)
+			if rc := readmeClaims[name]; rc != nil {
+				for _, want := range rc(r) {
+					if !containsWhole(row, want) {
+						t.Errorf("README.md's row for %s does not say what the run measures now: %q", name, want)
+					}
 				}
 			}
 		})
