@@ -45,6 +45,14 @@ func chartShortTitle(c Chart) string {
 	return [...]string{"ops/s", "latency µs", "migrations/s", "nr_running"}[c]
 }
 
+// chartTinyTitle is the title of a panel too narrow for the short one
+// beside its values (a phone in talk mode with A/B: "migrations/" ran
+// under "A 0 B 0"). Only the migrations' is shorter: the latency's values
+// are short enough, and nr_running's panel has none.
+func chartTinyTitle(c Chart) string {
+	return [...]string{"ops/s", "latency µs", "migr/s", "nr_running"}[c]
+}
+
 // Latency line colours (one side): p50, p95, p99.
 var latColors = [3]color.RGBA{
 	{0xd8, 0xde, 0xe8, 0xff},
@@ -87,8 +95,10 @@ func ChartFrame(dst *Scene, r Rect, c Chart, st ChartStyle) {
 	dst.Fill(r, Panel)
 	dst.Stroke(r, 1, PanelBorder)
 	title := ChartTitle(c)
-	if st.measure(title, st.Font)+st.valueRoom() > r.W {
-		title = chartShortTitle(c)
+	for _, t := range []string{chartShortTitle(c), chartTinyTitle(c)} {
+		if st.measure(title, st.Font)+st.valueRoom() > r.W {
+			title = t
+		}
 	}
 	dst.Label(r.X+st.Font*0.5, r.Y+st.titleBand()/2, st.Font, BoxLabel, title, AlignLeft)
 }

@@ -238,42 +238,82 @@ func LogPanel(dst *Scene, r Rect, f float64, lines []string, m Measure) {
 }
 
 // diffTableWide is DiffTable with the metrics as columns and A, B and the
-// change as rows.
+// change as rows. Each column is as wide as its widest value (A, B or the
+// change) and the slack is shared out; the metric's name is cut to its
+// column. Where the values do not fit at f, the change row is labelled
+// "vs A", and outside talk mode the type shrinks (talk mode keeps minText:
+// its values then share the room they have): a phone's talk mode had
+// "−5%" and "−100%" of neighbouring columns run into each other.
 func diffTableWide(dst *Scene, r Rect, f, minText float64, a, b *sim.Metrics, m Measure) {
 	if m == nil {
 		m = ApproxMeasure
 	}
 	dst.Fill(r, Panel)
 	dst.Stroke(r, 1, PanelBorder)
-	lh := math.Min(math.Ceil(f*1.4), (r.H-f*0.4)/4)
-	pad := f * 0.5
-	first := m("B vs A", f) + pad*2
 	var rows []DiffRow
 	if a != nil && b != nil {
 		rows = DiffRows(a, b)
 	} else {
 		rows = DiffRows(&sim.Metrics{}, &sim.Metrics{})
 	}
-	colW := (r.W - first - pad) / float64(len(rows))
-	y0 := r.Y + pad*0.4 + lh/2
-	for k, name := range []string{"", "A", "B", "B vs A"} {
-		c := []color.RGBA{Muted, SideA, SideB, Muted}[k]
-		dst.Label(r.X+pad, y0+float64(k)*lh, f, c, name, AlignLeft)
+	type cell struct {
+		a, b, ch string
+		chC      color.RGBA
 	}
+	cells := make([]cell, len(rows))
 	for i, row := range rows {
-		x := r.X + first + float64(i+1)*colW
-		nf := max(f*0.85, minText)
-		dst.Label(x, y0, nf, Muted, fitText(m, nf, colW-pad, row.Name), AlignRight)
+		c := &cells[i]
 		if a == nil || b == nil {
 			continue
 		}
-		dst.Label(x, y0+lh, f, SideA, frame.FormatValue(row.A), AlignRight)
-		dst.Label(x, y0+2*lh, f, SideB, frame.FormatValue(row.B), AlignRight)
+		c.a, c.b = frame.FormatValue(row.A), frame.FormatValue(row.B)
 		if ch, ok := row.Change(); ok {
-			dst.Label(x, y0+3*lh, f, row.Verdict(), frame.FormatChange(ch), AlignRight)
+			c.ch, c.chC = frame.FormatChange(ch), row.Verdict()
 		} else if row.A == row.B {
-			dst.Label(x, y0+3*lh, f, Muted, "=", AlignRight)
+			c.ch, c.chC = "=", Muted
 		}
+	}
+	// widths: each column's widest value at size f, plus a gap.
+	widths := func(f float64) (w []float64, sum float64) {
+		w = make([]float64, len(cells))
+		for i, c := range cells {
+			w[i] = max(m(c.a, f), m(c.b, f), m(c.ch, f), f) + f*0.5
+			sum += w[i]
+		}
+		return w, sum
+	}
+	label := "B vs A"
+	first := func(f float64) float64 { return m(label, f) + f }
+	w, sum := widths(f)
+	if sum > r.W-first(f)-f*0.5 {
+		label = "vs A"
+	}
+	if avail := r.W - first(f) - f*0.5; sum > avail && f > minText {
+		f = max(f*avail/sum, minText, 6)
+		w, sum = widths(f)
+	}
+	pad := f * 0.5
+	lh := math.Min(math.Ceil(f*1.4), (r.H-f*0.4)/4)
+	x0 := r.X + first(f)
+	if slack := r.W - (x0 - r.X) - pad - sum; slack > 0 {
+		for i := range w {
+			w[i] += slack / float64(len(w))
+		}
+	}
+	y0 := r.Y + pad*0.4 + lh/2
+	for k, name := range []string{"", "A", "B", label} {
+		c := []color.RGBA{Muted, SideA, SideB, Muted}[k]
+		dst.Label(r.X+pad, y0+float64(k)*lh, f, c, name, AlignLeft)
+	}
+	x := x0
+	for i, row := range rows {
+		x += w[i]
+		nf := max(f*0.85, minText)
+		dst.Label(x, y0, nf, Muted, fitText(m, nf, w[i]-pad, row.Name), AlignRight)
+		c := &cells[i]
+		dst.Label(x, y0+lh, f, SideA, c.a, AlignRight)
+		dst.Label(x, y0+2*lh, f, SideB, c.b, AlignRight)
+		dst.Label(x, y0+3*lh, f, c.chC, c.ch, AlignRight)
 	}
 }
 
