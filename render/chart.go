@@ -47,10 +47,10 @@ func chartShortTitle(c Chart) string {
 
 // chartTinyTitle is the title of a panel too narrow for the short one
 // beside its values (a phone in talk mode with A/B: "migrations/" ran
-// under "A 0 B 0"). Only the migrations' is shorter: the latency's values
-// are short enough, and nr_running's panel has none.
+// under "A 0 B 0", "latency µs" under "A 2.0k B 3.9k"); nr_running's
+// panel has no values.
 func chartTinyTitle(c Chart) string {
-	return [...]string{"ops/s", "latency µs", "migr/s", "nr_running"}[c]
+	return [...]string{"ops/s", "lat. µs", "migr/s", "nr_running"}[c]
 }
 
 // Latency line colours (one side): p50, p95, p99.
