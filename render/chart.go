@@ -95,10 +95,14 @@ func ChartFrame(dst *Scene, r Rect, c Chart, st ChartStyle) {
 	dst.Fill(r, Panel)
 	dst.Stroke(r, 1, PanelBorder)
 	title := ChartTitle(c)
-	for _, t := range []string{chartShortTitle(c), chartTinyTitle(c)} {
-		if st.measure(title, st.Font)+st.valueRoom() > r.W {
-			title = t
-		}
+	if st.measure(title, st.Font)+st.valueRoom() > r.W {
+		title = chartShortTitle(c)
+	}
+	// The tiny one only where the short one cannot share the line with
+	// short values ("A 20k B 0": 7 em): a projector's narrow panel keeps
+	// "migrations/s".
+	if st.measure(title, st.Font)+st.Font*7 > r.W {
+		title = chartTinyTitle(c)
 	}
 	dst.Label(r.X+st.Font*0.5, r.Y+st.titleBand()/2, st.Font, BoxLabel, title, AlignLeft)
 }

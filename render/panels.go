@@ -241,9 +241,10 @@ func LogPanel(dst *Scene, r Rect, f float64, lines []string, m Measure) {
 // change as rows. Each column is as wide as its widest value (A, B or the
 // change) and the slack is shared out; the metric's name is cut to its
 // column. Where the values do not fit at f, the change row is labelled
-// "vs A", and outside talk mode the type shrinks (talk mode keeps minText:
-// its values then share the room they have): a phone's talk mode had
-// "−5%" and "−100%" of neighbouring columns run into each other.
+// "vs A", and outside talk mode the type shrinks; talk mode keeps minText
+// and shows the metrics that fit, in their order (ops/s first): a phone's
+// talk mode had "−5%" and "−100%" of neighbouring columns run into each
+// other.
 func diffTableWide(dst *Scene, r Rect, f, minText float64, a, b *sim.Metrics, m Measure) {
 	if m == nil {
 		m = ApproxMeasure
@@ -291,6 +292,10 @@ func diffTableWide(dst *Scene, r Rect, f, minText float64, a, b *sim.Metrics, m 
 	if avail := r.W - first(f) - f*0.5; sum > avail && f > minText {
 		f = max(f*avail/sum, minText, 6)
 		w, sum = widths(f)
+	}
+	for avail := r.W - first(f) - f*0.5; sum > avail && len(w) > 1; {
+		sum -= w[len(w)-1]
+		w, rows, cells = w[:len(w)-1], rows[:len(rows)-1], cells[:len(cells)-1]
 	}
 	pad := f * 0.5
 	lh := math.Min(math.Ceil(f*1.4), (r.H-f*0.4)/4)

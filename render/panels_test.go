@@ -20,6 +20,7 @@ func TestDiffTableWideFits(t *testing.T) {
 		w, f, minText float64
 	}{
 		{370, TalkMinText, TalkMinText}, // a phone in talk mode
+		{300, TalkMinText, TalkMinText}, // too narrow for all six: the first ones that fit
 		{600, TalkMinText, TalkMinText},
 		{300, 13, 0}, // a phone, not in talk mode: the type may shrink
 		{900, 13, 0},
@@ -28,7 +29,9 @@ func TestDiffTableWideFits(t *testing.T) {
 		r := Rect{0, 0, c.w, c.w / 3.2}
 		DiffTable(&s, r, c.f, c.minText, a, b, ApproxMeasure)
 		rows := map[float64][][2]float64{}
+		ops := false
 		for _, tx := range s.Texts {
+			ops = ops || tx.S == "1.3k" // A's ops/s, the first metric: always shown
 			w := ApproxMeasure(tx.S, tx.Size)
 			x0 := tx.X
 			if tx.Align == AlignRight {
@@ -41,6 +44,9 @@ func TestDiffTableWideFits(t *testing.T) {
 				t.Errorf("%.0f px wide: %q at %.1f px, under %.0f", c.w, tx.S, tx.Size, c.minText)
 			}
 			rows[tx.Y] = append(rows[tx.Y], [2]float64{x0, x0 + w})
+		}
+		if !ops {
+			t.Errorf("%.0f px wide at %.0f px: the first metric (ops/s) is not shown", c.w, c.f)
 		}
 		for y, spans := range rows {
 			sort.Slice(spans, func(i, j int) bool { return spans[i][0] < spans[j][0] })
