@@ -166,8 +166,10 @@ func TestImportProgress(t *testing.T) {
 			// began under the bound and ended at 4.1 on 2 CPUs, with one
 			// 84 ms task).
 			busy = busy || busyMachine(t)
-			if len(lt) > 0 && !busy {
-				t.Errorf("%d long tasks on the main thread during the trace import: %v ms", len(lt), lt)
+			if !busy {
+				if fail := failingTasks(t, "the trace import", lt); len(fail) > 0 {
+					t.Errorf("%d long tasks on the main thread during the trace import: %v ms", len(fail), fail)
+				}
 			}
 			if title := tb.scenario().Title; title != "trace: pairs.trace.txt" {
 				t.Errorf("after the import the scenario is %q", title)
