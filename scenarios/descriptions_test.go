@@ -6,7 +6,6 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 
 	"schedplay/sim"
@@ -345,7 +344,6 @@ func TestDescriptionNumbers(t *testing.T) {
 			t.Errorf("preset %s has no entry in descriptionClaims: list the numbers its description measures (or none)", pi.Name)
 		}
 	}
-	var mu sync.Mutex
 	for name, claims := range descriptionClaims {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -360,9 +358,7 @@ func TestDescriptionNumbers(t *testing.T) {
 			r := &runs{t: t, name: name, memo: map[string]sim.Metrics{}}
 			for _, want := range claims(r) {
 				if !containsWhole(text, want) {
-					mu.Lock()
 					t.Errorf("%s's description or captions do not say what the run measures now: %q", name, want)
-					mu.Unlock()
 				}
 			}
 			row := readmeRow(t, name)
