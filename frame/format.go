@@ -136,8 +136,11 @@ func FormatDelta(a, b float64, f func(float64) string) string {
 // Metric is one row of the metrics tables: the page's (every row) and the
 // canvas' A/B table (CanvasMetrics).
 type Metric struct {
-	ID     string // the page's cells are m-ID (A), mb-ID (B), md-ID (B against A)
-	Name   string // the canvas' label
+	ID   string // the page's cells are m-ID (A), mb-ID (B), md-ID (B against A)
+	Name string // the canvas' label
+	// Short is the label of a narrow column (a phone's A/B table), where
+	// Name cut to fit read "o…" and "wa…".
+	Short  string
 	Unit   string // " µs", " ms", " %", or ""
 	Better int    // +1 if more is better, -1 if less is better, 0 if neither
 	Value  func(m *sim.Metrics) float64
@@ -149,26 +152,29 @@ func twoDecimals(x float64) string { return FormatFixed(x, 2) }
 
 // Metrics are the metrics the front ends show, in the page's order.
 var Metrics = []Metric{
-	{"ops-per-s", "ops/s", "", +1, func(m *sim.Metrics) float64 { return m.OpsPerS }, FormatCount},
-	{"ops", "ops", "", +1, func(m *sim.Metrics) float64 { return float64(m.Ops) }, FormatCount},
-	{"p50", "wake-up p50", " µs", -1, func(m *sim.Metrics) float64 { return m.WakeupLatencyUS.P50 }, oneDecimal},
-	{"p99", "wake-up p99", " µs", -1, func(m *sim.Metrics) float64 { return m.WakeupLatencyUS.P99 }, oneDecimal},
-	{"busy", "busy", " %", 0, func(m *sim.Metrics) float64 { return m.BusyPct }, oneDecimal},
-	{"iwo", "idle while overloaded", " ms", -1, func(m *sim.Metrics) float64 { return m.IdleWhileOverloadedMS }, twoDecimals},
-	{"ctx", "context switches", "", 0, func(m *sim.Metrics) float64 { return float64(m.CtxSwitches) }, FormatCount},
-	{"migrations", "migrations", "", 0, func(m *sim.Metrics) float64 { return float64(m.Migrations.Total) }, FormatCount},
-	{"wakeup-mig", "wake-up migrations", "", 0, func(m *sim.Metrics) float64 { return float64(m.Migrations.Wakeup) }, FormatCount},
-	{"balance", "balancer migrations", "", 0, func(m *sim.Metrics) float64 { return float64(m.Migrations.Balance) }, FormatCount},
-	{"newidle", "newidle migrations", "", 0, func(m *sim.Metrics) float64 { return float64(m.Migrations.Newidle) }, FormatCount},
-	{"nohz", "nohz migrations", "", 0, func(m *sim.Metrics) float64 { return float64(m.Migrations.Nohz) }, FormatCount},
-	{"active", "active migrations", "", 0, func(m *sim.Metrics) float64 { return float64(m.Migrations.Active) }, FormatCount},
-	{"fork", "fork placements", "", 0, func(m *sim.Metrics) float64 { return float64(m.Migrations.Fork) }, FormatCount},
-	{"exec", "exec migrations", "", 0, func(m *sim.Metrics) float64 { return float64(m.Migrations.Exec) }, FormatCount},
+	{"ops-per-s", "ops/s", "ops/s", "", +1, func(m *sim.Metrics) float64 { return m.OpsPerS }, FormatCount},
+	{"ops", "ops", "ops", "", +1, func(m *sim.Metrics) float64 { return float64(m.Ops) }, FormatCount},
+	{"p50", "wake-up p50", "p50", " µs", -1, func(m *sim.Metrics) float64 { return m.WakeupLatencyUS.P50 }, oneDecimal},
+	{"p99", "wake-up p99", "p99", " µs", -1, func(m *sim.Metrics) float64 { return m.WakeupLatencyUS.P99 }, oneDecimal},
+	{"busy", "busy", "busy", " %", 0, func(m *sim.Metrics) float64 { return m.BusyPct }, oneDecimal},
+	{"iwo", "idle while overloaded", "idle/wait", " ms", -1, func(m *sim.Metrics) float64 { return m.IdleWhileOverloadedMS }, twoDecimals},
+	{"ctx", "context switches", "ctxsw", "", 0, func(m *sim.Metrics) float64 { return float64(m.CtxSwitches) }, FormatCount},
+	{"migrations", "migrations", "migr", "", 0, func(m *sim.Metrics) float64 { return float64(m.Migrations.Total) }, FormatCount},
+	{"wakeup-mig", "wake-up migrations", "wake migr", "", 0, func(m *sim.Metrics) float64 { return float64(m.Migrations.Wakeup) }, FormatCount},
+	{"balance", "balancer migrations", "bal migr", "", 0, func(m *sim.Metrics) float64 { return float64(m.Migrations.Balance) }, FormatCount},
+	{"newidle", "newidle migrations", "newidle", "", 0, func(m *sim.Metrics) float64 { return float64(m.Migrations.Newidle) }, FormatCount},
+	{"nohz", "nohz migrations", "nohz", "", 0, func(m *sim.Metrics) float64 { return float64(m.Migrations.Nohz) }, FormatCount},
+	{"active", "active migrations", "active", "", 0, func(m *sim.Metrics) float64 { return float64(m.Migrations.Active) }, FormatCount},
+	{"fork", "fork placements", "fork", "", 0, func(m *sim.Metrics) float64 { return float64(m.Migrations.Fork) }, FormatCount},
+	{"exec", "exec migrations", "exec", "", 0, func(m *sim.Metrics) float64 { return float64(m.Migrations.Exec) }, FormatCount},
 }
 
 // CanvasMetrics are the IDs of the rows the canvas' A/B table shows, in
 // its order.
-var CanvasMetrics = []string{"ops-per-s", "p50", "p99", "iwo", "migrations", "busy"}
+//
+// Migrations come second: a narrow table shows the first ones that fit,
+// and moves are what the page is about.
+var CanvasMetrics = []string{"ops-per-s", "migrations", "p50", "p99", "iwo", "busy"}
 
 // MetricByID returns the row with id.
 func MetricByID(id string) (Metric, bool) {

@@ -562,7 +562,10 @@ func HeatArea(r Rect, st ChartStyle, ab bool) [2]Rect {
 }
 
 // HeatDecor draws the heatmap's node separators and labels over its image
-// in area a, and the side label when comparing.
+// in area a, and when comparing, the side: a bar in the side's colour under
+// the area (as under each machine's caption), and its letter in the area's
+// corner where the area is large enough that the letter hides little of it
+// (a phone's talk mode drew an 18 px "A" over a heatmap 60 px tall).
 func HeatDecor(dst *Scene, a Rect, st ChartStyle, rows HeatRows, side string) {
 	n := len(rows.Groups)
 	if n == 0 {
@@ -583,6 +586,13 @@ func HeatDecor(dst *Scene, a Rect, st ChartStyle, rows HeatRows, side string) {
 		}
 	}
 	if side != "" {
-		dst.Label(a.X+3, a.Y+st.small()*0.7, st.small(), BoxLabel, side, AlignLeft)
+		c := SideA
+		if side == "B" {
+			c = SideB
+		}
+		dst.Fill(Rect{a.X, a.Bottom(), a.W, 3}, c)
+		if a.H >= 5*st.small() && a.W >= 5*st.small() {
+			dst.Label(a.X+3, a.Y+st.small()*0.7, st.small(), BoxLabel, side, AlignLeft)
+		}
 	}
 }

@@ -183,3 +183,44 @@ func covered(sc Scene, a, b Text) bool {
 	}
 	return false
 }
+
+// TestHeatDecorSides: with A/B each half of the heatmap is marked in its
+// side's colour; the side's letter goes in its corner only where it hides
+// little (a phone's talk mode had an 18 px "A" over a heatmap 60 px tall).
+func TestHeatDecorSides(t *testing.T) {
+	tp := topo(t, machines[2].m)
+	st := ChartStyle{Font: TalkMinText, MinText: TalkMinText}
+	for _, c := range []struct {
+		a      Rect
+		letter bool
+	}{
+		{Rect{50, 40, 60, 60}, false},  // phone portrait, talk mode
+		{Rect{50, 40, 140, 150}, true}, // a projector's heatmap
+		{Rect{50, 40, 400, 60}, false}, // wide but low
+	} {
+		for _, side := range []string{"A", "B"} {
+			var s Scene
+			HeatDecor(&s, c.a, st, NewHeatRows(tp, int(c.a.H)), side)
+			want := SideA
+			if side == "B" {
+				want = SideB
+			}
+			bar := false
+			for _, q := range s.Quads {
+				if q.C == want && float64(q.Y[0]) >= c.a.Bottom()-0.5 && float64(q.X[1]-q.X[0]) >= c.a.W-0.5 {
+					bar = true
+				}
+			}
+			if !bar {
+				t.Errorf("%v side %s: no bar in the side's colour under the area", c.a, side)
+			}
+			letter := false
+			for _, tx := range s.Texts {
+				letter = letter || tx.S == side
+			}
+			if letter != c.letter {
+				t.Errorf("%v side %s: letter drawn %v, want %v", c.a, side, letter, c.letter)
+			}
+		}
+	}
+}

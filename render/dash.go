@@ -50,8 +50,12 @@ type Dash struct {
 	Machine    [2]Rect // [1] only with A/B
 	Charts     [NumCharts]Rect
 	Diff       Rect // A/B only
-	Log        Rect // talk mode only
-	Legend     Rect
+	// NoCharts: the charts are left out (every Charts rect is empty). Only
+	// the short dashboard in talk mode with A/B does this, where the four
+	// would be slivers under their titles.
+	NoCharts bool
+	Log      Rect // talk mode only
+	Legend   Rect
 	// MinText is the smallest text anything on this dashboard may use:
 	// TalkMinText in talk mode, 0 otherwise.
 	MinText float64
@@ -207,6 +211,16 @@ func (d *Dash) short(o DashOptions) Dash {
 	r.W -= colW + gap
 	if o.AB {
 		dh := math.Min(math.Ceil(d.Font*1.45*7.4), col.H*0.45)
+		if o.Talk && (col.H-dh-2*gap)/2 < minChartH(d.Font, d.MinText) {
+			// A phone held sideways in talk mode: the charts would be
+			// their titles alone (41 px at 18 px type, values over the
+			// plot); the column is the A/B table, named row by row.
+			d.Diff = col
+			d.NoCharts = true
+			d.Legend = Rect{r.X, r.Bottom(), r.W, 0}
+			d.machines(r, o.AB, o.Stacked, gap)
+			return *d
+		}
 		d.Diff = Rect{col.X, col.Bottom() - dh, col.W, dh}
 		col.H -= dh + gap
 	}
@@ -218,6 +232,14 @@ func (d *Dash) short(o DashOptions) Dash {
 	d.Legend = Rect{r.X, r.Bottom(), r.W, 0}
 	d.machines(r, o.AB, o.Stacked, gap)
 	return *d
+}
+
+// minChartH is the least height of a chart at font f: its title line, a
+// line's height of plot and its caption line (ChartStyle's titleBand,
+// small and plotArea's caption band).
+func minChartH(f, minText float64) float64 {
+	st := ChartStyle{Font: f, MinText: minText}
+	return st.titleBand() + st.small() + math.Ceil(st.small()*1.4)
 }
 
 func (d *Dash) stackCharts(col Rect, gap float64) {

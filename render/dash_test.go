@@ -21,6 +21,7 @@ func TestDashRegions(t *testing.T) {
 		// the page's header.
 		{X: 10, Y: 79, W: 370, H: 755},
 		{X: 10, Y: 50, W: 824, H: 328},
+		{X: 10, Y: 130, W: 824, H: 205}, // landscape, talk mode's header and chapters above
 		{X: 10, Y: 50, W: 340, H: 600},
 	}
 	for _, st := range stages {
@@ -32,8 +33,21 @@ func TestDashRegions(t *testing.T) {
 			d := NewDash(st, o)
 			name := fmt.Sprintf("%v talk=%v ab=%v stacked=%v", st, o.Talk, o.AB, o.Stacked)
 			regions := map[string]Rect{"legend": d.Legend, "machine A": d.Machine[0]}
+			if d.NoCharts && !(o.Talk && o.AB && st.H < ShortStage) {
+				t.Errorf("%s: charts left out outside the short talk A/B dashboard", name)
+			}
 			for i, r := range d.Charts {
+				if d.NoCharts {
+					if r != (Rect{}) {
+						t.Errorf("%s: charts left out, but %s is %v", name, ChartTitle(Chart(i)), r)
+					}
+					continue
+				}
 				regions[ChartTitle(Chart(i))] = r
+				// In talk mode a chart shows its plot, not its title alone.
+				if o.Talk && r.H < minChartH(d.Font, d.MinText) {
+					t.Errorf("%s: %s only %.0f px tall (its title and caption need %.0f)", name, ChartTitle(Chart(i)), r.H, minChartH(d.Font, d.MinText))
+				}
 			}
 			if o.Talk {
 				regions["status"] = d.Status

@@ -54,7 +54,9 @@ func Wrap(m Measure, s string, size, w float64) []string {
 // DiffRow is one metric of the A/B table.
 type DiffRow struct {
 	Name string
-	A, B float64
+	// Short is the name of a narrow column or row (frame.Metric.Short).
+	Short string
+	A, B  float64
 	// Better: +1 if more is better, -1 if less is better, 0 if neither.
 	Better int
 	Unit   string
@@ -65,7 +67,7 @@ func DiffRows(a, b *sim.Metrics) []DiffRow {
 	rows := make([]DiffRow, 0, len(frame.CanvasMetrics))
 	for _, id := range frame.CanvasMetrics {
 		m, _ := frame.MetricByID(id)
-		rows = append(rows, DiffRow{m.Name, m.Value(a), m.Value(b), m.Better, m.Unit})
+		rows = append(rows, DiffRow{m.Name, m.Short, m.Value(a), m.Value(b), m.Better, m.Unit})
 	}
 	return rows
 }
@@ -89,40 +91,103 @@ func (r DiffRow) Verdict() color.RGBA {
 // DiffTable draws the A/B table into r: metric, A, B, B vs A; one row per
 // metric, or, in a wide and low rectangle, one column per metric.
 //
+// The value columns are as wide as what they hold and the names get the
+// rest: a metric's name, or its short name where the name does not fit
+// (a phone's talk mode: 253 px at 18 px type had "wake-up p5" and the
+// header "A/B after the same time" under "A" and "B"). A metric whose
+// short name does not fit either is left out, and so are the rows that do
+// not fit in r's height, from the end.
+//
 // minText is the smallest text (talk mode: TalkMinText, else 0).
 func DiffTable(dst *Scene, r Rect, f, minText float64, a, b *sim.Metrics, m Measure) {
+	if m == nil {
+		m = ApproxMeasure
+	}
 	if r.W > 3*r.H {
 		diffTableWide(dst, r, f, minText, a, b, m)
 		return
 	}
 	dst.Fill(r, Panel)
 	dst.Stroke(r, 1, PanelBorder)
+	rows, cells := diffCells(a, b)
 	lh := math.Ceil(f * 1.45)
-	pad := f * 0.5
-	cols := [4]float64{r.X + pad, r.X + r.W*0.62, r.X + r.W*0.8, r.Right() - pad}
+	pad, gap := f*0.5, f*0.8
+	wA, wB := m("A", f), m("B", f)
+	wC := 0.0
+	for _, c := range cells {
+		wA, wB, wC = max(wA, m(c.a, f)), max(wB, m(c.b, f)), max(wC, m(c.ch, f))
+	}
+	// The columns' right edges: where the old proportions leave room,
+	// there; else packed against the right edge.
+	place := func(label string) (cols [4]float64, nameRoom float64) {
+		cols[0] = r.X + pad
+		cols[3] = r.Right() - pad
+		cols[2] = math.Min(r.X+r.W*0.8, cols[3]-max(wC, m(label, f))-gap)
+		cols[1] = math.Min(r.X+r.W*0.62, cols[2]-wB-gap)
+		return cols, cols[1] - wA - gap - cols[0]
+	}
+	label := "B vs A"
+	cols, room := place(label)
+	for _, row := range rows {
+		if m(row.Short, f) > room {
+			label = "vs A"
+			cols, room = place(label)
+			break
+		}
+	}
 	y := r.Y + lh/2 + pad*0.4
-	dst.Label(cols[0], y, f, BoxLabel, "A/B after the same time", AlignLeft)
+	title := fit(m, f, cols[1]-m("A", f)-gap-cols[0], "A/B after the same time", "A/B")
+	dst.Label(cols[0], y, f, BoxLabel, title, AlignLeft)
 	dst.Label(cols[1], y, f, SideA, "A", AlignRight)
 	dst.Label(cols[2], y, f, SideB, "B", AlignRight)
-	dst.Label(cols[3], y, f, Muted, "B vs A", AlignRight)
+	dst.Label(cols[3], y, f, Muted, label, AlignRight)
 	if a == nil || b == nil {
 		return
 	}
-	for _, row := range DiffRows(a, b) {
+	for i, row := range rows {
+		c := &cells[i]
+		name := fit(m, f, cols[1]-m(c.a, f)-gap-cols[0], row.Name, row.Short)
+		if name == "" {
+			continue // a number nobody can name
+		}
 		y += lh
 		if y+lh/2 > r.Bottom() {
 			break
 		}
-		name := fit(m, f, cols[1]-cols[0]-FormatWidth(m, f, row.A, row.Unit)-pad, row.Name, abbrev(row.Name, 10))
 		dst.Label(cols[0], y, f, Muted, name, AlignLeft)
-		dst.Label(cols[1], y, f, SideA, frame.FormatValue(row.A), AlignRight)
-		dst.Label(cols[2], y, f, SideB, frame.FormatValue(row.B), AlignRight)
-		if ch, ok := row.Change(); ok {
-			dst.Label(cols[3], y, f, row.Verdict(), frame.FormatChange(ch), AlignRight)
-		} else if row.A == row.B {
-			dst.Label(cols[3], y, f, Muted, "=", AlignRight)
+		dst.Label(cols[1], y, f, SideA, c.a, AlignRight)
+		dst.Label(cols[2], y, f, SideB, c.b, AlignRight)
+		if c.ch != "" {
+			dst.Label(cols[3], y, f, c.chC, c.ch, AlignRight)
 		}
 	}
+}
+
+// diffCell is one metric's formatted A, B and change (empty without
+// metrics).
+type diffCell struct {
+	a, b, ch string
+	chC      color.RGBA
+}
+
+// diffCells are the A/B table's rows and their formatted values.
+func diffCells(a, b *sim.Metrics) ([]DiffRow, []diffCell) {
+	if a == nil || b == nil {
+		rows := DiffRows(&sim.Metrics{}, &sim.Metrics{})
+		return rows, make([]diffCell, len(rows))
+	}
+	rows := DiffRows(a, b)
+	cells := make([]diffCell, len(rows))
+	for i, row := range rows {
+		c := &cells[i]
+		c.a, c.b = frame.FormatValue(row.A), frame.FormatValue(row.B)
+		if ch, ok := row.Change(); ok {
+			c.ch, c.chC = frame.FormatChange(ch), row.Verdict()
+		} else if row.A == row.B {
+			c.ch, c.chC = "=", Muted
+		}
+	}
+	return rows, cells
 }
 
 // FormatWidth is the width of a formatted value (for fitting names).
@@ -239,46 +304,24 @@ func LogPanel(dst *Scene, r Rect, f float64, lines []string, m Measure) {
 
 // diffTableWide is DiffTable with the metrics as columns and A, B and the
 // change as rows. Each column is as wide as its widest value (A, B or the
-// change) and the slack is shared out; the metric's name is cut to its
-// column. Where the values do not fit at f, the change row is labelled
+// change) or its short name, and the slack is shared out; a column shows
+// the metric's name where it fits, else its short name (a phone's talk
+// mode read "o…", "wa…" and, over the idle column, nothing). Where the values do not fit at f, the change row is labelled
 // "vs A", and outside talk mode the type shrinks; talk mode keeps minText
 // and shows the metrics that fit, in their order (ops/s first): a phone's
 // talk mode had "−5%" and "−100%" of neighbouring columns run into each
 // other.
 func diffTableWide(dst *Scene, r Rect, f, minText float64, a, b *sim.Metrics, m Measure) {
-	if m == nil {
-		m = ApproxMeasure
-	}
 	dst.Fill(r, Panel)
 	dst.Stroke(r, 1, PanelBorder)
-	var rows []DiffRow
-	if a != nil && b != nil {
-		rows = DiffRows(a, b)
-	} else {
-		rows = DiffRows(&sim.Metrics{}, &sim.Metrics{})
-	}
-	type cell struct {
-		a, b, ch string
-		chC      color.RGBA
-	}
-	cells := make([]cell, len(rows))
-	for i, row := range rows {
-		c := &cells[i]
-		if a == nil || b == nil {
-			continue
-		}
-		c.a, c.b = frame.FormatValue(row.A), frame.FormatValue(row.B)
-		if ch, ok := row.Change(); ok {
-			c.ch, c.chC = frame.FormatChange(ch), row.Verdict()
-		} else if row.A == row.B {
-			c.ch, c.chC = "=", Muted
-		}
-	}
-	// widths: each column's widest value at size f, plus a gap.
+	rows, cells := diffCells(a, b)
+	nameSize := func(f float64) float64 { return max(f*0.85, minText) }
+	// widths: each column's widest value or its short name at size f, plus
+	// a gap.
 	widths := func(f float64) (w []float64, sum float64) {
 		w = make([]float64, len(cells))
 		for i, c := range cells {
-			w[i] = max(m(c.a, f), m(c.b, f), m(c.ch, f), f) + f*0.5
+			w[i] = max(m(c.a, f), m(c.b, f), m(c.ch, f), m(rows[i].Short, nameSize(f)), f) + f*0.5
 			sum += w[i]
 		}
 		return w, sum
@@ -311,10 +354,14 @@ func diffTableWide(dst *Scene, r Rect, f, minText float64, a, b *sim.Metrics, m 
 		dst.Label(r.X+pad, y0+float64(k)*lh, f, c, name, AlignLeft)
 	}
 	x := x0
+	nf := nameSize(f)
 	for i, row := range rows {
 		x += w[i]
-		nf := max(f*0.85, minText)
-		dst.Label(x, y0, nf, Muted, fitText(m, nf, w[i]-pad, row.Name), AlignRight)
+		name := fit(m, nf, w[i]-pad, row.Name, row.Short)
+		if name == "" {
+			name = fitText(m, nf, w[i]-pad, row.Short)
+		}
+		dst.Label(x, y0, nf, Muted, name, AlignRight)
 		c := &cells[i]
 		dst.Label(x, y0+lh, f, SideA, c.a, AlignRight)
 		dst.Label(x, y0+2*lh, f, SideB, c.b, AlignRight)

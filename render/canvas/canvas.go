@@ -255,10 +255,12 @@ func (c *Canvas) build(stage render.Rect, wall float64) {
 	if ab {
 		sd.B = f.B().Series
 	}
-	render.OpsChart(&c.dyn, d.Charts[render.ChartOps], c.cst, sd)
-	render.LatencyChart(&c.dyn, d.Charts[render.ChartLatency], c.cst, sd)
-	render.MigrationChart(&c.dyn, d.Charts[render.ChartMigrations], c.cst, sd)
-	c.heatmaps(sd)
+	if !d.NoCharts {
+		render.OpsChart(&c.dyn, d.Charts[render.ChartOps], c.cst, sd)
+		render.LatencyChart(&c.dyn, d.Charts[render.ChartLatency], c.cst, sd)
+		render.MigrationChart(&c.dyn, d.Charts[render.ChartMigrations], c.cst, sd)
+		c.heatmaps(sd)
+	}
 	if ab {
 		render.DiffTable(&c.dyn, d.Diff, d.Font, d.MinText, c.metrics[0], c.metrics[1], c.Measure)
 	}
@@ -430,7 +432,9 @@ func (c *Canvas) relayout(f *frame.Frame, stage render.Rect) {
 		render.Caption(&c.static, d.Caption[1], d.Font*1.1, f.B().Label, render.SideB, c.Measure)
 	}
 	for i, r := range d.Charts {
-		render.ChartFrame(&c.static, r, render.Chart(i), c.cst)
+		if !d.NoCharts {
+			render.ChartFrame(&c.static, r, render.Chart(i), c.cst)
+		}
 	}
 	if d.Legend.H > 0 { // a short or narrow stage has none (render.NewDash)
 		c.legend.Draw(&c.static, d.Legend.X, d.Legend.Y)
@@ -441,7 +445,7 @@ func (c *Canvas) relayout(f *frame.Frame, stage render.Rect) {
 		h := &c.heat[k]
 		h.series = nil
 		h.area = areas[k]
-		if topos[k] == nil || (k == 1 && !ab) {
+		if topos[k] == nil || (k == 1 && !ab) || d.NoCharts {
 			h.rows = render.HeatRows{}
 			continue
 		}
