@@ -6,22 +6,38 @@ import (
 	"schedplay/sim"
 )
 
+// TestTaskColorsReadable: in both themes a task's block stands out from a
+// busy cell and its name reads on it. (The light theme's blocks were the
+// dark theme's lightened further: 50 of the first 64 within 1.1:1 of the
+// cell.)
 func TestTaskColorsReadable(t *testing.T) {
-	for id := 0; id < 512; id++ {
-		c := TaskColor(id)
-		if c != TaskColor(id) {
-			t.Fatalf("TaskColor(%d) not stable", id)
-		}
-		if r := Contrast(c, TextOn(c)); r < 4.5 {
-			t.Errorf("task %d %s: text contrast %.2f < 4.5", id, CSS(c), r)
-		}
-		if r := Contrast(c, CellBusy); r < 2.5 {
-			t.Errorf("task %d %s: block against cell contrast %.2f", id, CSS(c), r)
+	defer SetTheme(ThemeDark)
+	for _, th := range []string{ThemeDark, ThemeLight} {
+		SetTheme(th)
+		for id := 0; id < 512; id++ {
+			c := TaskColor(id)
+			if c != TaskColor(id) {
+				t.Fatalf("TaskColor(%d) not stable", id)
+			}
+			if r := Contrast(c, TextOn(c)); r < 4.5 {
+				t.Errorf("%s: task %d %s: text contrast %.2f < 4.5", th, id, CSS(c), r)
+			}
+			if r := Contrast(c, CellBusy); r < 2.5 {
+				t.Errorf("%s: task %d %s: block against cell contrast %.2f", th, id, CSS(c), r)
+			}
 		}
 	}
 }
 
 func TestTaskColorsDistinct(t *testing.T) {
+	defer SetTheme(ThemeDark)
+	for _, th := range []string{ThemeDark, ThemeLight} {
+		SetTheme(th)
+		taskColorsDistinct(t, th)
+	}
+}
+
+func taskColorsDistinct(t *testing.T, th string) {
 	dist := func(a, b int) int {
 		ca, cb := TaskColor(a), TaskColor(b)
 		d := func(x, y uint8) int {
@@ -36,7 +52,7 @@ func TestTaskColorsDistinct(t *testing.T) {
 	for id := 0; id < 256; id++ {
 		for _, o := range []int{1, 2, 3} {
 			if d := dist(id, id+o); d < 60 {
-				t.Errorf("tasks %d and %d too similar: %s %s", id, id+o, CSS(TaskColor(id)), CSS(TaskColor(id+o)))
+				t.Errorf("%s: tasks %d and %d too similar: %s %s", th, id, id+o, CSS(TaskColor(id)), CSS(TaskColor(id+o)))
 			}
 		}
 	}
