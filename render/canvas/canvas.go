@@ -131,7 +131,11 @@ func (c *Canvas) Take(f *frame.Frame, wall float64) {
 	} else if f.Playing {
 		c.pinned = [2][]render.Glide{}
 	}
-	if f.A().LastMove != "" && (f.PausedOnMove || wall-c.explainedAt >= holdExplanation || len(c.explains) == 0) {
+	// While playing, an explanation stays the newest for holdExplanation
+	// so it can be read; a paused frame's is the state on screen, and is
+	// shown at once (a seek and a pause within that time had left the
+	// panel on the preset's first fork at t = 0 under a machine at 40 ms).
+	if f.A().LastMove != "" && (!f.Playing || wall-c.explainedAt >= holdExplanation || len(c.explains) == 0) {
 		if n := len(c.explains); n == 0 || c.explains[n-1] != f.A().LastMove {
 			c.explains = append(c.explains, f.A().LastMove)
 			if len(c.explains) > maxExplanations {

@@ -284,3 +284,31 @@ func TestExplanationsAndPin(t *testing.T) {
 		t.Errorf("still pinned after play")
 	}
 }
+
+// TestPausedFrameExplainsAtOnce: a paused frame's move is explained at once,
+// whatever the hold on the newest explanation while playing: a seek to
+// 40 ms and a pause within the hold left pelt-pingpong's panel on its
+// first fork at t = 0.
+func TestPausedFrameExplainsAtOnce(t *testing.T) {
+	c := play(t, shots[len(shots)-2], nil)
+	f := c.Frame()
+	side := frame.Side{Snap: f.A().Snap, Topology: f.A().Topology, Series: f.A().Series}
+	playing := &frame.Frame{Rev: f.Rev, Playing: true}
+	playing.Sides[0] = side
+	playing.A().LastMove = "t=0.000ms the first move"
+	c.Take(playing, 200)
+	playing2 := &frame.Frame{Rev: f.Rev, Playing: true}
+	playing2.Sides[0] = side
+	playing2.A().LastMove = "t=0.100ms a move while playing"
+	c.Take(playing2, 200.5)
+	if n := len(c.explains); c.explains[n-1] != "t=0.000ms the first move" {
+		t.Errorf("while playing, an explanation was replaced within the hold: %q", c.explains)
+	}
+	paused := &frame.Frame{Rev: f.Rev}
+	paused.Sides[0] = side
+	paused.A().LastMove = "t=40.000ms the newest move"
+	c.Take(paused, 200.6)
+	if n := len(c.explains); c.explains[n-1] != "t=40.000ms the newest move" {
+		t.Errorf("a paused frame's move is not the newest explanation: %q", c.explains)
+	}
+}
