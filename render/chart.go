@@ -94,17 +94,28 @@ func (st ChartStyle) titleBand() float64 { return math.Ceil(st.Font * 1.5) }
 func ChartFrame(dst *Scene, r Rect, c Chart, st ChartStyle) {
 	dst.Fill(r, Panel)
 	dst.Stroke(r, 1, PanelBorder)
+	dst.Label(r.X+st.Font*0.5, r.Y+st.titleBand()/2, st.Font, BoxLabel, chartTitleIn(c, r.W, st), AlignLeft)
+}
+
+// chartTitleIn is the title chart c shows in a panel w wide.
+func chartTitleIn(c Chart, w float64, st ChartStyle) string {
 	title := ChartTitle(c)
-	if st.measure(title, st.Font)+st.valueRoom() > r.W {
+	if st.measure(title, st.Font)+st.valueRoom() > w {
 		title = chartShortTitle(c)
 	}
 	// The tiny one only where the short one cannot share the line with
 	// short values ("A 20k B 0": 7 em): a projector's narrow panel keeps
 	// "migrations/s".
-	if st.measure(title, st.Font)+st.Font*7 > r.W {
+	if st.measure(title, st.Font)+st.Font*7 > w {
 		title = chartTinyTitle(c)
 	}
-	dst.Label(r.X+st.Font*0.5, r.Y+st.titleBand()/2, st.Font, BoxLabel, title, AlignLeft)
+	return title
+}
+
+// titleRoom is the width of chart c's title line left for its values in
+// a panel w wide.
+func titleRoom(c Chart, w float64, st ChartStyle) float64 {
+	return w - st.Font - st.measure(chartTitleIn(c, w, st), st.Font) - st.Font*0.6
 }
 
 // headValue is one newest value in a chart's title line.
@@ -375,13 +386,19 @@ func LatencyChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 		}
 	}
 	lineChart(dst, a, lines, n, top, lo, true)
-	// The newest p99, large.
+	// The newest p99, large; in a panel too narrow for "p99 212" beside
+	// the title (a phone's talk mode, 123 px), the number alone, in p99's
+	// colour (the legend under the plot says which line that is).
+	prefix := "p99 "
+	if last := lastOf(sd.A); sd.B == nil && last != nil && st.measure(prefix+frame.FormatValue(last.LatP99), st.Font) > titleRoom(ChartLatency, r.W, st) {
+		prefix = ""
+	}
 	headValues(dst, r, st, sideValues(sd, func(s *frame.Series) (string, bool) {
 		if last := s.Last(); last != nil && last.LatP99 >= 0 {
 			if sd.B != nil {
 				return frame.FormatValue(last.LatP99), true
 			}
-			return "p99 " + frame.FormatValue(last.LatP99), true
+			return prefix + frame.FormatValue(last.LatP99), true
 		}
 		return "", false
 	}, latColors[2]))
@@ -392,20 +409,45 @@ func LatencyChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 		}
 	}
 	if sd.B == nil {
+		// The legend: the three lines' names in their colours, as many as
+		// fit (p99's first to go last: "p50 p95 p99", "p50 p99", "p99").
 		y := r.Bottom() - math.Ceil(st.small()*1.4)/2
+		gap := st.small() * 0.7
+		var names []int
+		for _, set := range [][]int{{0, 1, 2}, {0, 2}, {2}} {
+			w := -gap
+			for _, i := range set {
+				w += st.measure(latNames[i], st.small()) + gap
+			}
+			if w <= r.W-st.Font {
+				names = set
+				break
+			}
+		}
 		x := r.X + st.Font*0.5
-		for i, name := range []string{"p50", "p95", "p99"} {
-			dst.Label(x, y, st.small(), latColors[i], name, AlignLeft)
-			x += st.small() * 2.4
+		for _, i := range names {
+			dst.Label(x, y, st.small(), latColors[i], latNames[i], AlignLeft)
+			x += st.measure(latNames[i], st.small()) + gap
 		}
 		// A narrow panel (talk mode at 1280x720) has no room for the time
 		// caption beside the legend: the legend says what the lines are.
-		if x-st.small()*2.4+st.measure("p99", st.small()) > r.X+r.W*0.5 {
+		if x-gap > r.X+r.W*0.5 {
 			return
 		}
 	}
 	ChartCaption(dst, r, st, samplesOf(sd.A))
 }
+
+// lastOf is s's newest sample, nil for none.
+func lastOf(s *frame.Series) *frame.Sample {
+	if s == nil {
+		return nil
+	}
+	return s.Last()
+}
+
+// latNames are the latency lines' names, as latColors.
+var latNames = [3]string{"p50", "p95", "p99"}
 
 // MigrationChart draws the migrations/s panel's data: stacked columns by
 // cause (side B mirrored below the middle line).
