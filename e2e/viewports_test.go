@@ -339,3 +339,38 @@ func TestTalkViewports(t *testing.T) {
 		}
 	}
 }
+
+// TestEditorFitsPhones: on a phone every tab of the editor fits its drawer:
+// nothing sticks out sideways. A wake step's row (kind, target, sync and
+// the wake's menu, 239 px) pushed the step's ↑ ↓ ✕ past a 390 px phone's
+// edge, and the drawer scrolled sideways to reach them.
+func TestEditorFitsPhones(t *testing.T) {
+	for _, v := range viewports {
+		if !v.touch {
+			continue
+		}
+		t.Run(v.name, func(t *testing.T) {
+			tb := newTab(t, true)
+			tb.openAt(v)
+			eval[apiResult](tb, `window.schedplay.loadPreset("tbench-pairs")`)
+			for _, tab := range []string{"#tab-scenario", "#tab-machine", "#tab-tasks", "#tab-policy", "#tab-ab"} {
+				tb.editorTab(tab)
+				tb.poll(`document.querySelector("#editor .pane:not([hidden])") !== null`, 5*time.Second)
+				over := eval[string](tb, `(() => {
+					const p = document.querySelector("#editor .pane:not([hidden])");
+					const right = p.getBoundingClientRect().right;
+					const out = [];
+					for (const e of p.querySelectorAll("button, select, input, label")) {
+						const r = e.getBoundingClientRect();
+						if (r.width > 0 && r.right > right + 1) out.push(e.tagName + " " + JSON.stringify((e.textContent || e.getAttribute("aria-label") || "").trim().slice(0, 30)) + " ends at " + Math.round(r.right) + " of " + Math.round(right));
+					}
+					if (p.scrollWidth > p.clientWidth + 1) out.push("the pane scrolls sideways by " + (p.scrollWidth - p.clientWidth) + " px");
+					return out.join("; ");
+				})()`)
+				if over != "" {
+					t.Errorf("%s: %s", tab, over)
+				}
+			}
+		})
+	}
+}

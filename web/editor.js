@@ -555,8 +555,11 @@ export class Editor {
       const parent = rowsIn(this.model, "cost-model").find((r) => r.kind === "object" && rowsIn(this.model, group).some((c) => c.path.startsWith(r.path + ".")));
       const cols = leaves(this.model, group);
       const name = keyOf(parent.path);
-      const t = h("table", { class: "grid" },
+      const t = h("table", { class: "grid dist" },
         h("thead", {}, h("tr", {}, h("th", { text: title }), cols.map((c) => h("th", { text: keyOf(c.path) })))));
+      // Its rows on a phone (style.css); through the CSSOM, as the page's
+      // CSP allows no style attribute.
+      t.style.setProperty("--n", String(cols.length + 1));
       const row = h("tr", {}, h("th", { text: "cost" }));
       for (const c of cols) {
         const d = keyOf(c.path);
