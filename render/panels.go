@@ -89,7 +89,8 @@ func (r DiffRow) Verdict() color.RGBA {
 }
 
 // DiffTable draws the A/B table into r: metric, A, B, B vs A; one row per
-// metric, or, in a wide and low rectangle, one column per metric.
+// metric, or, in a wide rectangle too low for the rows, one column per
+// metric.
 //
 // The value columns are as wide as what they hold and the names get the
 // rest: a metric's name, or its short name where the name does not fit
@@ -103,7 +104,9 @@ func DiffTable(dst *Scene, r Rect, f, minText float64, a, b *sim.Metrics, m Meas
 	if m == nil {
 		m = ApproxMeasure
 	}
-	if r.W > 3*r.H {
+	// Across only where the rows do not fit: a phone's A/B table, sized for
+	// its rows, was drawn across in its top half (340 px wide, 118 tall).
+	if rowsH := math.Ceil(f*1.45)*float64(len(frame.CanvasMetrics)+1) + f*0.4; r.W > 3*r.H && r.H < rowsH {
 		diffTableWide(dst, r, f, minText, a, b, m)
 		return
 	}
@@ -201,7 +204,57 @@ func FormatWidth(m Measure, f, v float64, unit string) float64 {
 // Caption draws an A/B caption: the side's name in its colour on a band.
 func Caption(dst *Scene, r Rect, f float64, text string, c color.RGBA, m Measure) {
 	dst.Fill(Rect{r.X, r.Bottom() - 3, r.W, 3}, c)
-	dst.Label(r.X+2, r.Y+(r.H-3)/2, f, c, fitText(m, f, r.W-4, text), AlignLeft)
+	dst.Label(r.X+2, r.Y+(r.H-3)/2, f, c, fitSets(m, f, r.W-4, text), AlignLeft)
+}
+
+// fitSets fits a side's caption, "A: path=value, path=value", into w. The
+// two sides' captions differ at their ends (the values), so where the text
+// does not fit, the paths lose their leading segments first
+// ("A: SCHED_BALANCE_MAP=false"), and then the text is cut at its start
+// ("A: …MAP=false"): cut at the end, a phone showed "A:
+// policy.features.SCHED_B…" over both machines.
+func fitSets(m Measure, f, w float64, text string) string {
+	if m == nil {
+		m = ApproxMeasure
+	}
+	if m(text, f) <= w {
+		return text
+	}
+	head, sets, ok := strings.Cut(text, ": ")
+	if !ok {
+		return fitText(m, f, w, text)
+	}
+	head += ": "
+	parts := strings.Split(sets, ", ")
+	for drop := 1; ; drop++ {
+		short := make([]string, len(parts))
+		cut := false
+		for i, p := range parts {
+			path, val, _ := strings.Cut(p, "=")
+			segs := strings.Split(path, ".")
+			if k := min(drop, len(segs)-1); k > 0 {
+				segs, cut = segs[k:], cut || k == drop
+			}
+			short[i] = strings.Join(segs, ".") + "=" + val
+			if val == "" && !strings.Contains(p, "=") {
+				short[i] = strings.Join(segs, ".")
+			}
+		}
+		s := head + strings.Join(short, ", ")
+		if m(s, f) <= w {
+			return s
+		}
+		if !cut {
+			// Every path is down to its last segment: keep the end.
+			r := []rune(strings.Join(short, ", "))
+			for n := 1; n < len(r); n++ {
+				if s := head + "…" + string(r[n:]); m(s, f) <= w {
+					return s
+				}
+			}
+			return fitText(m, f, w, head)
+		}
+	}
 }
 
 // fitText returns s, or s cut with "…" to fit w.

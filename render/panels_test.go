@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"testing"
@@ -93,6 +94,7 @@ func TestDiffTableFits(t *testing.T) {
 		{380, 160, 14, 0, 6}, // the wide dashboard's A/B column
 		{250, 118, 11, 0, 6}, // a phone held sideways, not in talk mode
 		{600, 300, 15, 0, 6},
+		{368, 117, 11, 0, 6}, // a phone held upright, not in talk mode: it was drawn across, in its top half
 	} {
 		var s Scene
 		r := Rect{10, 20, c.w, c.h}
@@ -100,6 +102,9 @@ func TestDiffTableFits(t *testing.T) {
 		what := fmt.Sprintf("%.0fx%.0f at %.0f px", c.w, c.h, c.f)
 		drawn := checkTable(t, what, &s, r, c.minText)
 		namedAsMetrics(t, what, drawn, c.shown)
+		if !drawn["A/B after the same time"] && !drawn["A/B"] {
+			t.Errorf("%s: drawn across, though its rows fit", what)
+		}
 	}
 }
 
@@ -120,7 +125,7 @@ func TestDiffTableWideFits(t *testing.T) {
 		{900, 13, 0, 6},
 	} {
 		var s Scene
-		r := Rect{0, 0, c.w, c.w / 3.2}
+		r := Rect{0, 0, c.w, math.Min(c.w/3.2, c.f*5.6)} // talk mode's A/B strip: 5.6 lines
 		DiffTable(&s, r, c.f, c.minText, a, b, ApproxMeasure)
 		what := fmt.Sprintf("%.0f px wide at %.0f px", c.w, c.f)
 		drawn := checkTable(t, what, &s, r, c.minText)
@@ -128,5 +133,38 @@ func TestDiffTableWideFits(t *testing.T) {
 			t.Errorf("%s: the first metric (ops/s) is not shown", what)
 		}
 		namedAsMetrics(t, what, drawn, c.shown)
+	}
+}
+
+// TestCaptionKeepsTheValues: the two sides' captions differ at their ends,
+// so a caption too long for its machine keeps its end: a phone showed
+// "A: policy.features.SCHED_B…" over both machines.
+func TestCaptionKeepsTheValues(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		w     float64
+		wants []string // what the caption must keep
+	}{
+		{"A: policy.features.SCHED_BALANCE_MAP=false", 1000, []string{"A: policy.features.SCHED_BALANCE_MAP=false"}},
+		{"A: policy.features.SCHED_BALANCE_MAP=false", 180, []string{"A: ", "SCHED_BALANCE_MAP=false"}},
+		{"B: policy.features.SCHED_BALANCE_MAP=true", 120, []string{"B: ", "=true"}},
+		{"B: policy.select_idle_sibling=cpu_buddies, policy.features.WAKE_AFFINE=false", 300, []string{"B: ", "=cpu_buddies", "WAKE_AFFINE=false"}},
+		{"B: policy.select_idle_sibling=cpu_buddies, policy.features.WAKE_AFFINE=false", 120, []string{"B: …", "=false"}},
+	} {
+		var s Scene
+		r := Rect{0, 0, c.w, 20}
+		Caption(&s, r, 11, c.text, SideA, ApproxMeasure)
+		if len(s.Texts) != 1 {
+			t.Fatalf("%q: %d texts", c.text, len(s.Texts))
+		}
+		got := s.Texts[0].S
+		if w := ApproxMeasure(got, 11); w > c.w-4 {
+			t.Errorf("%q in %.0f px: %q is %.0f px wide", c.text, c.w, got, w)
+		}
+		for _, want := range c.wants {
+			if !strings.Contains(got, want) {
+				t.Errorf("%q in %.0f px: %q lacks %q", c.text, c.w, got, want)
+			}
+		}
 	}
 }
