@@ -207,6 +207,23 @@ func Caption(dst *Scene, r Rect, f float64, text string, c color.RGBA, m Measure
 	dst.Label(r.X+2, r.Y+(r.H-3)/2, f, c, fitSets(m, f, r.W-4, text), AlignLeft)
 }
 
+// uniqueSuffix reports whether the last n dotted segments of parts[i]'s
+// path are the end of no other part's path.
+func uniqueSuffix(parts []string, i, n int) bool {
+	tail := func(p string) string {
+		path, _, _ := strings.Cut(p, "=")
+		segs := strings.Split(path, ".")
+		return strings.Join(segs[max(0, len(segs)-n):], ".")
+	}
+	mine := tail(parts[i])
+	for j, p := range parts {
+		if j != i && tail(p) == mine {
+			return false
+		}
+	}
+	return true
+}
+
 // fitSets fits a side's caption, "A: path=value, path=value", into w. The
 // two sides' captions differ at their ends (the values), so where the text
 // does not fit, the paths lose their leading segments first
@@ -230,14 +247,21 @@ func fitSets(m Measure, f, w float64, text string) string {
 		short := make([]string, len(parts))
 		cut := false
 		for i, p := range parts {
-			path, val, _ := strings.Cut(p, "=")
+			path, val, hasVal := strings.Cut(p, "=")
 			segs := strings.Split(path, ".")
-			if k := min(drop, len(segs)-1); k > 0 {
+			// Keep the segments that tell this path from the others
+			// (policy.sd_flags.MC.SD_BALANCE_EXEC and …NUMA.SD_BALANCE_EXEC
+			// keep "MC." and "NUMA.").
+			k := min(drop, len(segs)-1)
+			for k > 0 && !uniqueSuffix(parts, i, len(segs)-k) {
+				k--
+			}
+			if k > 0 {
 				segs, cut = segs[k:], cut || k == drop
 			}
-			short[i] = strings.Join(segs, ".") + "=" + val
-			if val == "" && !strings.Contains(p, "=") {
-				short[i] = strings.Join(segs, ".")
+			short[i] = strings.Join(segs, ".")
+			if hasVal {
+				short[i] += "=" + val
 			}
 		}
 		s := head + strings.Join(short, ", ")

@@ -150,6 +150,8 @@ func TestCaptionKeepsTheValues(t *testing.T) {
 		{"B: policy.features.SCHED_BALANCE_MAP=true", 120, []string{"B: ", "=true"}},
 		{"B: policy.select_idle_sibling=cpu_buddies, policy.features.WAKE_AFFINE=false", 300, []string{"B: ", "=cpu_buddies", "WAKE_AFFINE=false"}},
 		{"B: policy.select_idle_sibling=cpu_buddies, policy.features.WAKE_AFFINE=false", 120, []string{"B: …", "=false"}},
+		// Two paths with one last segment keep what tells them apart.
+		{"B: policy.sd_flags.MC.SD_BALANCE_EXEC=false, policy.sd_flags.NUMA.SD_BALANCE_EXEC=false", 360, []string{"B: ", "MC.SD_BALANCE_EXEC=false", "NUMA.SD_BALANCE_EXEC=false"}},
 	} {
 		var s Scene
 		r := Rect{0, 0, c.w, 20}
