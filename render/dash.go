@@ -230,9 +230,24 @@ func (d *Dash) short(o DashOptions) Dash {
 		d.Charts[i] = Rect{col.X + float64(i%2)*(cw+gap), col.Y + float64(i/2)*(ch+gap), cw, ch}
 	}
 	d.Legend = Rect{r.X, r.Bottom(), r.W, 0}
+	// Talk mode's explanations, under the machine where it stays at least
+	// shortLogMachineH tall: at 1280x720 a chapter with a three-line
+	// caption leaves a short stage, and a chapter paused on a move said
+	// "the 20th wakeup migrate of worker" with no word of why.
+	if o.Talk && !o.AB && r.W >= minTalkLogW {
+		logH := math.Ceil(max(d.Font*0.9, d.MinText) * 1.35 * 3.4)
+		if r.H-logH-gap >= shortLogMachineH {
+			d.Log = Rect{r.X, r.Bottom() - logH, r.W, logH}
+			r.H -= logH + gap
+		}
+	}
 	d.machines(r, o.AB, o.Stacked, gap)
 	return *d
 }
+
+// shortLogMachineH is the least height (px) the machine keeps on a short
+// talk-mode stage when the explanations go under it.
+const shortLogMachineH = 240
 
 // minChartH is the least height of a chart at font f: its title line, a
 // line's height of plot and its caption line (ChartStyle's titleBand,

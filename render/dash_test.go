@@ -22,6 +22,7 @@ func TestDashRegions(t *testing.T) {
 		{X: 10, Y: 79, W: 370, H: 755},
 		{X: 10, Y: 50, W: 824, H: 328},
 		{X: 10, Y: 130, W: 824, H: 205}, // landscape, talk mode's header and chapters above
+		{X: 10, Y: 290, W: 1260, H: 390}, // 1280x720 in talk mode under a three-line chapter caption
 		{X: 10, Y: 50, W: 340, H: 600},
 	}
 	for _, st := range stages {
@@ -65,8 +66,8 @@ func TestDashRegions(t *testing.T) {
 				if k == "legend" && phone && r.H == 0 {
 					continue // left out on a phone (maxLegendShare)
 				}
-				if k == "log" && st.H < ShortStage && st.W >= 1.3*st.H {
-					continue // the short dashboard has neither
+				if k == "log" && st.H < ShortStage && st.W >= 1.3*st.H && r.H == 0 {
+					continue // the short dashboard has one only with room to spare
 				}
 				if k == "log" && st.W < minTalkLogW && r.H == 0 {
 					continue // left out on a phone held upright
@@ -150,5 +151,23 @@ func TestLegend(t *testing.T) {
 				t.Fatalf("legend quad %v outside %v", q, Rect{100, 200, 500, lg.H})
 			}
 		}
+	}
+}
+
+// TestShortTalkExplains: talk mode's explanations stay on a short stage
+// with room for them: at 1280x720 under a three-line chapter caption a
+// chapter paused on a move showed the move and no word of why. A phone
+// held sideways keeps its machine instead.
+func TestShortTalkExplains(t *testing.T) {
+	projector := NewDash(Rect{X: 10, Y: 290, W: 1260, H: 390}, DashOptions{Talk: true})
+	if projector.Log.H == 0 {
+		t.Errorf("1280x720 under a three-line caption: no explanations")
+	}
+	if projector.Machine[0].H < shortLogMachineH {
+		t.Errorf("1280x720: the machine is %.0f px tall", projector.Machine[0].H)
+	}
+	phone := NewDash(Rect{X: 10, Y: 130, W: 824, H: 205}, DashOptions{Talk: true})
+	if phone.Log.H != 0 {
+		t.Errorf("a phone held sideways: explanations %v take the machine's room", phone.Log)
 	}
 }
