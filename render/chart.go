@@ -118,17 +118,44 @@ func titleRoom(c Chart, w float64, st ChartStyle) float64 {
 	return w - st.Font - st.measure(chartTitleIn(c, w, st), st.Font) - st.Font*0.6
 }
 
-// headValue is one newest value in a chart's title line.
+// headValue is one newest value in a chart's title line: s, or short
+// where the values do not fit beside the title ("78k" for "A 78k": the
+// colour says the side; "212" for "p99 212").
 type headValue struct {
-	s string
-	c color.RGBA
+	s, short string
+	c        color.RGBA
 }
 
 // headValues writes the newest values right-aligned in chart r's title
 // line, the last one right-most.
-func headValues(dst *Scene, r Rect, st ChartStyle, vals []headValue) {
+func headValues(dst *Scene, r Rect, st ChartStyle, c Chart, vals []headValue) {
 	x := r.Right() - st.Font*0.5
 	y := r.Y + st.titleBand()/2
+	width := func(short bool) float64 {
+		w := -st.Font * 0.6
+		for _, v := range vals {
+			s := v.s
+			if short && v.short != "" {
+				s = v.short
+			}
+			w += st.measure(s, st.Font) + st.Font*0.6
+		}
+		return w
+	}
+	if room := titleRoom(c, r.W, st); width(false) > room {
+		// With A/B the table beside the charts has the numbers: where
+		// even the short forms do not fit, the title stays whole and the
+		// values go (talk mode at 1280x720 under a three-line caption had
+		// "op A 78k B 98k").
+		if st.AB && width(true) > room {
+			return
+		}
+		for i := range vals {
+			if vals[i].short != "" {
+				vals[i].s = vals[i].short
+			}
+		}
+	}
 	// The values sit on the panel's own colour, so that where a narrow
 	// panel's title runs under them (talk mode at 1280x720) the numbers are
 	// read, not both strokes on top of each other.
@@ -155,10 +182,10 @@ func sideValues(sd Sides, f func(s *frame.Series) (string, bool), single color.R
 			continue
 		}
 		if sd.B == nil {
-			out = append(out, headValue{v, single})
+			out = append(out, headValue{s: v, c: single})
 			continue
 		}
-		out = append(out, headValue{[...]string{"A ", "B "}[k] + v, []color.RGBA{SideA, SideB}[k]})
+		out = append(out, headValue{[...]string{"A ", "B "}[k] + v, v, []color.RGBA{SideA, SideB}[k]})
 	}
 	return out
 }
@@ -325,7 +352,7 @@ func OpsChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 		n = max(n, len(ss))
 	}
 	lineChart(dst, a, lines, n, top, 0, false)
-	headValues(dst, r, st, sideValues(sd, func(s *frame.Series) (string, bool) {
+	headValues(dst, r, st, ChartOps, sideValues(sd, func(s *frame.Series) (string, bool) {
 		if last := s.Last(); last != nil {
 			return frame.FormatValue(last.OpsRate), true
 		}
@@ -389,19 +416,18 @@ func LatencyChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 	// The newest p99, large; in a panel too narrow for "p99 212" beside
 	// the title (a phone's talk mode, 123 px), the number alone, in p99's
 	// colour (the legend under the plot says which line that is).
-	prefix := "p99 "
-	if last := lastOf(sd.A); sd.B == nil && last != nil && st.measure(prefix+frame.FormatValue(last.LatP99), st.Font) > titleRoom(ChartLatency, r.W, st) {
-		prefix = ""
-	}
-	headValues(dst, r, st, sideValues(sd, func(s *frame.Series) (string, bool) {
+	vals := sideValues(sd, func(s *frame.Series) (string, bool) {
 		if last := s.Last(); last != nil && last.LatP99 >= 0 {
-			if sd.B != nil {
-				return frame.FormatValue(last.LatP99), true
-			}
-			return prefix + frame.FormatValue(last.LatP99), true
+			return frame.FormatValue(last.LatP99), true
 		}
 		return "", false
-	}, latColors[2]))
+	}, latColors[2])
+	if sd.B == nil {
+		for i := range vals {
+			vals[i].s, vals[i].short = "p99 "+vals[i].s, vals[i].s
+		}
+	}
+	headValues(dst, r, st, ChartLatency, vals)
 	if sd.B != nil {
 		y := r.Bottom() - math.Ceil(st.small()*1.4)/2
 		if l := fit(st.measure, st.small(), r.W*0.5-st.Font, "thick p99, thin p50", "p99, p50"); l != "" {
@@ -436,14 +462,6 @@ func LatencyChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 		}
 	}
 	ChartCaption(dst, r, st, samplesOf(sd.A))
-}
-
-// lastOf is s's newest sample, nil for none.
-func lastOf(s *frame.Series) *frame.Sample {
-	if s == nil {
-		return nil
-	}
-	return s.Last()
 }
 
 // latNames are the latency lines' names, as latColors.
@@ -499,7 +517,7 @@ func MigrationChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 			dst.Label(a.X+2, a.Bottom()-st.small()*0.6, st.small(), SideB, "B ↓", AlignLeft)
 		}
 	}
-	headValues(dst, r, st, sideValues(sd, func(s *frame.Series) (string, bool) {
+	headValues(dst, r, st, ChartMigrations, sideValues(sd, func(s *frame.Series) (string, bool) {
 		if last := s.Last(); last != nil {
 			return frame.FormatValue(perSecond(last.MigTotal(), last.Dt)), true
 		}

@@ -2,6 +2,7 @@ package render
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"schedplay/frame"
@@ -124,52 +125,74 @@ func TestChartsStayInside(t *testing.T) {
 // at 1280x720 gives each chart ~180 px at an 18 px font, where the title ran
 // under the newest value and the latency legend under the time caption.
 func TestChartTextsDoNotOverlap(t *testing.T) {
-	var ss []*frame.Sample
-	for i := range frame.SeriesLen {
-		s := &frame.Sample{T: int64(i+1) * 1000, Dt: 1000, Ops: 5, OpsRate: 5000,
-			LatP50: 1, LatP95: 10, LatP99: 212, NR: []uint8{1, 2}}
-		s.Mig[sim.CauseWakeup] = 20
-		ss = append(ss, s)
+	samples := func(dt int64) []*frame.Sample {
+		var ss []*frame.Sample
+		for i := range frame.SeriesLen {
+			s := &frame.Sample{T: int64(i+1) * dt, Dt: dt, Ops: 5, OpsRate: 5000,
+				LatP50: 1, LatP95: 10, LatP99: 212, NR: []uint8{1, 2}}
+			s.Mig[sim.CauseWakeup] = 20
+			ss = append(ss, s)
+		}
+		return ss
 	}
-	sd := Sides{A: &frame.Series{Samples: ss}}
-	// 123 px: a phone held sideways in talk mode, the charts two by two
-	// beside the machine, where "p99" of the latency legend ran out of the
-	// panel and "p99 212" covered the title down to "lat. µ".
-	for _, w := range []float64{123, 180, 240, 300, 420} {
-		st := ChartStyle{Font: 18, MinText: TalkMinText}
-		r := Rect{X: 0, Y: 0, W: w, H: 180}
-		for i, draw := range []func(*Scene, Rect, ChartStyle, Sides){OpsChart, LatencyChart, MigrationChart} {
-			var sc Scene
-			ChartFrame(&sc, r, Chart(i), st)
-			draw(&sc, r, st, sd)
-			type box struct{ x0, x1, y float64 }
-			var boxes []box
-			for _, tx := range sc.Texts {
-				wd := ApproxMeasure(tx.S, tx.Size)
-				x0 := tx.X
-				if tx.Align == AlignRight {
-					x0 -= wd
-				}
-				boxes = append(boxes, box{x0, x0 + wd, tx.Y})
-				if x0 < r.X || x0+wd > r.Right() {
-					t.Errorf("chart %d at %.0f px: %q (%.0f to %.0f) runs out of the panel", i, w, tx.S, x0, x0+wd)
-				}
-			}
-			// A value drawn on its own panel-coloured band covers the title
-			// beneath it (headValues): the title counts only up to that band.
-			for a := range boxes {
-				for b := a + 1; b < len(boxes); b++ {
-					A, B := boxes[a], boxes[b]
-					if math.Abs(A.y-B.y) > 1 || A.x1 <= B.x0 || B.x1 <= A.x0 {
-						continue
+	one := Sides{A: &frame.Series{Samples: samples(1000)}}
+	// A/B at 1 ms samples: 5k ops/s and 20k migrations/s a side.
+	two := Sides{A: &frame.Series{Samples: samples(1e6)}, B: &frame.Series{Samples: samples(1e6)}}
+	for _, c := range []struct {
+		sd     Sides
+		font   float64
+		widths []float64
+	}{
+		// 123 px: a phone held sideways in talk mode, the charts two by
+		// two beside the machine, where "p99" of the latency legend ran
+		// out of the panel and "p99 212" covered the title down to
+		// "lat. µ".
+		{one, 18, []float64{123, 180, 240, 300, 420}},
+		// 180 px at 22 px type: talk mode at 1280x720 with A/B under a
+		// three-line chapter caption, where "A 78k B 98k" covered the
+		// titles down to "op" and "la".
+		{two, 22, []float64{180, 240, 300}},
+	} {
+		for _, w := range c.widths {
+			st := ChartStyle{Font: c.font, MinText: TalkMinText, AB: c.sd.B != nil}
+			r := Rect{X: 0, Y: 0, W: w, H: 180}
+			for i, draw := range []func(*Scene, Rect, ChartStyle, Sides){OpsChart, LatencyChart, MigrationChart} {
+				var sc Scene
+				ChartFrame(&sc, r, Chart(i), st)
+				draw(&sc, r, st, c.sd)
+				type box struct{ x0, x1, y float64 }
+				var boxes []box
+				shown := false
+				for _, tx := range sc.Texts {
+					shown = shown || strings.HasSuffix(tx.S, "5.0k") || strings.HasSuffix(tx.S, "212") || strings.HasSuffix(tx.S, "20k") || strings.HasSuffix(tx.S, "20.0M")
+					wd := ApproxMeasure(tx.S, tx.Size)
+					x0 := tx.X
+					if tx.Align == AlignRight {
+						x0 -= wd
 					}
-					// The latency chart's value has a shorter form ("212"
-					// for "p99 212") and must leave its title whole; the
-					// others' values are numbers alone.
-					if covered(sc, sc.Texts[a], sc.Texts[b]) && Chart(i) != ChartLatency {
-						continue
+					boxes = append(boxes, box{x0, x0 + wd, tx.Y})
+					if x0 < r.X || x0+wd > r.Right() {
+						t.Errorf("chart %d at %.0f px: %q (%.0f to %.0f) runs out of the panel", i, w, tx.S, x0, x0+wd)
 					}
-					t.Errorf("chart %d at %.0f px: %q and %q overlap", i, w, sc.Texts[a].S, sc.Texts[b].S)
+				}
+				if w >= 300 && !shown {
+					t.Errorf("chart %d at %.0f px, A/B %v: the newest value is not shown", i, w, c.sd.B != nil)
+				}
+				// A value drawn on its own panel-coloured band covers the
+				// title beneath it (headValues). Values with a shorter
+				// form ("212" for "p99 212", "78k" for "A 78k") must leave
+				// the title whole; numbers alone may cover its end.
+				for a := range boxes {
+					for b := a + 1; b < len(boxes); b++ {
+						A, B := boxes[a], boxes[b]
+						if math.Abs(A.y-B.y) > 1 || A.x1 <= B.x0 || B.x1 <= A.x0 {
+							continue
+						}
+						if covered(sc, sc.Texts[a], sc.Texts[b]) && Chart(i) != ChartLatency && c.sd.B == nil {
+							continue
+						}
+						t.Errorf("chart %d at %.0f px, A/B %v: %q and %q overlap", i, w, c.sd.B != nil, sc.Texts[a].S, sc.Texts[b].S)
+					}
 				}
 			}
 		}
