@@ -189,8 +189,10 @@ const minTalkLogW = 520
 const maxTalkLegendShare = 0.2
 
 // short lays out a short, wide stage: machine(s) on the left, the charts
-// stacked on the right (with A/B the difference table under them), no
-// legend; in talk mode a status line on top but no log.
+// two by two on the right (with A/B the difference table under them), no
+// legend; in talk mode a status line on top, the explanations under the
+// machine where it keeps shortLogMachineH, and with A/B, where the charts
+// would be slivers, the table alone on the right.
 func (d *Dash) short(o DashOptions) Dash {
 	stage := d.Stage
 	gap := 6.0

@@ -21,7 +21,7 @@ func TestDashRegions(t *testing.T) {
 		// the page's header.
 		{X: 10, Y: 79, W: 370, H: 755},
 		{X: 10, Y: 50, W: 824, H: 328},
-		{X: 10, Y: 130, W: 824, H: 205}, // landscape, talk mode's header and chapters above
+		{X: 10, Y: 130, W: 824, H: 205},  // landscape, talk mode's header and chapters above
 		{X: 10, Y: 290, W: 1260, H: 390}, // 1280x720 in talk mode under a three-line chapter caption
 		{X: 10, Y: 50, W: 340, H: 600},
 	}

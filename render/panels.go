@@ -193,14 +193,6 @@ func diffCells(a, b *sim.Metrics) ([]DiffRow, []diffCell) {
 	return rows, cells
 }
 
-// FormatWidth is the width of a formatted value (for fitting names).
-func FormatWidth(m Measure, f, v float64, unit string) float64 {
-	if m == nil {
-		m = ApproxMeasure
-	}
-	return m(frame.FormatValue(v), f)
-}
-
 // Caption draws an A/B caption: the side's name in its colour on a band.
 func Caption(dst *Scene, r Rect, f float64, text string, c color.RGBA, m Measure) {
 	dst.Fill(Rect{r.X, r.Bottom() - 3, r.W, 3}, c)

@@ -435,8 +435,8 @@ func (c *Canvas) relayout(f *frame.Frame, stage render.Rect) {
 		render.Caption(&c.static, d.Caption[0], d.Font*1.1, f.A().Label, render.SideA, c.Measure)
 		render.Caption(&c.static, d.Caption[1], d.Font*1.1, f.B().Label, render.SideB, c.Measure)
 	}
-	for i, r := range d.Charts {
-		if !d.NoCharts {
+	if !d.NoCharts {
+		for i, r := range d.Charts {
 			render.ChartFrame(&c.static, r, render.Chart(i), c.cst)
 		}
 	}
