@@ -278,6 +278,11 @@ func TestCompare(t *testing.T) {
 	if d := eval[string](tb, `document.getElementById("md-ops").textContent`); !strings.HasPrefix(d, "+") && !strings.HasPrefix(d, "×") {
 		t.Errorf("B vs A for ops shows %q", d)
 	}
+	// Coloured as an improvement, as the canvas' A/B table colours it.
+	tb.poll(`document.getElementById("md-ops-per-s").dataset.verdict === "better"`, 10*time.Second)
+	if c := eval[string](tb, `getComputedStyle(document.getElementById("md-ops-per-s")).color`); c != "rgb(109, 224, 122)" {
+		t.Errorf("B's gain in ops/s is drawn in %s, not --better", c)
+	}
 	if c := eval[string](tb, `document.getElementById("ab-caption").textContent`); !strings.Contains(c, "B: policy.select_idle_sibling=cpu_buddies") {
 		t.Errorf("caption %q", c)
 	}

@@ -107,6 +107,22 @@ func Change(a, b float64) (float64, bool) {
 	return (b - a) / math.Abs(a) * 100, true
 }
 
+// Verdict says whether B against A is an improvement (+1) or a regression
+// (−1) for a metric where more is better (better > 0) or less is (better <
+// 0); 0 when the metric has no direction, the change is not defined, or it
+// is within 2 %. The canvas' A/B table and the page's metrics table colour
+// their changes by it.
+func Verdict(better int, a, b float64) int {
+	ch, ok := Change(a, b)
+	if !ok || better == 0 || math.Abs(ch) < 2 {
+		return 0
+	}
+	if (ch > 0) == (better > 0) {
+		return +1
+	}
+	return -1
+}
+
 // FormatChange prints a change in percent: "+12%", "−35%", "×4.2".
 func FormatChange(ch float64) string {
 	switch {

@@ -78,14 +78,13 @@ func (r DiffRow) Change() (float64, bool) { return frame.Change(r.A, r.B) }
 // Verdict colours a change: Better, Worse, or Muted when neither (or
 // within 2%).
 func (r DiffRow) Verdict() color.RGBA {
-	ch, ok := r.Change()
-	if !ok || r.Better == 0 || math.Abs(ch) < 2 {
-		return Muted
-	}
-	if (ch > 0) == (r.Better > 0) {
+	switch frame.Verdict(r.Better, r.A, r.B) {
+	case +1:
 		return Better
+	case -1:
+		return Worse
 	}
-	return Worse
+	return Muted
 }
 
 // DiffTable draws the A/B table into r: metric, A, B, B vs A; one row per

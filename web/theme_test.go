@@ -61,7 +61,7 @@ func TestThemeCSSContrast(t *testing.T) {
 		"light": cssVars(t, "present.css", "html.projector"),
 	}
 	for name, v := range themes {
-		for _, fg := range []string{"fg", "muted", "faint", "accent", "changed"} {
+		for _, fg := range []string{"fg", "muted", "faint", "accent", "changed", "better", "worse"} {
 			for _, bg := range []string{"bg", "panel", "panel-2"} {
 				if v[fg] == "" || v[bg] == "" {
 					t.Fatalf("%s: --%s or --%s missing", name, fg, bg)

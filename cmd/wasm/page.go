@@ -134,6 +134,23 @@ func (p *page) setText(id, text string) {
 	}
 }
 
+// setData sets element id's data-key attribute to v ("" removes it), when
+// it changed.
+func (p *page) setData(id, key, v string) {
+	k := id + "\x00data-" + key
+	if old, ok := p.shown[k]; ok && old == v {
+		return
+	}
+	p.shown[k] = v
+	if e := p.el(id); e.Truthy() {
+		if v == "" {
+			e.Call("removeAttribute", "data-"+key)
+		} else {
+			e.Call("setAttribute", "data-"+key, v)
+		}
+	}
+}
+
 func (p *page) hash() string { return p.win.Get("location").Get("hash").String() }
 
 // stageRect is the #stage element's rectangle in CSS pixels, inset by a
@@ -277,6 +294,9 @@ func (p *page) panels(l *broadcast.Listener[*frame.Frame]) {
 func (p *page) showMetrics(a, b *sim.Metrics) {
 	for _, c := range pagemodel.MetricCells(a, b) {
 		p.setText(c.ID, c.Text)
+		if strings.HasPrefix(c.ID, "md-") {
+			p.setData(c.ID, "verdict", c.Verdict)
+		}
 	}
 	p.setText("m-switches", pagemodel.SwitchLine(a))
 }

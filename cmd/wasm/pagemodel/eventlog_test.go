@@ -53,11 +53,21 @@ func TestEventLog(t *testing.T) {
 }
 
 func TestMetricCells(t *testing.T) {
-	a := &sim.Metrics{OpsPerS: 1000, Ops: 5000}
-	b := &sim.Metrics{OpsPerS: 1500, Ops: 5000}
+	a := &sim.Metrics{OpsPerS: 1000, Ops: 5000, WakeupLatencyUS: sim.Percentiles{P50: 10, P99: 100}, BusyPct: 50}
+	b := &sim.Metrics{OpsPerS: 1500, Ops: 5000, WakeupLatencyUS: sim.Percentiles{P50: 20, P99: 101}, BusyPct: 80}
 	cells := map[string]string{}
+	verdicts := map[string]string{}
 	for _, c := range MetricCells(a, b) {
 		cells[c.ID] = c.Text
+		verdicts[c.ID] = c.Verdict
+	}
+	// The changes are coloured as the canvas colours them: more ops/s is
+	// better, a longer p50 worse; p99 within 2 %, ops unchanged and busy
+	// (no direction) neither.
+	for id, want := range map[string]string{"md-ops-per-s": "better", "md-p50": "worse", "md-p99": "", "md-ops": "", "md-busy": "", "mb-ops-per-s": ""} {
+		if verdicts[id] != want {
+			t.Errorf("%s: verdict %q, want %q", id, verdicts[id], want)
+		}
 	}
 	if len(cells) != 3*len(frame.Metrics) {
 		t.Fatalf("%d cells for %d rows", len(cells), len(frame.Metrics))

@@ -11,6 +11,10 @@ import (
 type Cell struct {
 	ID   string
 	Text string
+	// Verdict is a change cell's frame.Verdict: "better", "worse", or ""
+	// (the page colours the cell by its data-verdict, as the canvas' A/B
+	// table colours its changes).
+	Verdict string
 }
 
 // MetricCells are the metrics table's cells (frame.Metrics): m-ID for side
@@ -19,10 +23,11 @@ func MetricCells(a, b *sim.Metrics) []Cell {
 	var out []Cell
 	for _, r := range frame.Metrics {
 		av := r.Value(a)
-		out = append(out, Cell{"m-" + r.ID, r.Format(av)})
+		out = append(out, Cell{ID: "m-" + r.ID, Text: r.Format(av)})
 		if b != nil {
 			bv := r.Value(b)
-			out = append(out, Cell{"mb-" + r.ID, r.Format(bv)}, Cell{"md-" + r.ID, frame.FormatDelta(av, bv, r.Format)})
+			verdict := [...]string{"worse", "", "better"}[frame.Verdict(r.Better, av, bv)+1]
+			out = append(out, Cell{ID: "mb-" + r.ID, Text: r.Format(bv)}, Cell{ID: "md-" + r.ID, Text: frame.FormatDelta(av, bv, r.Format), Verdict: verdict})
 		}
 	}
 	return out
