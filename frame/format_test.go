@@ -70,3 +70,25 @@ func TestMetrics(t *testing.T) {
 		}
 	}
 }
+
+// TestVerdict: a change is an improvement or a regression by the metric's
+// direction, and neither within 2 %, without a direction or from zero.
+func TestVerdict(t *testing.T) {
+	for _, c := range []struct {
+		better int
+		a, b   float64
+		want   int
+	}{
+		{+1, 1000, 1110, +1}, // ops/s up 11 %
+		{+1, 1000, 900, -1},
+		{-1, 5.2, 5.0, +1},  // wake-up p50 down 3.8 %
+		{-1, 53, 60, -1},    // idle while overloaded up
+		{-1, 205.8, 206, 0}, // within 2 %
+		{0, 84, 92, 0},      // busy: no direction
+		{+1, 0, 10, 0},      // no change defined from zero
+	} {
+		if got := Verdict(c.better, c.a, c.b); got != c.want {
+			t.Errorf("Verdict(%d, %v, %v) = %d, want %d", c.better, c.a, c.b, got, c.want)
+		}
+	}
+}
