@@ -226,3 +226,52 @@ func TestArcLiftIn(t *testing.T) {
 		t.Errorf("a short move in the middle: lift %v, want 0.3", l)
 	}
 }
+
+// TestGlideBadgesInsideMachine: every part of a glide (trail, badge, block)
+// is drawn inside the machine, whatever the move. The front end repaints
+// only the stage each frame, so anything outside stays on screen: on a
+// phone in talk mode with 256 CPUs the badges name both ends ("128→130
+// LLC", the cells too small for their numbers), and one centred on an arc
+// near the machine's edge stuck out past it and stayed there.
+func TestGlideBadgesInsideMachine(t *testing.T) {
+	tp := topo(t, sim.Machine{Nodes: 4, SocketsPerNode: 1, LLCsPerSocket: 1, ClustersPerLLC: 1, CoresPerCluster: 32, ThreadsPerCore: 2, Numbering: sim.NumberX86})
+	for _, stage := range []Rect{{X: 10, Y: 245, W: 370, H: 508}, {X: 10, Y: 130, W: 400, H: 205}} {
+		l, err := NewLayoutWith(tp, stage, nil, LayoutOptions{Talk: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := NewPainter(l, tasksN(1), idle, nil)
+		bad := 0
+		for from := 0; from < tp.NCPU && bad < 3; from += 5 {
+			for to := 3; to < tp.NCPU && bad < 3; to += 7 {
+				if from == to {
+					continue
+				}
+				gl := Glide{From: int16(from), To: int16(to), Cause: sim.CauseWakeup, Dist: sim.DistLLC, Start: 0}
+				var sc Scene
+				p.DrawGlides([]Glide{gl}, GlideDuration/2, GlideDuration, &sc)
+				r := l.Stage.Inset(-0.5)
+				for _, q := range sc.Quads {
+					for k := range 4 {
+						if !r.Contains(Rect{X: float64(q.X[k]), Y: float64(q.Y[k])}) {
+							t.Errorf("%v: cpu%d→cpu%d: a quad at (%.1f,%.1f), outside the machine %v", stage, from, to, q.X[k], q.Y[k], l.Stage)
+							bad++
+							break
+						}
+					}
+				}
+				for _, tx := range sc.Texts {
+					w := ApproxMeasure(tx.S, tx.Size)
+					x0 := tx.X - w/2 // badges are centred
+					if tx.Align == AlignLeft {
+						x0 = tx.X
+					}
+					if !r.Contains(Rect{X: x0, Y: tx.Y - tx.Size/2, W: w, H: tx.Size}) {
+						t.Errorf("%v: cpu%d→cpu%d: %q from x=%.1f to %.1f, outside the machine %v", stage, from, to, tx.S, x0, x0+w, l.Stage)
+						bad++
+					}
+				}
+			}
+		}
+	}
+}

@@ -576,6 +576,14 @@ func (p *Painter) DrawGlides(act []Glide, now, dur float64, dst *Scene) {
 		fade := gl.Fade(now, gl.duration(dur))
 		x, y := Arc(x0, y0, x1, y1, p.lift(gl, x0, y0, x1, y1, side), 0.5, mcx, mcy)
 		w := p.Measure(name, badge) + badge*0.6
+		// Inside the machine: the arc's apex is, but a badge as wide as
+		// "128→130 LLC" (256 CPUs on a phone) centred on it stuck out
+		// past the stage, where nothing repaints, and stayed on screen.
+		if w > l.Stage.W || badge*1.4 > l.Stage.H {
+			continue
+		}
+		x = clamp(x, l.Stage.X+w/2, l.Stage.Right()-w/2)
+		y = clamp(y, l.Stage.Y+badge*0.7, l.Stage.Bottom()-badge*0.7)
 		r := Rect{x - w/2, y - badge*0.7, w, badge * 1.4}
 		dst.Fill(r, WithAlpha(Background, 0.85*fade))
 		dst.Stroke(r, 1, WithAlpha(CauseColor(gl.Cause), fade))
