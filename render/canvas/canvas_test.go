@@ -68,8 +68,8 @@ var shots = []shot{
 	// Phones in talk mode (the page's header and chapters above the
 	// stage), 256 CPUs: cells too small for their numbers, so the glides'
 	// badges name both ends ("128→130 LLC") and stuck out of the machine.
-	{name: "phone-talk-256", preset: "tbench-pairs", sets: big, speed: 0.001, frames: 60, stage: render.Rect{X: 10, Y: 245, W: 370, H: 508}, talk: true},
-	{name: "landscape-ab-talk-256", preset: "tbench-pairs", sets: big, compare: []string{"policy.select_idle_sibling=cpu_buddies"}, speed: 0.001, frames: 60, stage: render.Rect{X: 10, Y: 130, W: 824, H: 205}, talk: true},
+	{name: "256cpu-phone-talk", preset: "tbench-pairs", sets: big, speed: 0.001, frames: 60, stage: render.Rect{X: 10, Y: 245, W: 370, H: 508}, talk: true},
+	{name: "256cpu-ab-landscape-talk", preset: "tbench-pairs", sets: big, compare: []string{"policy.select_idle_sibling=cpu_buddies"}, speed: 0.001, frames: 60, stage: render.Rect{X: 10, Y: 130, W: 824, H: 205}, talk: true},
 	{name: "pgbench-pause", preset: "pgbench-1toN", speed: 0.01, frames: 200, stage: talkStage, talk: true, pause: true},
 	// NUMA moves on a wide, low machine (talk mode at 1280x720): their arcs
 	// overshot the machine and left the stage before ArcLiftIn.
