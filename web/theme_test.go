@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"schedplay/render"
 )
 
 // cssVars reads the custom properties (--name: #rrggbb) of the first rule
@@ -82,6 +84,25 @@ func TestThemeCSSContrast(t *testing.T) {
 			}
 			if c := contrast(v["fg"], v[bg]); c < 4.5 {
 				t.Errorf("%s: text on --%s is %.2f:1", name, bg, c)
+			}
+		}
+	}
+}
+
+// TestVerdictColoursMatchTheCanvas: the page's metrics table colours a
+// change B against A in the same green and red as the canvas' A/B table
+// beside it (render.Better and render.Worse, of each theme's palette).
+func TestVerdictColoursMatchTheCanvas(t *testing.T) {
+	defer render.SetTheme(render.ThemeDark)
+	for _, c := range []struct{ theme, file, sel string }{
+		{render.ThemeDark, "style.css", ":root"},
+		{render.ThemeLight, "present.css", "html.projector"},
+	} {
+		render.SetTheme(c.theme)
+		v := cssVars(t, c.file, c.sel)
+		for name, want := range map[string]string{"better": render.CSS(render.Better), "worse": render.CSS(render.Worse)} {
+			if !strings.EqualFold(v[name], want) {
+				t.Errorf("%s: --%s is %s, the canvas draws %s", c.file, name, v[name], want)
 			}
 		}
 	}
