@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"schedplay/scenarios"
+	"schedplay/sim"
 )
 
 // fallbackCompare is side B for a scenario that is no preset: wake-ups
@@ -128,16 +129,30 @@ func (s *Session) ToggleCompare() error {
 
 // describeSets writes side A's values of the compare paths, to label A the
 // way B is labelled: "policy.select_idle_sibling=v3.6". A path the scenario
-// leaves to its base's default reads "path=default".
-func describeSets(sc *scenarios.Scenario, sets []string) string {
+// leaves to its base reads as the value side A's simulator sm runs with
+// (scenarios.EffectiveValue: "policy.features.SCHED_BALANCE_MAP=false" on
+// v3.8), and "path=default" where that has no name (sm nil, or a path
+// such as a cost whose default the file format does not spell).
+func describeSets(sc *scenarios.Scenario, sm *sim.Sim, sets []string) string {
 	parts := make([]string, 0, len(sets))
 	for _, kv := range sets {
 		path, _, _ := strings.Cut(kv, "=")
-		v, err := sc.Get(strings.TrimSpace(path))
+		path = strings.TrimSpace(path)
+		v, err := sc.Get(path)
 		if err != nil || v == "" {
 			v = "default"
+			if eff, ok := effectiveValue(sm, path); ok && err == nil {
+				v = eff
+			}
 		}
 		parts = append(parts, path+"="+v)
 	}
 	return strings.Join(parts, ", ")
+}
+
+func effectiveValue(sm *sim.Sim, path string) (string, bool) {
+	if sm == nil {
+		return "", false
+	}
+	return scenarios.EffectiveValue(sm, path)
 }

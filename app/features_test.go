@@ -429,7 +429,7 @@ func TestToggleCompareAndPresets(t *testing.T) {
 		t.Errorf("A turned on %v", got)
 	}
 	f := s.Tick(t0, 0)
-	if f.A().Label != "A: policy.load_metric=default, policy.select_idle_sibling=default" {
+	if f.A().Label != "A: policy.load_metric=load_weight, policy.select_idle_sibling=v3.8" {
 		t.Errorf("ATitle %q", f.A().Label)
 	}
 	s.ToggleCompare()
@@ -468,7 +468,59 @@ func TestToggleCompareAndPresets(t *testing.T) {
 
 func TestLookup(t *testing.T) {
 	sc, _ := scenarios.Preset("tbench-pairs")
-	if got := describeSets(sc, []string{"policy.select_idle_sibling=off", "tasks.client.count=3", "machine.nodes=1", "policy.features.X=1"}); got != "policy.select_idle_sibling=v3.6, tasks.client.count=1, machine.nodes=4, policy.features.X=default" {
+	if got := describeSets(sc, nil, []string{"policy.select_idle_sibling=off", "tasks.client.count=3", "machine.nodes=1", "policy.features.X=1"}); got != "policy.select_idle_sibling=v3.6, tasks.client.count=1, machine.nodes=4, policy.features.X=default" {
 		t.Errorf("describeSets = %q", got)
+	}
+}
+
+// Side A's label names the value A runs with where the scenario leaves a
+// compared path to its base, as B's names B's: an A/B of SCHED_BALANCE_MAP
+// reads "=false" against "=true", not "=default" against "=true".
+func TestDescribeSetsNamesTheBasesValue(t *testing.T) {
+	for _, c := range []struct {
+		preset string
+		sets   []string
+		want   string
+	}{
+		// v3.8's own: load.weight, the v3.8 walk; the features as
+		// features.h has them.
+		{"pelt-pingpong", []string{"policy.load_metric=runnable_plus_blocked", "policy.select_idle_sibling=off"},
+			"policy.load_metric=load_weight, policy.select_idle_sibling=v3.8"},
+		{"pgbench-1toN", []string{"policy.features.SCHED_BALANCE_MAP=true"}, "policy.features.SCHED_BALANCE_MAP=false"},
+		// The era's domain flags: SD_NUMA_INIT and SD_MC_INIT set
+		// SD_BALANCE_EXEC; 3.8's NUMA level has SD_WAKE_AFFINE within
+		// RECLAIM_DISTANCE; MC has no SD_BALANCE_WAKE.
+		{"kernbench-numaq", []string{"policy.sd_flags.MC.SD_BALANCE_EXEC=false", "policy.sd_flags.NUMA.SD_BALANCE_EXEC=false"},
+			"policy.sd_flags.MC.SD_BALANCE_EXEC=true, policy.sd_flags.NUMA.SD_BALANCE_EXEC=true"},
+		{"overload-on-wakeup", []string{"policy.sd_flags.NUMA.SD_WAKE_AFFINE=false", "policy.sd_flags.MC.SD_BALANCE_WAKE=true"},
+			"policy.sd_flags.NUMA.SD_WAKE_AFFINE=true, policy.sd_flags.MC.SD_BALANCE_WAKE=false"},
+		// v6.17 as mainline: eligible-first and DELAY_DEQUEUE on.
+		{"eligible-migration", []string{"policy.features.ELIGIBLE_FIRST=false", "policy.features.DELAY_DEQUEUE=false"},
+			"policy.features.ELIGIBLE_FIRST=true, policy.features.DELAY_DEQUEUE=true"},
+		// The era's new-task load and a level's tunables (3.8's
+		// SD_MC_INIT: imbalance_pct 125, busy_factor 64).
+		{"pelt-pingpong", []string{"policy.new_task_load=full", "policy.tunables.MC.imbalance_pct=110", "policy.tunables.MC.busy_factor=8"},
+			"policy.new_task_load=zero, policy.tunables.MC.imbalance_pct=125, policy.tunables.MC.busy_factor=64"},
+		{"eligible-migration", []string{"policy.new_task_load=zero"}, "policy.new_task_load=full"},
+		// What the file format has no name for stays "default": a level
+		// the machine lacks, an unknown feature, a cost.
+		{"pelt-pingpong", []string{"policy.sd_flags.NUMA.SD_WAKE_AFFINE=false", "policy.features.NO_SUCH=true", "machine.costs.context_switch=5us"},
+			"policy.sd_flags.NUMA.SD_WAKE_AFFINE=default, policy.features.NO_SUCH=default, machine.costs.context_switch=default"},
+	} {
+		sc, err := scenarios.Preset(c.preset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := sc.Config()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sm, err := sim.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := describeSets(sc, sm, c.sets); got != c.want {
+			t.Errorf("%s %v:\n got %s\nwant %s", c.preset, c.sets, got, c.want)
+		}
 	}
 }

@@ -79,7 +79,9 @@ type Session struct {
 	b           *player  // side B, nil when A/B is off
 	compare     []string // the "path=value" sets that make B from A; nil: off
 	lastCompare []string // the sets A/B last ran with (ToggleCompare restores them)
-	preset      string   // name of the preset the scenario is (by title), "" if none
+	aLabel      string   // side A's label under A/B (describeSets), made at aLabelRev
+	aLabelRev   int64
+	preset      string // name of the preset the scenario is (by title), "" if none
 	rev         int64
 	link        string // share-link fragment of scen ("s=...")
 	linkRev     int64  // rev whose change the link updater should write to the URL (0: none)
@@ -683,7 +685,10 @@ func (s *Session) Tick(now time.Time, dt time.Duration) *frame.Frame {
 	}
 	if s.b != nil {
 		f.AB = true
-		a.Label = "A: " + describeSets(s.scen, s.compare)
+		if s.aLabelRev != s.rev || s.aLabel == "" {
+			s.aLabel, s.aLabelRev = "A: "+describeSets(s.scen, s.a.sim, s.compare), s.rev
+		}
+		a.Label = s.aLabel
 		b := &f.Sides[1]
 		s.b.side(b, s.b.take())
 		b.Label = "B: " + strings.Join(s.compare, ", ")

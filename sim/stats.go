@@ -42,6 +42,10 @@ func (s *Sim) LoadMetric() LoadMetric { return s.lm }
 // SIS is the resolved select_idle_sibling() variant (never SISDefault).
 func (s *Sim) SIS() SIS { return s.sis }
 
+// NewTaskLoad is the resolved load a forked task starts with (never
+// NewTaskLoadDefault).
+func (s *Sim) NewTaskLoad() NewTaskLoad { return s.ntl }
+
 // Feature reports whether a feature is on (after the base's defaults and
 // the scenario's overrides).
 func (s *Sim) Feature(f Feature) bool { return s.feature(f) }

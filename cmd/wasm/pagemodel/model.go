@@ -297,18 +297,10 @@ func policy(s *sim.Sim) Policy {
 	p := Policy{
 		LoadMetric:        scenarios.LoadMetricName(s.LoadMetric()),
 		SelectIdleSibling: scenarios.SISName(s.SIS()),
-		// The simulator has no accessor for the new-task load; its
-		// defaults are fixed by the base (sim.NewTaskLoadDefault).
-		NewTaskLoad: scenarios.NewTaskLoadName(sim.NewTaskLoadFull),
-		SDFlags:     map[string]map[string]bool{},
-		Tunables:    map[string]Tunables{},
-		Features:    map[string]bool{},
-	}
-	if s.Base() == sim.BaseV38 {
-		p.NewTaskLoad = scenarios.NewTaskLoadName(sim.NewTaskLoadZero)
-	}
-	if nt := scenarios.NewTaskLoadName(s.Config().Policy.NewTaskLoad); nt != "" {
-		p.NewTaskLoad = nt
+		NewTaskLoad:       scenarios.NewTaskLoadName(s.NewTaskLoad()),
+		SDFlags:           map[string]map[string]bool{},
+		Tunables:          map[string]Tunables{},
+		Features:          map[string]bool{},
 	}
 	for _, sd := range s.Domains(0) {
 		l := sd.Level.String()

@@ -1,0 +1,75 @@
+package scenarios
+
+import (
+	"strconv"
+	"strings"
+
+	"schedplay/sim"
+)
+
+// EffectiveValue gives the value that sm, a simulator built from a
+// scenario, runs with at a policy path the scenario leaves to its base
+// (Get returns ""): the era's select_idle_sibling() variant, load metric
+// and new-task load, a feature's state, and one level's sched-domain flag
+// or tunable as CPU 0's domain of that level has it. The value is in Set's
+// form ("v3.8", "false", "117", "8ms"). ok is false for a path of another
+// kind, a name the schema does not know, a level the machine does not
+// build on CPU 0, and a resolved value that has no name in the file format
+// (2.6.8's nr_running load).
+func EffectiveValue(sm *sim.Sim, path string) (v string, ok bool) {
+	switch path {
+	case "policy.select_idle_sibling":
+		return spelled(SISName(sm.SIS()))
+	case "policy.load_metric":
+		return spelled(LoadMetricName(sm.LoadMetric()))
+	case "policy.new_task_load":
+		return spelled(NewTaskLoadName(sm.NewTaskLoad()))
+	}
+	if name, found := strings.CutPrefix(path, "policy.features."); found {
+		f, known := sim.FeatureByName(name)
+		if !known {
+			return "", false
+		}
+		return strconv.FormatBool(sm.Feature(f)), true
+	}
+	var kind string
+	rest, found := strings.CutPrefix(path, "policy.sd_flags.")
+	if found {
+		kind = "flag"
+	} else if rest, found = strings.CutPrefix(path, "policy.tunables."); found {
+		kind = "tunable"
+	} else {
+		return "", false
+	}
+	lname, field, two := strings.Cut(rest, ".")
+	level, lok := sim.LevelByName(lname)
+	if !two || !lok {
+		return "", false
+	}
+	for _, d := range sm.Domains(0) {
+		if d.Level != level {
+			continue
+		}
+		if kind == "flag" {
+			f, fok := sim.SDFlagByName(field)
+			return strconv.FormatBool(fok && d.Flags&f != 0), fok
+		}
+		switch field {
+		case "imbalance_pct":
+			return strconv.Itoa(d.ImbalancePct), true
+		case "busy_factor":
+			return strconv.Itoa(d.BusyFactor), true
+		case "min_interval":
+			return strconv.FormatInt(d.MinInterval, 10) + "ms", true
+		case "max_interval":
+			return strconv.FormatInt(d.MaxInterval, 10) + "ms", true
+		case "cache_nice_tries":
+			return strconv.Itoa(d.CacheNiceTries), true
+		}
+		return "", false
+	}
+	return "", false
+}
+
+// spelled is a file-format spelling and whether there is one.
+func spelled(name string) (string, bool) { return name, name != "" }
