@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -498,4 +499,36 @@ func writeShot(t *testing.T, tb *tab, file string) {
 		t.Fatal(err)
 	}
 	t.Logf("wrote %s", file)
+}
+
+// TestMetricsPanelFits: with A/B the metrics table has four columns in the
+// side panel (18rem on a 1280×720 projector, 20rem on a wider screen);
+// 40 tbench pairs have seven-digit values (1 421 851 ops/s), and
+// the table ran 20 px past the panel's edge, the change column under a
+// horizontal scroll bar. Millions are now spelled in four digits
+// ("1.422M", the full value in the cell's title) and the A/B columns are
+// set closer.
+func TestMetricsPanelFits(t *testing.T) {
+	for _, v := range []viewport{
+		{"projector", 1280, 720, 1, false},
+		{"desktop", 1600, 1000, 1, false},
+	} {
+		t.Run(v.name, func(t *testing.T) {
+			tb := newTab(t, true)
+			tb.openAt(v)
+			eval[apiResult](tb, `window.schedplay.loadPreset("tbench-pairs")`)
+			eval[apiResult](tb, `window.schedplay.set("tasks.client.count", "40")`)
+			eval[apiResult](tb, `window.schedplay.compare(["policy.select_idle_sibling=cpu_buddies"])`)
+			evalAwait[float64](tb, `window.schedplay.seek(150)`)
+			tb.poll(`window.schedplay.metricsB() && window.schedplay.metricsB().sim_ms === 150`, 30*time.Second)
+			tb.poll(`document.getElementById("mb-ops-per-s").textContent.length >= 6`, 10*time.Second)
+			if over := eval[string](tb, `(() => { const p = document.getElementById("panel"); const t = document.getElementById("metrics-table"); return p.scrollWidth > p.clientWidth ? "panel " + p.scrollWidth + " > " + p.clientWidth + ", table " + Math.round(t.getBoundingClientRect().width) + " px" : ""; })()`); over != "" {
+				t.Errorf("the metrics panel scrolls sideways: %s", over)
+			}
+			tb.poll(`/M$/.test(document.getElementById("m-ops-per-s").textContent)`, 10*time.Second)
+			if full := eval[string](tb, `document.getElementById("m-ops-per-s").title`); !regexp.MustCompile(`^\d \d{3} \d{3}$`).MatchString(strings.ReplaceAll(full, "\u2009", " ")) {
+				t.Errorf("A's ops/s %q has the title %q, not the value in full", eval[string](tb, `document.getElementById("m-ops-per-s").textContent`), full)
+			}
+		})
+	}
 }

@@ -192,6 +192,33 @@ var Metrics = []Metric{
 // and moves are what the page is about.
 var CanvasMetrics = []string{"ops-per-s", "migrations", "p50", "p99", "iwo", "busy"}
 
+// FormatNarrow is r's spelling in a narrow column (the page's A/B table
+// in its side panel, four columns in 18rem): a value of a million or more
+// in four digits, "1.422M" for 1 421 851, where the full form would push
+// the table past the panel's edge; anything smaller as Format spells it.
+// full reports whether the text is Format's.
+func (r Metric) FormatNarrow(v float64) (text string, full bool) {
+	if math.Abs(v) < 1e6 {
+		return r.Format(v), true
+	}
+	for _, u := range []struct {
+		div    float64
+		suffix string
+	}{{1e12, "T"}, {1e9, "G"}, {1e6, "M"}} {
+		if x := v / u.div; math.Abs(x) >= 1 {
+			prec := 3
+			switch a := math.Abs(x); {
+			case a >= 99.95:
+				prec = 1
+			case a >= 9.995:
+				prec = 2
+			}
+			return strconv.FormatFloat(x, 'f', prec, 64) + u.suffix, false
+		}
+	}
+	return r.Format(v), true
+}
+
 // MetricByID returns the row with id.
 func MetricByID(id string) (Metric, bool) {
 	for _, m := range Metrics {

@@ -92,3 +92,32 @@ func TestVerdict(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatNarrow: the page's A/B table spells a million and more in four
+// digits (1 421 851 ops/s across four columns in an 18rem panel pushed the
+// change column out of sight), and everything smaller as the single table.
+func TestFormatNarrow(t *testing.T) {
+	ops, _ := MetricByID("ops-per-s")
+	p99, _ := MetricByID("p99")
+	for _, c := range []struct {
+		r    Metric
+		v    float64
+		want string
+		full bool
+	}{
+		{ops, 999_999, "999\u2009999", true},
+		{ops, 1_421_851, "1.422M", false},
+		{ops, 12_345_678, "12.35M", false},
+		{ops, 123_456_789, "123.5M", false},
+		{ops, 9_999_999, "10.00M", false},
+		{ops, 2_500_000_000, "2.500G", false},
+		{ops, 0, "0", true},
+		{p99, 205.8, "205.8", true},
+		{p99, 1_250_000, "1.250M", false},
+	} {
+		got, full := c.r.FormatNarrow(c.v)
+		if got != c.want || full != c.full {
+			t.Errorf("%s %v: %q (full %v), want %q (%v)", c.r.ID, c.v, got, full, c.want, c.full)
+		}
+	}
+}

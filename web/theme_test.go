@@ -63,7 +63,7 @@ func TestThemeCSSContrast(t *testing.T) {
 		"light": cssVars(t, "present.css", "html.projector"),
 	}
 	for name, v := range themes {
-		for _, fg := range []string{"fg", "muted", "faint", "accent", "changed", "better", "worse"} {
+		for _, fg := range []string{"fg", "muted", "faint", "accent", "changed", "better", "worse", "side-b"} {
 			for _, bg := range []string{"bg", "panel", "panel-2"} {
 				if v[fg] == "" || v[bg] == "" {
 					t.Fatalf("%s: --%s or --%s missing", name, fg, bg)
@@ -91,7 +91,8 @@ func TestThemeCSSContrast(t *testing.T) {
 
 // TestVerdictColoursMatchTheCanvas: the page's metrics table colours a
 // change B against A in the same green and red as the canvas' A/B table
-// beside it (render.Better and render.Worse, of each theme's palette).
+// beside it (render.Better and render.Worse, of each theme's palette), and
+// B's values in B's colour (render.SideB).
 func TestVerdictColoursMatchTheCanvas(t *testing.T) {
 	defer render.SetTheme(render.ThemeDark)
 	for _, c := range []struct{ theme, file, sel string }{
@@ -100,7 +101,7 @@ func TestVerdictColoursMatchTheCanvas(t *testing.T) {
 	} {
 		render.SetTheme(c.theme)
 		v := cssVars(t, c.file, c.sel)
-		for name, want := range map[string]string{"better": render.CSS(render.Better), "worse": render.CSS(render.Worse)} {
+		for name, want := range map[string]string{"better": render.CSS(render.Better), "worse": render.CSS(render.Worse), "side-b": render.CSS(render.SideB)} {
 			if !strings.EqualFold(v[name], want) {
 				t.Errorf("%s: --%s is %s, the canvas draws %s", c.file, name, v[name], want)
 			}

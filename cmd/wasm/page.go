@@ -136,17 +136,21 @@ func (p *page) setText(id, text string) {
 
 // setData sets element id's data-key attribute to v ("" removes it), when
 // it changed.
-func (p *page) setData(id, key, v string) {
-	k := id + "\x00data-" + key
+func (p *page) setData(id, key, v string) { p.setAttr(id, "data-"+key, v) }
+
+// setAttr sets element id's attribute name to v ("" removes it), when it
+// changed.
+func (p *page) setAttr(id, name, v string) {
+	k := id + "\x00" + name
 	if old, ok := p.shown[k]; ok && old == v {
 		return
 	}
 	p.shown[k] = v
 	if e := p.el(id); e.Truthy() {
 		if v == "" {
-			e.Call("removeAttribute", "data-"+key)
+			e.Call("removeAttribute", name)
 		} else {
-			e.Call("setAttribute", "data-"+key, v)
+			e.Call("setAttribute", name, v)
 		}
 	}
 }
@@ -294,7 +298,9 @@ func (p *page) panels(l *broadcast.Listener[*frame.Frame]) {
 func (p *page) showMetrics(a, b *sim.Metrics) {
 	for _, c := range pagemodel.MetricCells(a, b) {
 		p.setText(c.ID, c.Text)
-		if strings.HasPrefix(c.ID, "md-") {
+		if !strings.HasPrefix(c.ID, "md-") {
+			p.setAttr(c.ID, "title", c.Full)
+		} else {
 			p.setData(c.ID, "verdict", c.Verdict)
 		}
 	}

@@ -75,6 +75,20 @@ func TestMetricCells(t *testing.T) {
 	if cells["m-ops-per-s"] != "1\u2009000" || cells["mb-ops-per-s"] != "1\u2009500" || cells["md-ops-per-s"] != "+50%" || cells["md-ops"] != "=" {
 		t.Errorf("cells %v", cells)
 	}
+	// Millions are spelled short with A/B, the full value kept for the
+	// cell's title; A alone has room for them whole.
+	big := &sim.Metrics{OpsPerS: 1_421_851}
+	for _, c := range MetricCells(big, a) {
+		if c.ID == "m-ops-per-s" && (c.Text != "1.422M" || c.Full != "1\u2009421\u2009851") {
+			t.Errorf("A/B: A's ops/s %+v", c)
+		}
+		if c.ID == "mb-ops-per-s" && c.Full != "" {
+			t.Errorf("A/B: B's 1 000 ops/s has a title %q", c.Full)
+		}
+	}
+	if c := MetricCells(big, nil)[0]; c.Text != "1\u2009421\u2009851" || c.Full != "" {
+		t.Errorf("A alone: %+v", c)
+	}
 	if n := len(MetricCells(a, nil)); n != len(frame.Metrics) {
 		t.Errorf("A alone: %d cells", n)
 	}

@@ -15,22 +15,38 @@ type Cell struct {
 	// (the page colours the cell by its data-verdict, as the canvas' A/B
 	// table colours its changes).
 	Verdict string
+	// Full is the value in full where Text shortens it (the A/B table's
+	// millions, frame.Metric.FormatNarrow), "" where Text is full; the
+	// page shows it as the cell's title.
+	Full string
 }
 
 // MetricCells are the metrics table's cells (frame.Metrics): m-ID for side
 // A, and with A/B on (b not nil) mb-ID for B and md-ID for B against A.
+// With A/B the values are spelled for a narrow column.
 func MetricCells(a, b *sim.Metrics) []Cell {
 	var out []Cell
 	for _, r := range frame.Metrics {
 		av := r.Value(a)
-		out = append(out, Cell{ID: "m-" + r.ID, Text: r.Format(av)})
-		if b != nil {
-			bv := r.Value(b)
-			verdict := [...]string{"worse", "", "better"}[frame.Verdict(r.Better, av, bv)+1]
-			out = append(out, Cell{ID: "mb-" + r.ID, Text: r.Format(bv)}, Cell{ID: "md-" + r.ID, Text: frame.FormatDelta(av, bv, r.Format), Verdict: verdict})
+		if b == nil {
+			out = append(out, Cell{ID: "m-" + r.ID, Text: r.Format(av)})
+			continue
 		}
+		bv := r.Value(b)
+		verdict := [...]string{"worse", "", "better"}[frame.Verdict(r.Better, av, bv)+1]
+		out = append(out, narrowCell("m-"+r.ID, r, av), narrowCell("mb-"+r.ID, r, bv),
+			Cell{ID: "md-" + r.ID, Text: frame.FormatDelta(av, bv, r.Format), Verdict: verdict})
 	}
 	return out
+}
+
+func narrowCell(id string, r frame.Metric, v float64) Cell {
+	text, full := r.FormatNarrow(v)
+	c := Cell{ID: id, Text: text}
+	if !full {
+		c.Full = r.Format(v)
+	}
+	return c
 }
 
 // Strip is talk mode's one-line summary of the metrics (A, or A against B).
