@@ -52,7 +52,8 @@ func TestMetrics(t *testing.T) {
 	m := &sim.Metrics{OpsPerS: 1, Ops: 2, BusyPct: 5, IdleWhileOverloadedMS: 6, CtxSwitches: 7}
 	m.WakeupLatencyUS.P50, m.WakeupLatencyUS.P99 = 3, 4
 	m.Migrations.Total, m.Migrations.Wakeup, m.Migrations.Balance, m.Migrations.Newidle = 8, 9, 10, 11
-	m.Migrations.Nohz, m.Migrations.Active, m.Migrations.Fork = 12, 13, 14
+	m.Migrations.Nohz, m.Migrations.Active, m.Migrations.Fork, m.Migrations.Exec = 12, 13, 14, 15
+	m.Exits = 16
 	values := map[float64]bool{}
 	for _, r := range Metrics {
 		if seen[r.ID] || r.Name == "" || r.Format == nil {
@@ -99,6 +100,7 @@ func TestVerdict(t *testing.T) {
 func TestFormatNarrow(t *testing.T) {
 	ops, _ := MetricByID("ops-per-s")
 	p99, _ := MetricByID("p99")
+	iwo, _ := MetricByID("iwo")
 	for _, c := range []struct {
 		r    Metric
 		v    float64
@@ -113,11 +115,39 @@ func TestFormatNarrow(t *testing.T) {
 		{ops, 2_500_000_000, "2.500G", false},
 		{ops, 0, "0", true},
 		{p99, 205.8, "205.8", true},
+		{iwo, 999.99, "999.99", true},
+		{iwo, 4132.88, "4\u2009133", false},
 		{p99, 1_250_000, "1.250M", false},
 	} {
 		got, full := c.r.FormatNarrow(c.v)
 		if got != c.want || full != c.full {
 			t.Errorf("%s %v: %q (full %v), want %q (%v)", c.r.ID, c.v, got, full, c.want, c.full)
 		}
+	}
+}
+
+// TestCanvasMetricsFor: kernbench's make and SDET's scripts exit instead of
+// looping, so both sides' ops/s is 0 and the A/B table led with "0 0 =";
+// there it leads with the tasks exited by the same time. A workload that
+// counts ops keeps ops/s, whatever exits.
+func TestCanvasMetricsFor(t *testing.T) {
+	run := func(ops, exits int64) *sim.Metrics { return &sim.Metrics{Ops: ops, Exits: exits} }
+	for _, c := range []struct {
+		a, b  *sim.Metrics
+		first string
+	}{
+		{run(0, 180), run(0, 450), "exits"},
+		{run(0, 0), run(0, 3), "exits"},
+		{run(0, 0), run(0, 0), "ops-per-s"},         // nothing done yet on either side
+		{run(464, 464), run(312, 312), "ops-per-s"}, // aim9: a finished worker is an op
+		{run(0, 5), run(1, 5), "ops-per-s"},
+	} {
+		ids := CanvasMetricsFor(c.a, c.b)
+		if ids[0] != c.first || len(ids) != len(CanvasMetrics) {
+			t.Errorf("ops %d/%d, exits %d/%d: %v", c.a.Ops, c.b.Ops, c.a.Exits, c.b.Exits, ids)
+		}
+	}
+	if CanvasMetrics[0] != "ops-per-s" {
+		t.Errorf("CanvasMetricsFor changed CanvasMetrics: %v", CanvasMetrics)
 	}
 }

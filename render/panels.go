@@ -62,10 +62,11 @@ type DiffRow struct {
 	Unit   string
 }
 
-// DiffRows are the metrics the A/B table compares (frame.CanvasMetrics).
+// DiffRows are the metrics the A/B table compares (frame.CanvasMetricsFor).
 func DiffRows(a, b *sim.Metrics) []DiffRow {
-	rows := make([]DiffRow, 0, len(frame.CanvasMetrics))
-	for _, id := range frame.CanvasMetrics {
+	ids := frame.CanvasMetricsFor(a, b)
+	rows := make([]DiffRow, 0, len(ids))
+	for _, id := range ids {
 		m, _ := frame.MetricByID(id)
 		rows = append(rows, DiffRow{m.Name, m.Short, m.Value(a), m.Value(b), m.Better, m.Unit})
 	}

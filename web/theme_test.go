@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"schedplay/frame"
 	"schedplay/render"
 )
 
@@ -104,6 +105,23 @@ func TestVerdictColoursMatchTheCanvas(t *testing.T) {
 		for name, want := range map[string]string{"better": render.CSS(render.Better), "worse": render.CSS(render.Worse), "side-b": render.CSS(render.SideB)} {
 			if !strings.EqualFold(v[name], want) {
 				t.Errorf("%s: --%s is %s, the canvas draws %s", c.file, name, v[name], want)
+			}
+		}
+	}
+}
+
+// TestMetricsTableHasEveryMetric: the page's metrics table has a row of
+// cells for every metric the page model fills (frame.Metrics: m-, mb- and
+// md-ID); a metric added without its row would be computed and never shown.
+func TestMetricsTableHasEveryMetric(t *testing.T) {
+	html, err := os.ReadFile("index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range frame.Metrics {
+		for _, pre := range []string{"m-", "mb-", "md-"} {
+			if !strings.Contains(string(html), `id="`+pre+m.ID+`"`) {
+				t.Errorf("index.html has no #%s%s (%s)", pre, m.ID, m.Name)
 			}
 		}
 	}

@@ -35,7 +35,7 @@ func MetricCells(a, b *sim.Metrics) []Cell {
 		bv := r.Value(b)
 		verdict := [...]string{"worse", "", "better"}[frame.Verdict(r.Better, av, bv)+1]
 		out = append(out, narrowCell("m-"+r.ID, r, av), narrowCell("mb-"+r.ID, r, bv),
-			Cell{ID: "md-" + r.ID, Text: frame.FormatDelta(av, bv, r.Format), Verdict: verdict})
+			Cell{ID: "md-" + r.ID, Text: frame.FormatDelta(av, bv, func(v float64) string { t, _ := r.FormatNarrow(v); return t }), Verdict: verdict})
 	}
 	return out
 }
