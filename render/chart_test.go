@@ -256,3 +256,71 @@ func TestHeatDecorSides(t *testing.T) {
 		}
 	}
 }
+
+// TestAxisValuesOverTheData: an axis value drawn over a plot ("5.0k" at
+// the ops chart's top, the latency decades, "A ↑ 20k") sits on a backing
+// of the panel's colour added after every line and column it crosses, so
+// the data does not run through its digits (at 1280x720 the latency
+// chart's "100" was crossed by its p99 line). Quads are drawn in order,
+// texts after all of them.
+func TestAxisValuesOverTheData(t *testing.T) {
+	samples := func(dt int64) []*frame.Sample {
+		var ss []*frame.Sample
+		for i := range frame.SeriesLen {
+			// Values just under the axis tops: the lines and columns run
+			// through the top values' band.
+			s := &frame.Sample{T: int64(i+1) * dt, Dt: dt, Ops: 5, OpsRate: 4900,
+				LatP50: 0.85, LatP95: 8.5, LatP99: 85, NR: []uint8{1, 2}}
+			s.Mig[sim.CauseWakeup] = int32(19 + i%2)
+			ss = append(ss, s)
+		}
+		return ss
+	}
+	one := Sides{A: &frame.Series{Samples: samples(1e6)}}
+	two := Sides{A: &frame.Series{Samples: samples(1e6)}, B: &frame.Series{Samples: samples(1e6)}}
+	for _, sd := range []Sides{one, two} {
+		st := ChartStyle{Font: 14, AB: sd.B != nil}
+		r := Rect{X: 0, Y: 0, W: 300, H: 200}
+		a := plotArea(r, st)
+		for i, draw := range []func(*Scene, Rect, ChartStyle, Sides){OpsChart, LatencyChart, MigrationChart} {
+			var sc Scene
+			ChartFrame(&sc, r, Chart(i), st)
+			draw(&sc, r, st, sd)
+			n, crossed := 0, 0
+			for _, tx := range sc.Texts {
+				if tx.Y < a.Y || tx.Y > a.Bottom() || tx.X < a.X || tx.X > a.X+st.small() {
+					continue // not an axis value: the title line, the caption
+				}
+				n++
+				box := Rect{tx.X, tx.Y - tx.Size*0.5, ApproxMeasure(tx.S, tx.Size), tx.Size}
+				backing, lastData := -1, -1
+				for k, q := range sc.Quads {
+					qr := quadRect(q)
+					if qr.X > box.Right() || qr.Right() < box.X || qr.Y > box.Bottom() || qr.Bottom() < box.Y {
+						continue
+					}
+					if q.C == WithAlpha(Panel, 0.8) && qr.X <= box.X && qr.Right() >= box.Right() && qr.Y <= box.Y && qr.Bottom() >= box.Bottom() {
+						backing = k
+					} else if q.C != Panel && q.C != PanelBorder && q.C != GridLine {
+						lastData = k
+					}
+				}
+				if lastData >= 0 {
+					crossed++
+				}
+				if backing < lastData {
+					t.Errorf("chart %d, A/B %v: %q is crossed by data drawn after its backing (quad %d, backing %d)", i, sd.B != nil, tx.S, lastData, backing)
+				}
+			}
+			if n == 0 || crossed == 0 {
+				t.Errorf("chart %d, A/B %v: %d axis values drawn, %d crossed by the data: the test does not test it", i, sd.B != nil, n, crossed)
+			}
+		}
+	}
+}
+
+func quadRect(q Quad) Rect {
+	x0, x1 := min(q.X[0], q.X[1], q.X[2], q.X[3]), max(q.X[0], q.X[1], q.X[2], q.X[3])
+	y0, y1 := min(q.Y[0], q.Y[1], q.Y[2], q.Y[3]), max(q.Y[0], q.Y[1], q.Y[2], q.Y[3])
+	return Rect{float64(x0), float64(y0), float64(x1 - x0), float64(y1 - y0)}
+}
