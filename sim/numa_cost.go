@@ -15,10 +15,10 @@ package sim
 //     it inherits are its parent's;
 //   - exec replaces the user image, which is first touched where the task
 //     lands (sched_balance_exec()/sched_exec() move it before the new mm is
-//     set up, so no cache refill is charged: process.go), but not the task's
-//     kernel stack, task_struct and the files and pipes it inherited: the
-//     model keeps the task's home node across exec (one home node per task;
-//     sim/doc.go lists the simplification);
+//     set up, so no cache refill is charged: process.go), so the task's home
+//     node becomes the landing CPU's; its kernel stack, task_struct and the
+//     files and pipes it inherited stay on the forking node and are not
+//     charged (one home node per task; sim/doc.go lists the simplification);
 //   - nothing migrates pages afterwards (no NUMA balancing: sim/doc.go).
 //
 // The charge: a task running on a node other than its home node pays
