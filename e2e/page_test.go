@@ -512,6 +512,7 @@ func writeShot(t *testing.T, tb *tab, file string) {
 // kernbench against exec balancing off, after 500 ms: an idle while
 // overloaded of 4132.88 ms (now "4 133") and "×25.3" overflowed the 18rem
 // panel by 17 px after that, until the panel's side padding was narrowed.
+// Its caption broke "policy.sd_flags.MC.SD_BALANCE_EXE" / "C=true".
 func TestMetricsPanelFits(t *testing.T) {
 	for _, v := range []viewport{
 		{"projector", 1280, 720, 1, false},
@@ -537,6 +538,12 @@ func TestMetricsPanelFits(t *testing.T) {
 				tb.poll(`document.getElementById("mb-migrations").textContent.length >= 3`, 10*time.Second)
 				if over := eval[string](tb, `(() => { const p = document.getElementById("panel"); const t = document.getElementById("metrics-table"); return p.scrollWidth > p.clientWidth ? "panel " + p.scrollWidth + " > " + p.clientWidth + ", table " + Math.round(t.getBoundingClientRect().width) + " px" : ""; })()`); over != "" {
 					t.Errorf("the metrics panel scrolls sideways: %s", over)
+				}
+				// The caption over the table breaks paths between their
+				// segments: no piece between two break points is split
+				// over two lines ("SD_BALANCE_EXE" / "C=true" before).
+				if split := eval[string](tb, `(() => { const out = []; for (const n of document.getElementById("ab-caption").childNodes) { if (n.nodeType !== 3 || n.textContent === "\n") continue; const r = document.createRange(); r.selectNodeContents(n); const lines = new Set([...r.getClientRects()].map((q) => Math.round(q.top))); if (lines.size > 1) out.push(n.textContent); } return out.join(" | "); })()`); split != "" {
+					t.Errorf("the A/B caption breaks inside %q", split)
 				}
 				if c.preset != "tbench-pairs" {
 					return

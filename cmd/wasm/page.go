@@ -134,6 +134,29 @@ func (p *page) setText(id, text string) {
 	}
 }
 
+// setBreakable sets element id's text to text, with a <wbr> after each
+// '.', '=' and ',' (pagemodel.BreakPieces), when it changed: a path breaks
+// between its segments, not inside a flag's name.
+func (p *page) setBreakable(id, text string) {
+	if v, ok := p.shown[id]; ok && v == text {
+		return
+	}
+	p.shown[id] = text
+	e := p.el(id)
+	if !e.Truthy() {
+		return
+	}
+	e.Call("replaceChildren")
+	prev := ""
+	for _, piece := range pagemodel.BreakPieces(text) {
+		if prev != "" && prev != "\n" && piece != "\n" {
+			e.Call("appendChild", p.doc.Call("createElement", "wbr"))
+		}
+		e.Call("appendChild", p.doc.Call("createTextNode", piece))
+		prev = piece
+	}
+}
+
 // setData sets element id's data-key attribute to v ("" removes it), when
 // it changed.
 func (p *page) setData(id, key, v string) { p.setAttr(id, "data-"+key, v) }
@@ -250,7 +273,7 @@ func (p *page) panels(l *broadcast.Listener[*frame.Frame]) {
 				e.Get("classList").Call("toggle", "ab", ab)
 			}
 			if !ab {
-				p.setText("ab-caption", "")
+				p.setBreakable("ab-caption", "")
 			}
 		}
 		first = false
@@ -287,7 +310,7 @@ func (p *page) panels(l *broadcast.Listener[*frame.Frame]) {
 			var b *sim.Metrics
 			if f.B() != nil {
 				b = f.B().Metrics
-				p.setText("ab-caption", f.A().Label+"\n"+f.B().Label)
+				p.setBreakable("ab-caption", f.A().Label+"\n"+f.B().Label)
 			}
 			p.showMetrics(m, b)
 			p.setText("talk-strip", pagemodel.Strip(m, b))
