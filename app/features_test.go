@@ -153,6 +153,43 @@ func TestSeriesMatchesMetrics(t *testing.T) {
 	}
 }
 
+// The series counts the tasks that exit, as the run's metrics do: kernbench's
+// compiler jobs exit instead of looping (no op is ever counted), and the
+// throughput chart plots their exits per second (frame.CountsExits).
+func TestSeriesCountsExits(t *testing.T) {
+	s := NewSession()
+	if err := s.Load(shortPreset(t, "kernbench-numaq", "40ms"), false); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetSpeed(0.005); err != nil { // 200 us samples: 200 in the run
+		t.Fatal(err)
+	}
+	frames := playAll(t, s, 16*time.Millisecond)
+	ser := frames[len(frames)-1].A().Series
+	if n := len(ser.Samples); n != 200 {
+		t.Fatalf("%d samples in 40 ms at 200 us, want 200", n)
+	}
+	var exits int64
+	for i, smp := range ser.Samples {
+		exits += int64(smp.Exits)
+		var wex, wdt int64
+		for j := max(0, i-frame.SmoothSamples+1); j <= i; j++ {
+			wex += int64(ser.Samples[j].Exits)
+			wdt += ser.Samples[j].Dt
+		}
+		if want := float64(wex) * 1e9 / float64(wdt); math.Abs(smp.ExitRate-want) > 1e-6*want {
+			t.Errorf("sample %d: ExitRate %v, want %v", i, smp.ExitRate, want)
+		}
+	}
+	m, _ := s.Metrics()
+	if exits != m.Exits || m.Exits == 0 || m.Ops != 0 {
+		t.Errorf("samples add up to %d exits, metrics say %d exits and %d ops (want equal exits, some, and no op)", exits, m.Exits, m.Ops)
+	}
+	if !frame.CountsExits(&m, nil) {
+		t.Errorf("kernbench's run does not count exits: %d ops, %d exits", m.Ops, m.Exits)
+	}
+}
+
 func TestSeriesRing(t *testing.T) {
 	s := NewSession()
 	if err := s.Load(shortPreset(t, "pelt-pingpong", "100ms"), false); err != nil {

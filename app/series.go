@@ -122,13 +122,14 @@ type sampler struct {
 	wakeT    []int64 // per task: time of the pending wake-up, -1 if none
 	lat      latHist
 	window   [frame.SmoothSamples]struct {
-		lat     latHist
-		ops, dt int64
+		lat            latHist
+		ops, exits, dt int64
 	}
 	nwin    int // samples closed (the window holds min(nwin, SmoothSamples))
 	mig     [sim.NumCauses]int32
 	migDist [sim.NumDistances]int32
 	ops     int64 // total ops at the last sample
+	exits   int32 // tasks exited in the current interval
 	ring    []*frame.Sample
 	series  *frame.Series // the published view; nil when a sample was added since
 	tmp     sim.Snapshot
@@ -164,6 +165,8 @@ func (sp *sampler) event(e *sim.Event, topo *sim.Topology) {
 			sp.lat.add(e.T - sp.wakeT[e.Task])
 			sp.wakeT[e.Task] = -1
 		}
+	case sim.EvExit:
+		sp.exits++
 	case sim.EvMigrate, sim.EvFork:
 		if e.Kind == sim.EvFork && (e.From < 0 || e.From == e.CPU) {
 			return // placed on its parent's CPU: not a migration
@@ -192,17 +195,19 @@ func (sp *sampler) sample(s *sim.Sim, now int64) {
 		dt = min(dt, now)
 	}
 	w := &sp.window[sp.nwin%frame.SmoothSamples]
-	w.lat, w.ops, w.dt = sp.lat, ops-sp.ops, dt
+	w.lat, w.ops, w.exits, w.dt = sp.lat, ops-sp.ops, int64(sp.exits), dt
 	sp.nwin++
 	var win latHist
-	var wops, wdt int64
+	var wops, wexits, wdt int64
 	for i := range min(sp.nwin, frame.SmoothSamples) {
 		win.merge(&sp.window[i].lat)
 		wops += sp.window[i].ops
+		wexits += sp.window[i].exits
 		wdt += sp.window[i].dt
 	}
 	smp := &frame.Sample{
 		T: now, Dt: dt, Ops: ops - sp.ops, OpsRate: perS(wops, wdt),
+		Exits: sp.exits, ExitRate: perS(wexits, wdt),
 		Wakeups: sp.lat.n,
 		LatP50:  win.quantile(0.50), LatP95: win.quantile(0.95), LatP99: win.quantile(0.99),
 		Mig: sp.mig, MigDist: sp.migDist,
@@ -222,6 +227,7 @@ func (sp *sampler) sample(s *sim.Sim, now int64) {
 	}
 	smp.IWO = min(idle, waiting)
 	sp.ops = ops
+	sp.exits = 0
 	sp.lat = latHist{}
 	sp.mig = [sim.NumCauses]int32{}
 	sp.migDist = [sim.NumDistances]int32{}

@@ -230,12 +230,27 @@ func (r Metric) FormatNarrow(v float64) (text string, full bool) {
 	return r.Format(v), true
 }
 
-// CanvasMetricsFor are CanvasMetrics for two runs: where neither counts
-// an op (a workload whose tasks exit instead of looping: kernbench's make,
-// SDET) and a task exited, the table leads with the tasks exited instead
-// of an ops/s of 0 against 0.
+// CountsExits reports whether a run's throughput is its tasks' exits, not
+// its ops: neither side counts an op (a workload whose tasks exit instead
+// of looping: kernbench's make, SDET's commands) and a task exited. b is
+// nil without A/B. The canvas' A/B table (CanvasMetricsFor) and its
+// throughput chart (render.ChartStyle.Exits) both ask this.
+func CountsExits(a, b *sim.Metrics) bool {
+	if a == nil {
+		return false
+	}
+	var bOps, bExits int64
+	if b != nil {
+		bOps, bExits = b.Ops, b.Exits
+	}
+	return a.Ops == 0 && bOps == 0 && a.Exits+bExits > 0
+}
+
+// CanvasMetricsFor are CanvasMetrics for two runs: where the runs count
+// exits (CountsExits), the table leads with the tasks exited instead of
+// an ops/s of 0 against 0.
 func CanvasMetricsFor(a, b *sim.Metrics) []string {
-	if a.Ops != 0 || b.Ops != 0 || a.Exits+b.Exits == 0 {
+	if !CountsExits(a, b) {
 		return CanvasMetrics
 	}
 	out := append([]string(nil), CanvasMetrics...)

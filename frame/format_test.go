@@ -130,6 +130,24 @@ func TestFormatNarrow(t *testing.T) {
 // looping, so both sides' ops/s is 0 and the A/B table led with "0 0 =";
 // there it leads with the tasks exited by the same time. A workload that
 // counts ops keeps ops/s, whatever exits.
+func TestCountsExits(t *testing.T) {
+	run := func(ops, exits int64) *sim.Metrics { return &sim.Metrics{Ops: ops, Exits: exits} }
+	for _, c := range []struct {
+		a, b *sim.Metrics
+		want bool
+	}{
+		{run(0, 12), nil, true},       // kernbench alone
+		{run(0, 0), nil, false},       // nothing done yet
+		{run(0, 0), run(0, 3), true},  // side B's first job exited
+		{run(3, 3), run(0, 3), false}, // aim9: a finished worker is an op
+		{nil, nil, false},             // no metrics yet
+	} {
+		if got := CountsExits(c.a, c.b); got != c.want {
+			t.Errorf("CountsExits(%+v, %+v) = %v", c.a, c.b, got)
+		}
+	}
+}
+
 func TestCanvasMetricsFor(t *testing.T) {
 	run := func(ops, exits int64) *sim.Metrics { return &sim.Metrics{Ops: ops, Exits: exits} }
 	for _, c := range []struct {

@@ -23,6 +23,12 @@ type Sample struct {
 	// samples (this one included): one interval holds too few ops for a
 	// readable rate.
 	OpsRate float64
+	// Exits: tasks that exited in the interval; ExitRate is exits per
+	// simulated second over the last SmoothSamples samples, as OpsRate.
+	// The throughput chart plots it for a workload whose tasks exit
+	// instead of looping (frame.CountsExits).
+	Exits    int32
+	ExitRate float64
 	// Wakeups completed in the interval. LatP50..99: wake-up latency (from
 	// try_to_wake_up to the task running) of the wake-ups completed in the
 	// last SmoothSamples samples, in µs, from a histogram with

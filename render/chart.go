@@ -13,7 +13,10 @@ import (
 // Charts: four time-series panels under (or beside) the machine, each
 // frame.SeriesLen samples wide with the newest on the right.
 //
-//  1. ops/s: completed program iterations per simulated second.
+//  1. ops/s: completed program iterations per simulated second; for a
+//     workload whose tasks exit instead of looping (kernbench's make,
+//     SDET's commands: frame.CountsExits), "exits/s", the tasks that
+//     exited per simulated second (ChartStyle.Exits).
 //  2. wake-up latency: p50, p95 and p99 of the wake-ups completed in each
 //     sample, on a logarithmic axis (latencies span orders of magnitude).
 //  3. migrations/s by cause: stacked columns in the cause colours; with
@@ -68,6 +71,9 @@ type ChartStyle struct {
 	// MinText is the smallest text (talk mode: TalkMinText): axis values,
 	// captions and line names are no smaller.
 	MinText float64
+	// Exits: the throughput panel plots the tasks exited per second
+	// instead of ops per second (frame.CountsExits of the runs shown).
+	Exits bool
 }
 
 func (st ChartStyle) measure(s string, f float64) float64 {
@@ -99,6 +105,13 @@ func ChartFrame(dst *Scene, r Rect, c Chart, st ChartStyle) {
 
 // chartTitleIn is the title chart c shows in a panel w wide.
 func chartTitleIn(c Chart, w float64, st ChartStyle) string {
+	if c == ChartOps && st.Exits {
+		// One short form: "tasks exited/s" where it fits with its values.
+		if st.measure("tasks exited/s", st.Font)+st.valueRoom() <= w {
+			return "tasks exited/s"
+		}
+		return "exits/s"
+	}
 	title := ChartTitle(c)
 	if st.measure(title, st.Font)+st.valueRoom() > w {
 		title = chartShortTitle(c)
@@ -346,13 +359,20 @@ func samplesOf(s *frame.Series) []*frame.Sample {
 	return s.Samples
 }
 
-// OpsChart draws the ops/s panel's data into r (the frame is ChartFrame's).
+// OpsChart draws the throughput panel's data into r (the frame is
+// ChartFrame's): ops per second, or tasks exited per second (st.Exits).
 func OpsChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 	a := plotArea(r, st)
+	rate := func(smp *frame.Sample) float64 {
+		if st.Exits {
+			return smp.ExitRate
+		}
+		return smp.OpsRate
+	}
 	top := 0.0
 	for _, s := range sd.list() {
 		for _, smp := range samplesOf(s) {
-			top = max(top, smp.OpsRate)
+			top = max(top, rate(smp))
 		}
 	}
 	top = NiceCeil(top)
@@ -368,7 +388,7 @@ func OpsChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 		ss := samplesOf(s)
 		v := make([]float64, len(ss))
 		for i, smp := range ss {
-			v[i] = smp.OpsRate
+			v[i] = rate(smp)
 		}
 		lines = append(lines, LineValues{V: v, C: cols[k], Width: 2.5})
 		n = max(n, len(ss))
@@ -376,8 +396,21 @@ func OpsChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 	lineChart(dst, a, lines, n, top, 0, false)
 	axisValues(dst, st, axis)
 	headValues(dst, r, st, ChartOps, sideValues(sd, func(s *frame.Series) (string, bool) {
+		if st.Exits {
+			// Exits come in waves (a make's jobs end together), and the
+			// newest samples often hold none: the value is the rate over
+			// the panel's whole width, as a reader averages the curve.
+			var n, dt int64
+			for _, smp := range samplesOf(s) {
+				n, dt = n+int64(smp.Exits), dt+smp.Dt
+			}
+			if dt > 0 {
+				return frame.FormatValue(float64(n) * 1e9 / float64(dt)), true
+			}
+			return "", false
+		}
 		if last := s.Last(); last != nil {
-			return frame.FormatValue(last.OpsRate), true
+			return frame.FormatValue(rate(last)), true
 		}
 		return "", false
 	}, SideA))

@@ -324,3 +324,43 @@ func quadRect(q Quad) Rect {
 	y0, y1 := min(q.Y[0], q.Y[1], q.Y[2], q.Y[3]), max(q.Y[0], q.Y[1], q.Y[2], q.Y[3])
 	return Rect{float64(x0), float64(y0), float64(x1 - x0), float64(y1 - y0)}
 }
+
+// The throughput panel of a workload whose tasks exit instead of looping
+// (kernbench's make: frame.CountsExits) plots the tasks exited per second
+// under its own title, with the rate over the panel as its value: "ops/s"
+// with "A 0 B 0" and a flat line said nothing.
+func TestThroughputChartCountsExits(t *testing.T) {
+	var ss []*frame.Sample
+	for i := range 40 {
+		ss = append(ss, &frame.Sample{T: int64(i+1) * 1e6, Dt: 1e6, Exits: 1, ExitRate: 640, NR: []uint8{1}})
+	}
+	sd := Sides{A: &frame.Series{Samples: ss}, B: &frame.Series{Samples: ss}}
+	r := Rect{X: 0, Y: 0, W: 320, H: 160}
+	for _, exits := range []bool{false, true} {
+		st := ChartStyle{Font: 14, AB: true, Exits: exits}
+		var sc Scene
+		ChartFrame(&sc, r, ChartOps, st)
+		OpsChart(&sc, r, st, sd)
+		texts := map[string]bool{}
+		for _, tx := range sc.Texts {
+			texts[tx.S] = true
+		}
+		title, value := "ops/s", "A 0"
+		if exits {
+			// The value is the rate over the panel (one exit a ms), not
+			// the newest smoothed sample's.
+			title, value = "tasks exited/s", "A "+frame.FormatValue(1000)
+		}
+		if !texts[title] || !texts[value] {
+			t.Errorf("Exits %v: want the title %q and the value %q, the panel has %v", exits, title, value, texts)
+		}
+		if exits && texts["ops/s"] {
+			t.Errorf("an exits panel titled ops/s: %v", texts)
+		}
+	}
+	// A narrow panel keeps a title that says exits.
+	st := ChartStyle{Font: 14, AB: true, Exits: true}
+	if got := chartTitleIn(ChartOps, 200, st); got != "exits/s" {
+		t.Errorf("narrow exits panel titled %q", got)
+	}
+}

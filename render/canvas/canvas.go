@@ -47,6 +47,7 @@ type Canvas struct {
 	ab     bool
 	era    string
 	theme  string // render.SetTheme's (a change redraws the static layer)
+	exits  bool   // the throughput chart counts exits (frame.CountsExits): its title is static
 	laidOK bool
 	err    error
 
@@ -235,7 +236,8 @@ func (c *Canvas) build(stage render.Rect, wall float64) {
 	}
 	ab := f.B() != nil
 	render.SetTheme(f.Theme)
-	if f.Rev != c.rev || stage != c.stage || f.Talk != c.talk || ab != c.ab || f.A().Era != c.era || render.CurrentTheme() != c.theme {
+	exits := frame.CountsExits(c.metrics[0], c.metrics[1])
+	if f.Rev != c.rev || stage != c.stage || f.Talk != c.talk || ab != c.ab || f.A().Era != c.era || render.CurrentTheme() != c.theme || exits != c.exits {
 		c.relayout(f, stage)
 	}
 	if !c.laidOK {
@@ -345,6 +347,7 @@ func animatedText(animated [2]string, ab bool) string {
 
 func (c *Canvas) relayout(f *frame.Frame, stage render.Rect) {
 	c.rev, c.stage, c.talk, c.ab, c.era, c.theme = f.Rev, stage, f.Talk, f.B() != nil, f.A().Era, render.CurrentTheme()
+	c.exits = frame.CountsExits(c.metrics[0], c.metrics[1])
 	c.version++
 	c.static.Reset()
 	c.laidOK = false
@@ -422,7 +425,7 @@ func (c *Canvas) relayout(f *frame.Frame, stage render.Rect) {
 		}
 	}
 	d := &c.dash
-	c.cst = render.ChartStyle{Font: d.Font, Measure: c.Measure, AB: ab, MinText: d.MinText}
+	c.cst = render.ChartStyle{Font: d.Font, Measure: c.Measure, AB: ab, MinText: d.MinText, Exits: c.exits}
 	c.legend = render.LayoutLegend(c.legendItems(render.LegendItems(lo), d.Legend.W, d.LegendFont), d.Legend.W, d.LegendFont, c.Measure)
 	c.legend.MinText = d.MinText
 	// Static layer.

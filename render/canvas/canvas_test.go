@@ -6,6 +6,8 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -325,5 +327,33 @@ func TestPausedFrameExplainsAtOnce(t *testing.T) {
 	c.Take(paused, 200.6)
 	if n := len(c.explains); c.explains[n-1] != "t=40.000ms the newest move" {
 		t.Errorf("a paused frame's move is not the newest explanation: %q", c.explains)
+	}
+}
+
+// The throughput chart's title is in the static layer: it follows the runs
+// shown (frame.CountsExits). kernbench's jobs exit instead of looping, so
+// its panel counts exits; tbench counts ops.
+func TestThroughputTitleFollowsTheRuns(t *testing.T) {
+	for _, c := range []struct {
+		sh    shot
+		title string
+	}{
+		{shot{name: "kernbench-ab", preset: "kernbench-numaq", compare: []string{"policy.sd_flags.NUMA.SD_BALANCE_EXEC=false"}, speed: 0.2, frames: 30, stage: normalStage}, "exits/s"},
+		{shot{name: "kernbench", preset: "kernbench-numaq", speed: 0.2, frames: 30, stage: wideStage}, "exits/s"},
+		{shot{name: "tbench", preset: "tbench-pairs", speed: 0.001, frames: 30, stage: normalStage}, "ops/s"},
+	} {
+		cv := play(t, c.sh, nil)
+		st, _ := cv.Static()
+		var titles []string
+		found := false
+		for _, tx := range st.Texts {
+			if strings.HasSuffix(tx.S, "/s") {
+				titles = append(titles, tx.S)
+				found = found || tx.S == c.title || c.title == "exits/s" && tx.S == "tasks exited/s"
+			}
+		}
+		if !found || (c.title == "exits/s" && slices.Contains(titles, "ops/s")) {
+			t.Errorf("%s: chart titles %q, want %q", c.sh.name, titles, c.title)
+		}
 	}
 }
