@@ -3,6 +3,8 @@ package render
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"schedplay/sim"
@@ -274,4 +276,49 @@ func TestGlideBadgesInsideMachine(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestGlideBadgesDoNotOverlap: the badges of moves in flight at once never
+// cover each other. 40 tbench pairs on a phone in talk mode (the cells too
+// small for their numbers, so each badge names both CPUs) piled "30→31
+// LLC", "32→33 LLC" and "39→36 LLC" into one unreadable block; now a badge
+// that would cover a newer one is left out, and the newest move always has
+// its badge.
+func TestGlideBadgesDoNotOverlap(t *testing.T) {
+	// 256 CPUs on a phone in talk mode: cells without numbers.
+	tp := topo(t, sim.Machine{Nodes: 4, SocketsPerNode: 1, LLCsPerSocket: 1, ClustersPerLLC: 1, CoresPerCluster: 32, ThreadsPerCore: 2, Numbering: sim.NumberX86})
+	l, err := NewLayoutWith(tp, Rect{X: 10, Y: 245, W: 370, H: 508}, nil, LayoutOptions{Talk: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewPainter(l, tasksN(1), idle, nil)
+	// Six moves between neighbouring CPUs of one socket, started together:
+	// their arcs' apexes are a few pixels apart.
+	var act []Glide
+	for k := range 6 {
+		act = append(act, Glide{From: int16(130 + k), To: int16(138 + k), Cause: sim.CauseWakeup, Dist: sim.DistLLC, Start: float64(k) * 0.01})
+	}
+	var sc Scene
+	p.DrawGlides(act, 0.1, GlideDuration, &sc)
+	var boxes []Rect
+	var names []string
+	for _, tx := range sc.Texts {
+		if !strings.HasSuffix(tx.S, "LLC") {
+			continue
+		}
+		w := ApproxMeasure(tx.S, tx.Size)
+		boxes = append(boxes, Rect{X: tx.X - w/2, Y: tx.Y - tx.Size/2, W: w, H: tx.Size})
+		names = append(names, tx.S)
+	}
+	for i := range boxes {
+		for j := range i {
+			if boxes[i].Overlaps(boxes[j]) {
+				t.Errorf("badges %q and %q overlap (%v, %v)", names[j], names[i], boxes[j], boxes[i])
+			}
+		}
+	}
+	if !slices.Contains(names, "135→143 LLC") {
+		t.Errorf("badges %q: the newest move's (135→143 LLC) is not among them", names)
+	}
+	t.Logf("badges shown: %q", names)
 }

@@ -3,6 +3,7 @@ package render
 import (
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -48,6 +49,7 @@ type Painter struct {
 
 	looks  []taskLook // per task id, filled on first use (look)
 	xs, ys []float64  // scratch for arcs
+	badges []Rect     // scratch: the badges placed this frame
 }
 
 // taskLook is how one task is drawn on this layout.
@@ -550,8 +552,12 @@ func (p *Painter) DrawGlides(act []Glide, now, dur float64, dst *Scene) {
 			dst.Polyline(p.xs, p.ys, w, col, st.Dash)
 		}
 	}
-	// Badges for the newest few in flight (more would clutter a busy machine).
-	for i := max(0, len(act)-MaxBadges); i < len(act); i++ {
+	// Badges for the newest few in flight (more would clutter a busy
+	// machine), newest first, each only where it covers no newer one: 40
+	// tbench pairs on a phone in talk mode piled four "30→31 LLC" badges
+	// into one unreadable block.
+	p.badges = p.badges[:0]
+	for i := len(act) - 1; i >= 0 && len(p.badges) < MaxBadges; i-- {
 		gl := &act[i]
 		if now-gl.Start > gl.duration(dur) {
 			continue
@@ -585,6 +591,10 @@ func (p *Painter) DrawGlides(act []Glide, now, dur float64, dst *Scene) {
 		x = clamp(x, l.Stage.X+w/2, l.Stage.Right()-w/2)
 		y = clamp(y, l.Stage.Y+badge*0.7, l.Stage.Bottom()-badge*0.7)
 		r := Rect{x - w/2, y - badge*0.7, w, badge * 1.4}
+		if slices.ContainsFunc(p.badges, r.Overlaps) {
+			continue
+		}
+		p.badges = append(p.badges, r)
 		dst.Fill(r, WithAlpha(Background, 0.85*fade))
 		dst.Stroke(r, 1, WithAlpha(CauseColor(gl.Cause), fade))
 		dst.Label(x, y, badge, WithAlpha(CellLabel, fade), name, AlignCenter)

@@ -294,7 +294,9 @@ type Status struct {
 	// Animated says how many of the moves are animated when there are
 	// more than the glides can show ("" otherwise): on the status line, a
 	// badge in the machine would cover its last row of cells.
-	Animated string
+	// AnimatedShort is the same in fewer words, for a narrow line (a
+	// phone held upright), where Animated does not fit.
+	Animated, AnimatedShort string
 }
 
 // StatusLine draws the talk-mode status line into r.
@@ -316,21 +318,49 @@ func StatusLine(dst *Scene, r Rect, f float64, st Status, m Measure) {
 	}
 	dst.Label(x, cy, f, col, state, AlignLeft)
 	x += m(state, f) + f*1.2
-	clock := "t = " + frame.FormatSimTime(st.Now) + " of " + frame.FormatSimTime(st.Duration)
-	dst.Label(x, cy, f, CellLabel, clock, AlignLeft)
-	x += m(clock, f) + f*1.2
+	// The keys, the moves animated and the pause mark are no smaller than
+	// TalkMinText: the status line is talk mode's.
+	fs := max(f*0.8, TalkMinText)
+	arm, af := "", max(f*0.85, TalkMinText)
 	if st.PauseOnMove && !st.PausedOnMove {
-		arm := "● pause on next move"
-		af := max(f*0.85, TalkMinText)
+		arm = "● pause on next move"
+	}
+	// The clock with the run's length, and the moves animated in the
+	// longest words that fit after it; on a narrow line (a phone held
+	// upright) the clock drops the length (the page's scrubber shows it),
+	// then its "t =", before the count goes.
+	now := frame.FormatSimTime(st.Now)
+	long := "t = " + now + " of " + frame.FormatSimTime(st.Duration)
+	room := r.Right() - f*0.5 - x
+	if arm != "" {
+		room -= m(arm, af) + f*1.2
+	}
+	type choice struct {
+		clock, animated string
+		gap             float64
+	}
+	pick := choice{long, "", f * 1.2}
+	for _, c := range []choice{
+		{long, st.Animated, f * 1.2},
+		{long, st.AnimatedShort, f * 1.2},
+		{"t = " + now, st.AnimatedShort, f * 1.2},
+		{now, st.AnimatedShort, f * 0.8},
+	} {
+		if c.animated != "" && m(c.clock, f)+c.gap+m(c.animated, fs) <= room {
+			pick = c
+			break
+		}
+	}
+	clock, animated := pick.clock, pick.animated
+	dst.Label(x, cy, f, CellLabel, clock, AlignLeft)
+	x += m(clock, f) + pick.gap
+	if arm != "" {
 		dst.Label(x, cy, af, CauseColor(sim.CauseBalance), arm, AlignLeft)
 		x += m(arm, af) + f*1.2
 	}
-	// The keys, as far as they fit (the page shows the title); the status
-	// line is talk mode's, so they are no smaller than TalkMinText.
-	fs := max(f*0.8, TalkMinText)
-	if st.Animated != "" && x+m(st.Animated, fs) <= r.Right()-f*0.5 {
-		dst.Label(x, cy, fs, Muted, st.Animated, AlignLeft)
-		x += m(st.Animated, fs) + f*1.2
+	if animated != "" {
+		dst.Label(x, cy, fs, Muted, animated, AlignLeft)
+		x += m(animated, fs) + f*1.2
 	}
 	w := r.Right() - f*0.5 - x
 	if keys := fit(m, fs, w, StatusKeys...); keys != "" {

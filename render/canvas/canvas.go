@@ -286,7 +286,7 @@ func (c *Canvas) build(stage render.Rect, wall float64) {
 	if text := animatedText(animated, ab); text != "" && !f.Talk {
 		short, tiny := strings.TrimPrefix(text, "moves "), ""
 		if !ab {
-			tiny = "animated " + strings.Replace(animated[0], " of ", "/", 1)
+			tiny = animatedShort(animated, false)
 		}
 		noted = render.ChartNote(&c.dyn, d.Charts[render.ChartMigrations], c.cst, text, short, tiny)
 	}
@@ -294,7 +294,7 @@ func (c *Canvas) build(stage render.Rect, wall float64) {
 		render.StatusLine(&c.dyn, d.Status, d.Font, render.Status{
 			Playing: f.Playing, Finished: f.A().Now >= f.Duration, PauseOnMove: f.PauseOnMove,
 			PausedOnMove: !f.Playing && len(c.pinned[0]) > 0, Speed: f.Speed, Now: f.A().Now,
-			Duration: f.Duration, Animated: animatedText(animated, ab),
+			Duration: f.Duration, Animated: animatedText(animated, ab), AnimatedShort: animatedShort(animated, ab),
 		}, c.Measure)
 		if d.Log.W > 0 {
 			render.LogPanel(&c.dyn, d.Log, max(d.Font*0.9, d.MinText), c.explains, c.Measure)
@@ -338,6 +338,31 @@ func animatedText(animated [2]string, ab bool) string {
 		}
 		if animated[k] != "" {
 			text += " " + name + " " + animated[k] + "/s"
+		} else {
+			text += " " + name + " all"
+		}
+	}
+	return text
+}
+
+// animatedShort is animatedText for a narrow status line: "animated
+// 20/250k" ("20 of 250k" moves a second), with A/B "animated A 20/250k ·
+// B all".
+func animatedShort(animated [2]string, ab bool) string {
+	short := func(s string) string { return strings.Replace(s, " of ", "/", 1) }
+	switch {
+	case animated[0] == "" && animated[1] == "":
+		return ""
+	case !ab:
+		return "animated " + short(animated[0])
+	}
+	text := "animated"
+	for k, name := range [2]string{"A", "B"} {
+		if k > 0 {
+			text += " ·"
+		}
+		if animated[k] != "" {
+			text += " " + name + " " + short(animated[k])
 		} else {
 			text += " " + name + " all"
 		}
