@@ -545,6 +545,12 @@ func TestMetricsPanelFits(t *testing.T) {
 				if split := eval[string](tb, `(() => { const out = []; for (const n of document.getElementById("ab-caption").childNodes) { if (n.nodeType !== 3 || n.textContent === "\n") continue; const r = document.createRange(); r.selectNodeContents(n); const lines = new Set([...r.getClientRects()].map((q) => Math.round(q.top))); if (lines.size > 1) out.push(n.textContent); } return out.join(" | "); })()`); split != "" {
 					t.Errorf("the A/B caption breaks inside %q", split)
 				}
+				// kernbench's jobs exit instead of looping: its ops rows
+				// (0 against 0) are hidden, tbench's shown.
+				opsShown := eval[bool](tb, `document.getElementById("m-ops-per-s").offsetParent !== null && document.getElementById("m-ops").offsetParent !== null`)
+				if opsShown != (c.preset == "tbench-pairs") {
+					t.Errorf("%s: the ops rows shown: %v", c.preset, opsShown)
+				}
 				if c.preset != "tbench-pairs" {
 					return
 				}

@@ -233,7 +233,7 @@ func (p *page) fatal(text string) {
 func (p *page) panels(l *broadcast.Listener[*frame.Frame]) {
 	var rev int64 = -1
 	var lastClock, lastMove time.Time
-	talk, armed, ab := false, false, false
+	talk, armed, ab, exits := false, false, false, false
 	pausedAtMove := false
 	first := true
 	for f := range l.Ch() {
@@ -311,6 +311,12 @@ func (p *page) panels(l *broadcast.Listener[*frame.Frame]) {
 			if f.B() != nil {
 				b = f.B().Metrics
 				p.setBreakable("ab-caption", f.A().Label+"\n"+f.B().Label)
+			}
+			if x := frame.CountsExits(m, b); x != exits {
+				exits = x
+				if e := p.el("metrics-table"); e.Truthy() {
+					e.Get("classList").Call("toggle", "exits", exits)
+				}
 			}
 			p.showMetrics(m, b)
 			p.setText("talk-strip", pagemodel.Strip(m, b))

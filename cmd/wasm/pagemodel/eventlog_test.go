@@ -98,6 +98,15 @@ func TestMetricCells(t *testing.T) {
 	if s := Strip(a, nil); !strings.HasPrefix(s, "1\u2009000 ops/s") {
 		t.Errorf("strip %q", s)
 	}
+	// kernbench: its jobs exit instead of looping, so the strip leads with
+	// the tasks exited, not "A 0 ops/s · B 0 ops/s (=)".
+	ka, kb := &sim.Metrics{Exits: 320}, &sim.Metrics{Exits: 128}
+	if s := Strip(ka, kb); !strings.HasPrefix(s, "tasks exited A 320 · B 128 (−60%)") {
+		t.Errorf("kernbench's A/B strip %q", s)
+	}
+	if s := Strip(ka, nil); !strings.HasPrefix(s, "320 tasks exited") {
+		t.Errorf("kernbench's strip %q", s)
+	}
 }
 
 // TestEventLogCountsMissedFrames: issue 18, item 7. A listener whose

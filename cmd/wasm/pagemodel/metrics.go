@@ -50,7 +50,20 @@ func narrowCell(id string, r frame.Metric, v float64) Cell {
 }
 
 // Strip is talk mode's one-line summary of the metrics (A, or A against B).
+// It leads with the throughput, or with the tasks exited where the runs
+// count exits (frame.CountsExits: kernbench's make, SDET), whose ops/s is 0.
 func Strip(a, b *sim.Metrics) string {
+	if frame.CountsExits(a, b) {
+		count := func(m *sim.Metrics) float64 { return float64(m.Exits) }
+		if b == nil {
+			return fmt.Sprintf("%s tasks exited · wake-up p99 %s µs · %s migrations · idle while overloaded %.1f ms",
+				frame.FormatCount(count(a)), frame.FormatFixed(a.WakeupLatencyUS.P99, 1),
+				frame.FormatCount(float64(a.Migrations.Total)), a.IdleWhileOverloadedMS)
+		}
+		return fmt.Sprintf("tasks exited A %s · B %s (%s) · migrations A %s, B %s",
+			frame.FormatCount(count(a)), frame.FormatCount(count(b)), frame.FormatDelta(count(a), count(b), frame.FormatCount),
+			frame.FormatCount(float64(a.Migrations.Total)), frame.FormatCount(float64(b.Migrations.Total)))
+	}
 	if b == nil {
 		return fmt.Sprintf("%s ops/s · wake-up p99 %s µs · %s migrations · idle while overloaded %.1f ms",
 			frame.FormatCount(a.OpsPerS), frame.FormatFixed(a.WakeupLatencyUS.P99, 1),
