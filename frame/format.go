@@ -170,8 +170,8 @@ func twoDecimals(x float64) string { return FormatFixed(x, 2) }
 var Metrics = []Metric{
 	{"ops-per-s", "ops/s", "ops/s", "", +1, func(m *sim.Metrics) float64 { return m.OpsPerS }, FormatCount},
 	{"ops", "ops", "ops", "", +1, func(m *sim.Metrics) float64 { return float64(m.Ops) }, FormatCount},
-	// Jobs done where a workload's tasks exit instead of looping (a make,
-	// SDET's scripts): more in the same time is more work done.
+	// Jobs done where a workload's tasks exit instead of looping (a make's
+	// jobs, SDET's commands): more in the same time is more work done.
 	{"exits", "tasks exited", "exited", "", +1, func(m *sim.Metrics) float64 { return float64(m.Exits) }, FormatCount},
 	{"p50", "wake-up p50", "p50", " µs", -1, func(m *sim.Metrics) float64 { return m.WakeupLatencyUS.P50 }, oneDecimal},
 	{"p99", "wake-up p99", "p99", " µs", -1, func(m *sim.Metrics) float64 { return m.WakeupLatencyUS.P99 }, oneDecimal},
@@ -232,9 +232,10 @@ func (r Metric) FormatNarrow(v float64) (text string, full bool) {
 
 // CountsExits reports whether a run's throughput is its tasks' exits, not
 // its ops: neither side counts an op (a workload whose tasks exit instead
-// of looping: kernbench's make, SDET's commands) and a task exited. b is
-// nil without A/B. The canvas' A/B table (CanvasMetricsFor) and its
-// throughput chart (render.ChartStyle.Exits) both ask this.
+// of looping: kernbench's make; SDET's users loop, so it counts ops) and a
+// task exited. b is nil without A/B. The canvas' A/B table
+// (CanvasMetricsFor), its throughput chart (render.ChartStyle.Exits), the
+// talk strip and the page's table all ask this.
 func CountsExits(a, b *sim.Metrics) bool {
 	if a == nil {
 		return false

@@ -14,8 +14,8 @@ import (
 // frame.SeriesLen samples wide with the newest on the right.
 //
 //  1. ops/s: completed program iterations per simulated second; for a
-//     workload whose tasks exit instead of looping (kernbench's make,
-//     SDET's commands: frame.CountsExits), "exits/s", the tasks that
+//     workload whose tasks exit instead of looping (kernbench's make:
+//     frame.CountsExits), "exits/s", the tasks that
 //     exited per simulated second (ChartStyle.Exits).
 //  2. wake-up latency: p50, p95 and p99 of the wake-ups completed in each
 //     sample, on a logarithmic axis (latencies span orders of magnitude).

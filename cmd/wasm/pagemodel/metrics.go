@@ -51,7 +51,7 @@ func narrowCell(id string, r frame.Metric, v float64) Cell {
 
 // Strip is talk mode's one-line summary of the metrics (A, or A against B).
 // It leads with the throughput, or with the tasks exited where the runs
-// count exits (frame.CountsExits: kernbench's make, SDET), whose ops/s is 0.
+// count exits (frame.CountsExits: kernbench's make), whose ops/s is 0.
 func Strip(a, b *sim.Metrics) string {
 	if frame.CountsExits(a, b) {
 		count := func(m *sim.Metrics) float64 { return float64(m.Exits) }
