@@ -87,16 +87,23 @@ func shortPreset(t *testing.T, name, dur string) *scenarios.Scenario {
 	return sc
 }
 
+// playSampled plays preset name for dur at 5 ms/s, so the series samples
+// every 200 us, and returns the session and its frames.
+func playSampled(t *testing.T, name, dur string) (*Session, []*frame.Frame) {
+	t.Helper()
+	s := NewSession()
+	if err := s.Load(shortPreset(t, name, dur), false); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetSpeed(0.005); err != nil {
+		t.Fatal(err)
+	}
+	return s, playAll(t, s, 16*time.Millisecond)
+}
+
 // The series adds up to the run's metrics: ops, migrations by cause, wake-ups.
 func TestSeriesMatchesMetrics(t *testing.T) {
-	s := NewSession()
-	if err := s.Load(shortPreset(t, "pgbench-1toN", "20ms"), false); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SetSpeed(0.005); err != nil { // 200 us samples: 100 in the run
-		t.Fatal(err)
-	}
-	frames := playAll(t, s, 16*time.Millisecond)
+	s, frames := playSampled(t, "pgbench-1toN", "20ms") // 100 samples
 	last := frames[len(frames)-1]
 	ser := last.A().Series
 	if n := len(ser.Samples); n != 100 {
@@ -157,14 +164,7 @@ func TestSeriesMatchesMetrics(t *testing.T) {
 // compiler jobs exit instead of looping (no op is ever counted), and the
 // throughput chart plots their exits per second (frame.CountsExits).
 func TestSeriesCountsExits(t *testing.T) {
-	s := NewSession()
-	if err := s.Load(shortPreset(t, "kernbench-numaq", "40ms"), false); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SetSpeed(0.005); err != nil { // 200 us samples: 200 in the run
-		t.Fatal(err)
-	}
-	frames := playAll(t, s, 16*time.Millisecond)
+	s, frames := playSampled(t, "kernbench-numaq", "40ms") // 200 samples
 	ser := frames[len(frames)-1].A().Series
 	if n := len(ser.Samples); n != 200 {
 		t.Fatalf("%d samples in 40 ms at 200 us, want 200", n)

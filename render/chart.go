@@ -15,8 +15,8 @@ import (
 //
 //  1. ops/s: completed program iterations per simulated second; for a
 //     workload whose tasks exit instead of looping (kernbench's make:
-//     frame.CountsExits), "exits/s", the tasks that
-//     exited per simulated second (ChartStyle.Exits).
+//     frame.CountsExits), "exits/s", the tasks that exited per simulated
+//     second (ChartStyle.Exits).
 //  2. wake-up latency: p50, p95 and p99 of the wake-ups completed in each
 //     sample, on a logarithmic axis (latencies span orders of magnitude).
 //  3. migrations/s by cause: stacked columns in the cause colours; with

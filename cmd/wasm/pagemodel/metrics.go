@@ -53,23 +53,20 @@ func narrowCell(id string, r frame.Metric, v float64) Cell {
 // It leads with the throughput, or with the tasks exited where the runs
 // count exits (frame.CountsExits: kernbench's make), whose ops/s is 0.
 func Strip(a, b *sim.Metrics) string {
+	unit, val := "ops/s", func(m *sim.Metrics) float64 { return m.OpsPerS }
 	if frame.CountsExits(a, b) {
-		count := func(m *sim.Metrics) float64 { return float64(m.Exits) }
-		if b == nil {
-			return fmt.Sprintf("%s tasks exited · wake-up p99 %s µs · %s migrations · idle while overloaded %.1f ms",
-				frame.FormatCount(count(a)), frame.FormatFixed(a.WakeupLatencyUS.P99, 1),
-				frame.FormatCount(float64(a.Migrations.Total)), a.IdleWhileOverloadedMS)
-		}
-		return fmt.Sprintf("tasks exited A %s · B %s (%s) · migrations A %s, B %s",
-			frame.FormatCount(count(a)), frame.FormatCount(count(b)), frame.FormatDelta(count(a), count(b), frame.FormatCount),
-			frame.FormatCount(float64(a.Migrations.Total)), frame.FormatCount(float64(b.Migrations.Total)))
+		unit, val = "tasks exited", func(m *sim.Metrics) float64 { return float64(m.Exits) }
 	}
 	if b == nil {
-		return fmt.Sprintf("%s ops/s · wake-up p99 %s µs · %s migrations · idle while overloaded %.1f ms",
-			frame.FormatCount(a.OpsPerS), frame.FormatFixed(a.WakeupLatencyUS.P99, 1),
+		return fmt.Sprintf("%s %s · wake-up p99 %s µs · %s migrations · idle while overloaded %.1f ms",
+			frame.FormatCount(val(a)), unit, frame.FormatFixed(a.WakeupLatencyUS.P99, 1),
 			frame.FormatCount(float64(a.Migrations.Total)), a.IdleWhileOverloadedMS)
 	}
-	return fmt.Sprintf("A %s ops/s · B %s ops/s (%s) · migrations A %s, B %s",
-		frame.FormatCount(a.OpsPerS), frame.FormatCount(b.OpsPerS), frame.FormatDelta(a.OpsPerS, b.OpsPerS, frame.FormatCount),
+	// "A 1 000 ops/s · B 1 500 ops/s", or "tasks exited A 320 · B 128".
+	sides := fmt.Sprintf("A %s %s · B %s %s", frame.FormatCount(val(a)), unit, frame.FormatCount(val(b)), unit)
+	if unit != "ops/s" {
+		sides = fmt.Sprintf("%s A %s · B %s", unit, frame.FormatCount(val(a)), frame.FormatCount(val(b)))
+	}
+	return fmt.Sprintf("%s (%s) · migrations A %s, B %s", sides, frame.FormatDelta(val(a), val(b), frame.FormatCount),
 		frame.FormatCount(float64(a.Migrations.Total)), frame.FormatCount(float64(b.Migrations.Total)))
 }
