@@ -147,6 +147,67 @@ func describeSets(sc *scenarios.Scenario, sm *sim.Sim, sets []string) string {
 		}
 		parts = append(parts, path+"="+v)
 	}
+	return joinSets(parts)
+}
+
+// joinSets writes sets ("path=value") as one label, the way a shell writes
+// a brace expansion where sets differ in one segment of their paths and
+// have the same value: "policy.sd_flags.{MC,NUMA}.SD_BALANCE_EXEC=false"
+// for the two levels' flags, which took four lines of the side panel
+// spelled out. Each set is still spelled exactly; the order is the sets'.
+func joinSets(sets []string) string {
+	type set struct {
+		seg []string
+		val string
+	}
+	ss := make([]set, len(sets))
+	for i, kv := range sets {
+		path, val, _ := strings.Cut(kv, "=")
+		ss[i] = set{strings.Split(strings.TrimSpace(path), "."), val}
+	}
+	// differsAt is the one segment a and b differ in, -1 if they differ in
+	// none, in more than one, in their length or in their value.
+	differsAt := func(a, b set) int {
+		if len(a.seg) != len(b.seg) || a.val != b.val {
+			return -1
+		}
+		k := -1
+		for i := range a.seg {
+			if a.seg[i] != b.seg[i] {
+				if k >= 0 {
+					return -1
+				}
+				k = i
+			}
+		}
+		return k
+	}
+	used := make([]bool, len(ss))
+	parts := make([]string, 0, len(ss))
+	for i, a := range ss {
+		if used[i] {
+			continue
+		}
+		k, alts := -1, []string(nil)
+		for j := i + 1; j < len(ss); j++ {
+			d := differsAt(a, ss[j])
+			if used[j] || d < 0 || (k >= 0 && d != k) {
+				continue
+			}
+			if k < 0 {
+				k, alts = d, []string{a.seg[d]}
+			}
+			alts = append(alts, ss[j].seg[d])
+			used[j] = true
+		}
+		if k < 0 {
+			parts = append(parts, strings.TrimSpace(sets[i]))
+			continue
+		}
+		seg := append([]string(nil), a.seg...)
+		seg[k] = "{" + strings.Join(alts, ",") + "}"
+		parts = append(parts, strings.Join(seg, ".")+"="+a.val)
+	}
 	return strings.Join(parts, ", ")
 }
 

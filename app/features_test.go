@@ -528,12 +528,12 @@ func TestDescribeSetsNamesTheBasesValue(t *testing.T) {
 		// SD_BALANCE_EXEC; 3.8's NUMA level has SD_WAKE_AFFINE within
 		// RECLAIM_DISTANCE; MC has no SD_BALANCE_WAKE.
 		{"kernbench-numaq", []string{"policy.sd_flags.MC.SD_BALANCE_EXEC=false", "policy.sd_flags.NUMA.SD_BALANCE_EXEC=false"},
-			"policy.sd_flags.MC.SD_BALANCE_EXEC=true, policy.sd_flags.NUMA.SD_BALANCE_EXEC=true"},
+			"policy.sd_flags.{MC,NUMA}.SD_BALANCE_EXEC=true"},
 		{"overload-on-wakeup", []string{"policy.sd_flags.NUMA.SD_WAKE_AFFINE=false", "policy.sd_flags.MC.SD_BALANCE_WAKE=true"},
 			"policy.sd_flags.NUMA.SD_WAKE_AFFINE=true, policy.sd_flags.MC.SD_BALANCE_WAKE=false"},
 		// v6.17 as mainline: eligible-first and DELAY_DEQUEUE on.
 		{"eligible-migration", []string{"policy.features.ELIGIBLE_FIRST=false", "policy.features.DELAY_DEQUEUE=false"},
-			"policy.features.ELIGIBLE_FIRST=true, policy.features.DELAY_DEQUEUE=true"},
+			"policy.features.{ELIGIBLE_FIRST,DELAY_DEQUEUE}=true"},
 		// The era's new-task load and a level's tunables (3.8's
 		// SD_MC_INIT: imbalance_pct 125, busy_factor 64).
 		{"pelt-pingpong", []string{"policy.new_task_load=full", "policy.tunables.MC.imbalance_pct=110", "policy.tunables.MC.busy_factor=8"},
@@ -558,6 +558,35 @@ func TestDescribeSetsNamesTheBasesValue(t *testing.T) {
 		}
 		if got := describeSets(sc, sm, c.sets); got != c.want {
 			t.Errorf("%s %v:\n got %s\nwant %s", c.preset, c.sets, got, c.want)
+		}
+	}
+}
+
+// A/B labels write sets that differ in one segment of their paths, with one
+// value, as a brace expansion (the side panel spelled kernbench's two levels
+// out over four lines); anything else stays as it was, in its order.
+func TestJoinSets(t *testing.T) {
+	for _, c := range []struct {
+		sets []string
+		want string
+	}{
+		{[]string{"policy.sd_flags.MC.SD_BALANCE_EXEC=false", "policy.sd_flags.NUMA.SD_BALANCE_EXEC=false"},
+			"policy.sd_flags.{MC,NUMA}.SD_BALANCE_EXEC=false"},
+		// Different values, or more than one segment apart: spelled out.
+		{[]string{"policy.sd_flags.MC.SD_BALANCE_EXEC=false", "policy.sd_flags.NUMA.SD_BALANCE_EXEC=true"},
+			"policy.sd_flags.MC.SD_BALANCE_EXEC=false, policy.sd_flags.NUMA.SD_BALANCE_EXEC=true"},
+		{[]string{"policy.sd_flags.NUMA.SD_WAKE_AFFINE=false", "policy.sd_flags.MC.SD_BALANCE_WAKE=false"},
+			"policy.sd_flags.NUMA.SD_WAKE_AFFINE=false, policy.sd_flags.MC.SD_BALANCE_WAKE=false"},
+		// Groups keep the place of their first set; a set that differs from
+		// the group elsewhere stays out of it.
+		{[]string{"policy.features.ELIGIBLE_FIRST=false", "policy.load_metric=load_weight", "policy.features.DELAY_DEQUEUE=false",
+			"policy.tunables.MC.busy_factor=8", "policy.tunables.NUMA.busy_factor=8", "policy.tunables.NUMA.imbalance_pct=8"},
+			"policy.features.{ELIGIBLE_FIRST,DELAY_DEQUEUE}=false, policy.load_metric=load_weight, policy.tunables.{MC,NUMA}.busy_factor=8, policy.tunables.NUMA.imbalance_pct=8"},
+		{[]string{"policy.select_idle_sibling=cpu_buddies"}, "policy.select_idle_sibling=cpu_buddies"},
+		{nil, ""},
+	} {
+		if got := joinSets(c.sets); got != c.want {
+			t.Errorf("%v:\n got %s\nwant %s", c.sets, got, c.want)
 		}
 	}
 }

@@ -33,7 +33,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 	"sync"
 	"time"
 
@@ -691,7 +690,7 @@ func (s *Session) Tick(now time.Time, dt time.Duration) *frame.Frame {
 		a.Label = s.aLabel
 		b := &f.Sides[1]
 		s.b.side(b, s.b.take())
-		b.Label = "B: " + strings.Join(s.compare, ", ")
+		b.Label = "B: " + joinSets(s.compare)
 		b.LLCSize, b.L2Size = a.LLCSize, a.L2Size
 		if fresh {
 			m := s.metricsLocked(s.b)

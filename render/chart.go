@@ -397,17 +397,7 @@ func OpsChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 	axisValues(dst, st, axis)
 	headValues(dst, r, st, ChartOps, sideValues(sd, func(s *frame.Series) (string, bool) {
 		if st.Exits {
-			// Exits come in waves (a make's jobs end together), and the
-			// newest samples often hold none: the value is the rate over
-			// the panel's whole width, as a reader averages the curve.
-			var n, dt int64
-			for _, smp := range samplesOf(s) {
-				n, dt = n+int64(smp.Exits), dt+smp.Dt
-			}
-			if dt > 0 {
-				return frame.FormatValue(float64(n) * 1e9 / float64(dt)), true
-			}
-			return "", false
+			return panelRate(s, func(smp *frame.Sample) int64 { return int64(smp.Exits) })
 		}
 		if last := s.Last(); last != nil {
 			return frame.FormatValue(rate(last)), true
@@ -578,12 +568,33 @@ func MigrationChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 		}
 	}
 	headValues(dst, r, st, ChartMigrations, sideValues(sd, func(s *frame.Series) (string, bool) {
+		if st.Exits {
+			// The moves come with the waves of jobs (forks, execs,
+			// the balancer after them): between two waves the newest
+			// samples read 0 where the panel shows hundreds.
+			return panelRate(s, (*frame.Sample).MigTotal)
+		}
 		if last := s.Last(); last != nil {
 			return frame.FormatValue(perSecond(last.MigTotal(), last.Dt)), true
 		}
 		return "", false
 	}, SideA))
 	ChartCaption(dst, r, st, samplesOf(sd.A))
+}
+
+// panelRate is a head value where the runs count exits: what count
+// counts, per second over the panel's whole width, as a reader averages a
+// curve of waves (a make's jobs end together, and the newest samples often
+// hold none).
+func panelRate(s *frame.Series, count func(*frame.Sample) int64) (string, bool) {
+	var n, dt int64
+	for _, smp := range samplesOf(s) {
+		n, dt = n+count(smp), dt+smp.Dt
+	}
+	if dt > 0 {
+		return frame.FormatValue(perSecond(n, dt)), true
+	}
+	return "", false
 }
 
 func perSecond(n, dt int64) float64 {

@@ -364,3 +364,38 @@ func TestThroughputChartCountsExits(t *testing.T) {
 		t.Errorf("narrow exits panel titled %q", got)
 	}
 }
+
+// Where the runs count exits the migrations come in waves too: the panel's
+// head value is the rate over its width, not the newest sample's, which
+// read "A 0 B 0" between kernbench's waves while the panel showed hundreds.
+func TestMigrationHeadOverThePanelWhereExitsCount(t *testing.T) {
+	var ss []*frame.Sample
+	for i := range 40 {
+		smp := &frame.Sample{T: int64(i+1) * 1e6, Dt: 1e6, NR: []uint8{1}}
+		if i < 20 { // a wave of 2 moves a ms, then none
+			smp.Mig[sim.CauseExec] = 2
+		}
+		ss = append(ss, smp)
+	}
+	sd := Sides{A: &frame.Series{Samples: ss}, B: &frame.Series{Samples: ss}}
+	r := Rect{X: 0, Y: 0, W: 320, H: 160}
+	for _, c := range []struct {
+		exits bool
+		want  string
+	}{
+		{false, "A 0"}, // the newest sample's, as for a steady run
+		{true, "A " + frame.FormatValue(1000)},
+	} {
+		st := ChartStyle{Font: 14, AB: true, Exits: c.exits}
+		var sc Scene
+		ChartFrame(&sc, r, ChartMigrations, st)
+		MigrationChart(&sc, r, st, sd)
+		texts := map[string]bool{}
+		for _, tx := range sc.Texts {
+			texts[tx.S] = true
+		}
+		if !texts[c.want] {
+			t.Errorf("Exits %v: want the head value %q, the panel has %v", c.exits, c.want, texts)
+		}
+	}
+}
