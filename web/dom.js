@@ -6,8 +6,18 @@
 // on: {event: handler}, dataset: {key: value}, and any element property such
 // as value, checked, type, placeholder, disabled, hidden}. Children are
 // elements or strings (strings become text nodes); null/false are skipped.
+//
+// Form controls get autocomplete="off" unless props say otherwise: the
+// page's state is its link, and a control the browser may restore is one
+// whose state Chromium saves into the history entry at every history
+// write. Every preset, import and edit writes the link (pushState or
+// replaceState); with the editor's 1081 controls after a 64-group rt-app
+// import a write took 5.6-50 ms of the main thread (median 12), with none
+// to save 0.4-12 ms (median 1.0); aim9-burst's 264 controls, medians 1.5
+// and 0.4 ms (issue 19; docs/performance.md, round seventeen).
 export function h(tag, props, ...children) {
   const el = document.createElement(tag);
+  if (tag === "input" || tag === "select" || tag === "textarea") el.autocomplete = "off";
   for (const [k, v] of Object.entries(props || {})) {
     if (v === undefined || v === null) continue;
     switch (k) {
