@@ -153,7 +153,10 @@ function wirePage() {
         // Another revision (a link, a preset, a restart, the console):
         // re-read; and once now, for one that came during the build.
         document.addEventListener("schedplay:scenario", () => {
-          setTimeout(() => { editor.refresh(); syncControls(api); }, 0);
+          // A new scenario's editor is built in tasks of its own, one
+          // per part: at once it was one task of 40-60 ms after every
+          // preset load (aim9-burst, kernbench; issue 19).
+          setTimeout(() => { editor.refresh(false, true); syncControls(api); }, 0);
         });
         editor.refresh();
         // schedplay.ready waits for this (cmd/wasm/page.go, wired).
