@@ -9,7 +9,7 @@ UNIT_PKGS = $$($(GO) list ./... | grep -v '/e2e$$')
 # Packages that also run as wasm under node: those that do not import ebiten.
 WASM_PKGS = ./sim/... ./scenarios/... ./frame ./render ./render/canvas ./render/raster ./render/glyphs ./app
 
-.PHONY: help all wasm serve coldstart test test-unit test-wasm test-fuzz test-hostile test-e2e screenshot screens bench bench-wasm pgo validate fmt vet check-fmt need-node need-chromium clean test-real real-kernel
+.PHONY: help all wasm serve coldstart profile-start test test-unit test-wasm test-fuzz test-hostile test-e2e screenshot screens bench bench-wasm pgo validate fmt vet check-fmt need-node need-chromium clean test-real real-kernel
 
 # Fuzz targets (package:target:budget), each fuzzed by `make test-fuzz` (after
 # its seed corpus ran as a plain test in test-unit) for its budget of executions: about 4 s each on a 2-vCPU guest (1 December:
@@ -40,6 +40,8 @@ help:
 	@echo "                (WASM_ENGINE=chromium: in a Worker of headless Chromium, the page's engine)"
 	@echo "make coldstart  the page's first frame from COLD_N cold starts (fresh browser each); COLD_B=<dir>:"
 	@echo "                alternated with a variant of web/ in that directory, side by side"
+	@echo "make profile-start  the page's main thread in PROFILE_N cold starts, by function (CPU profiles"
+	@echo "                in PROFILE_DIR, the longest tasks printed)"
 	@echo "make pgo        regenerate the PGO profile (cmd/schedsim/default.pgo) from the sim benchmarks"
 	@echo "make validate   run the seed tables and regenerate docs/validation.md (a few minutes)"
 	@echo "make fmt; make vet"
@@ -178,6 +180,19 @@ bench-wasm: $(if $(filter chromium,$(WASM_ENGINE)),need-chromium,need-node)
 COLD_N = 8
 coldstart: wasm need-chromium
 	SCHEDPLAY_CHROMIUM=$(CHROMIUM) $(GO) run ./cmd/coldstart -n $(COLD_N) web $(COLD_B)
+
+# The page's main thread in cold starts, by function: the page from a copy of
+# web/ whose module keeps its names (built as make wasm does, without -s -w;
+# served uncompressed), each start's CPU profile written to PROFILE_DIR (open
+# a .cpuprofile in Chrome DevTools) and its longest tasks printed.
+PROFILE_DIR = /tmp/schedplay-profile
+PROFILE_N = 2
+profile-start: need-chromium
+	rm -rf $(PROFILE_DIR) && mkdir -p $(PROFILE_DIR)/web
+	cp web/*.html web/*.css web/*.js $(PROFILE_DIR)/web/
+	cp "$(WASMDIR)/wasm_exec.js" $(PROFILE_DIR)/web/wasm_exec.js
+	GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS) -o $(PROFILE_DIR)/web/main.wasm ./cmd/wasm
+	SCHEDPLAY_CHROMIUM=$(CHROMIUM) $(GO) run ./cmd/coldstart -n $(PROFILE_N) -profile $(PROFILE_DIR) $(PROFILE_DIR)/web
 
 pgo:
 	$(GO) test -pgo=off -run '^$$' -bench . -count 2 -cpuprofile $(CURDIR)/pgo.cpu.out -o /dev/null ./sim

@@ -16,6 +16,13 @@
 // its precompressed copies); a variant to compare is a copy of it with the
 // change. -js-flags passes V8 flags to the browser (a diagnostic: a page
 // cannot set them). Exit status 2 for bad arguments, 1 when a start fails.
+//
+// -profile DIR profiles each start's main thread from navigation to the
+// first frame (V8's sampling profiler, 100 µs) and writes it to DIR as a
+// .cpuprofile (Chrome DevTools' Performance panel opens it), and prints the
+// start's longest tasks with the functions that took most of each. Names
+// need a module built without -s -w: make profile-start does that in a copy
+// of web/ and runs this.
 package main
 
 import (
@@ -30,6 +37,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chromedp/cdproto/profiler"
 	"github.com/chromedp/chromedp"
 
 	"schedplay/internal/headless"
@@ -41,8 +49,9 @@ func main() {
 	n := flag.Int("n", 8, "cold starts per directory")
 	jsFlags := flag.String("js-flags", "", "V8 flags for the browser (diagnostics only)")
 	timeout := flag.Duration("timeout", 60*time.Second, "limit for one start")
+	profDir := flag.String("profile", "", "write each start's main-thread CPU profile to this directory and print its longest tasks")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: coldstart [-n N] [-js-flags F] [-timeout D] DIR [DIR2]")
+		fmt.Fprintln(os.Stderr, "usage: coldstart [-n N] [-js-flags F] [-timeout D] [-profile DIR] DIR [DIR2]")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -68,13 +77,21 @@ func main() {
 			if round%2 == 1 {
 				side = len(dirs) - 1 - k
 			}
-			ms, marks, err := start(dirs[side], *jsFlags, *timeout)
+			ms, marks, prof, err := start(dirs[side], *jsFlags, *timeout, *profDir != "")
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "coldstart: %s, start %d: %v\n", dirs[side], round+1, err)
 				os.Exit(1)
 			}
 			times[side] = append(times[side], ms)
 			fmt.Printf("%s  start %d  first frame %5.0f ms  %s\n", label(side), round+1, ms, marks)
+			if prof != nil {
+				name := filepath.Join(*profDir, fmt.Sprintf("start-%s%d.cpuprofile", label(side), round+1))
+				if err := writeProfile(name, prof); err != nil {
+					fmt.Fprintf(os.Stderr, "coldstart: %v\n", err)
+					os.Exit(1)
+				}
+				fmt.Printf("   main thread profile: %s\n%s", name, longTasks(prof, 50, 3, 12))
+			}
 		}
 	}
 	fmt.Println()
@@ -88,13 +105,14 @@ func main() {
 func label(side int) string { return string(rune('A' + side)) }
 
 // start loads the page from dir in a new browser and returns the first
-// frame's time and the page's schedplay:* performance marks.
-func start(dir, jsFlags string, limit time.Duration) (float64, string, error) {
+// frame's time and the page's schedplay:* performance marks, and with prof
+// the main thread's CPU profile from navigation to the first frame.
+func start(dir, jsFlags string, limit time.Duration, prof bool) (ms float64, marks string, p *profiler.Profile, err error) {
 	srv := httptest.NewServer(web.Handler(dir))
 	defer srv.Close()
 	profile, err := os.MkdirTemp("", "coldstart-chromium-")
 	if err != nil {
-		return 0, "", err
+		return 0, "", nil, err
 	}
 	defer os.RemoveAll(profile)
 	opts := append(headless.Options(), chromedp.UserDataDir(profile))
@@ -107,23 +125,33 @@ func start(dir, jsFlags string, limit time.Duration) (float64, string, error) {
 	defer cancelBrowser()
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
+	if prof {
+		if err := chromedp.Do(ctx, startProfiler); err != nil {
+			return 0, "", nil, err
+		}
+	}
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/")); err != nil {
-		return 0, "", err
+		return 0, "", nil, err
 	}
 	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](
 		`window.schedplay && window.schedplay.stats && window.schedplay.stats().first_frame_ms > 0`)); err != nil {
 		msg, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`String(document.getElementById("error") && document.getElementById("error").textContent)`))
-		return 0, "", errors.Join(fmt.Errorf("no first frame: %w", err), errors.New(msg))
+		return 0, "", nil, errors.Join(fmt.Errorf("no first frame: %w", err), errors.New(msg))
 	}
-	ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`window.schedplay.stats().first_frame_ms`))
+	if prof {
+		if p, err = chromedp.Run(ctx, stopProfiler); err != nil {
+			return 0, "", nil, err
+		}
+	}
+	ms, err = chromedp.Run(ctx, chromedp.Evaluate[float64](`window.schedplay.stats().first_frame_ms`))
 	if err != nil {
-		return 0, "", err
+		return 0, "", nil, err
 	}
-	marks, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`performance.getEntriesByType("mark").filter((m) => m.name.startsWith("schedplay:")).map((m) => m.name.slice(10) + " " + Math.round(m.startTime))`))
+	list, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`performance.getEntriesByType("mark").filter((m) => m.name.startsWith("schedplay:")).map((m) => m.name.slice(10) + " " + Math.round(m.startTime))`))
 	if err != nil {
-		return 0, "", err
+		return 0, "", nil, err
 	}
-	return ms, strings.Join(marks, ", "), nil
+	return ms, strings.Join(list, ", "), p, nil
 }
 
 // summary is a distribution of first frames, ms.
