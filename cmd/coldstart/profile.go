@@ -61,8 +61,9 @@ var trampolines = map[string]bool{
 
 // longTasks describes the main thread's longest busy stretches in p, at
 // most maxTasks of at least minMS each (a stretch is consecutive samples
-// that are neither idle nor the profiler's own; back-to-back tasks with no
-// idle sample between them make one), each with the topN functions that
+// in a script: "(idle)" and "(program)", the browser's native work outside
+// any script, end one, and back-to-back tasks with no such sample between
+// them make one), each with the topN functions that
 // took most of it, by time inclusive of what they called (trampolines
 // left out).
 func longTasks(p *profiler.Profile, minMS float64, maxTasks, topN int) string {
