@@ -635,7 +635,27 @@ func (s *Session) Tick(now time.Time, dt time.Duration) *frame.Frame {
 		s.limitLocked()
 	}
 	s.meter.Frame(now, dt, s.a.now()-before, work)
+	return s.frameLocked(now)
+}
 
+// Still returns a frame of the state as it is, without advancing the run
+// (nil before a scenario is loaded). A shadow session's still frame is the
+// page's first picture of a scenario at t = 0 (cmd/wasm game.Draw), drawn
+// before the worker's first frame arrives: the same sim.New, the same
+// frame building, so it is the frame the worker would send at t = 0.
+func (s *Session) Still(now time.Time) *frame.Frame {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.a == nil {
+		return nil
+	}
+	return s.frameLocked(now)
+}
+
+// frameLocked builds the next frame from the players' state: A's (and B's)
+// moves and log since the previous frame, snapshots, and the metrics when
+// they are due.
+func (s *Session) frameLocked(now time.Time) *frame.Frame {
 	s.seq++
 	ao := s.a.take()
 	f := &frame.Frame{

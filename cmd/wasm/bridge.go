@@ -49,10 +49,12 @@ import (
 //	setSpeed(x)            -> {ok, error}; x = simulated seconds per wall second
 //	                          (default 0.001: 1 ms of simulated time per second)
 //	set(path, value)       -> {ok, error}; a scenario field by dotted path, restarts
-//	stats()                -> {fps, frame_ms, sim_rtf, first_frame_ms, decode_ms, draw_ms, drawn, painted, layouts,
-//	                          prepared, models_made};
+//	stats()                -> {fps, frame_ms, sim_rtf, first_frame_ms, first_sim_frame_ms, decode_ms, draw_ms, drawn,
+//	                          painted, layouts, prepared, models_made};
 //	                          first_frame_ms is when the first frame was drawn, in ms since
-//	                          navigation start; fps and frame_ms (decoding and drawing) are the page's,
+//	                          navigation start (the scenario at t = 0, from the page's shadow
+//	                          when the worker has sent no frame yet), first_sim_frame_ms when
+//	                          the first frame from the worker was; fps and frame_ms (decoding and drawing) are the page's,
 //	                          sim_rtf the simulated seconds per second its frames advanced;
 //	                          decode_ms and draw_ms split frame_ms; drawn counts the
 //	                          frames drawn, painted those whose picture changed (a frame with
@@ -400,7 +402,8 @@ func installAPI(sess *front, g *game, pg *page) {
 		st := sess.Stats()
 		dec, draw := sess.frameCost()
 		drawn, painted, layouts, pending := pg.drawCounts()
-		return map[string]any{"fps": st.FPS, "frame_ms": st.FrameMS, "sim_rtf": st.SimRTF, "first_frame_ms": pg.firstFrame(),
+		first, firstSim := pg.firstFrame()
+		return map[string]any{"fps": st.FPS, "frame_ms": st.FrameMS, "sim_rtf": st.SimRTF, "first_frame_ms": first, "first_sim_frame_ms": firstSim,
 			"decode_ms": dec, "draw_ms": draw, "drawn": drawn, "painted": painted, "layouts": layouts, "labels_pending": boolNum(pending),
 			"prepared": boolNum(presetList != "" && described.given && described.holds(sess.Scenario())), "models_made": described.made}
 	})

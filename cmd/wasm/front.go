@@ -239,6 +239,19 @@ func (fr *front) post(op string, kv map[string]any) {
 	fr.worker.Call("postMessage", m)
 }
 
+// still is the shadow's frame of its scenario at t = 0 while the worker has
+// sent no frame (nil after, or when no scenario loaded): the page's first
+// picture (game.Draw).
+func (fr *front) still() *frame.Frame {
+	fr.mu.Lock()
+	has := fr.last != nil
+	fr.mu.Unlock()
+	if has {
+		return nil
+	}
+	return fr.shadow.Still(time.Now())
+}
+
 // caughtUp: the newest frame has applied every call made.
 func (fr *front) caughtUp() bool { return fr.last != nil && fr.applied == fr.seq }
 

@@ -39,6 +39,10 @@ type game struct {
 
 	drawn int
 	ready bool
+	// stilled: the shadow's picture at t = 0 was asked for (once, before
+	// the worker's first frame); fromWorker: a frame of the worker's has
+	// been taken.
+	stilled, fromWorker bool
 	// shown: the screen holds the canvas' last picture (not the blank
 	// background of before the first frame, nor an error message).
 	shown          bool
@@ -67,6 +71,7 @@ func (g *game) take() {
 		select {
 		case f := <-g.frames.Ch():
 			g.cv.Take(f, g.wall())
+			g.fromWorker = true
 		default:
 			return
 		}
@@ -76,6 +81,13 @@ func (g *game) take() {
 func (g *game) Draw(screen *ebiten.Image) {
 	t0 := time.Now()
 	g.take()
+	if g.cv.Frame() == nil && !g.stilled {
+		// Before the worker's first frame: the scenario at t = 0 as the
+		// page's shadow has it, so the machine is on screen while the
+		// worker starts (its frames replace this one as they come).
+		g.stilled = true
+		g.cv.Take(g.sess.still(), g.wall())
+	}
 	sw, sh := screen.Bounds().Dx(), screen.Bounds().Dy()
 	if g.cv.Frame() == nil {
 		// Until the worker's first frame: the background, filled once
@@ -133,10 +145,8 @@ func (g *game) Draw(screen *ebiten.Image) {
 	g.sess.DrawTime(time.Since(t0))
 	g.drawn++
 	g.page.drew(ver, painted, g.r.Pending())
-	if g.drawn == 1 {
-		g.page.markFirstFrame()
-	}
-	if !g.ready && g.drawn >= 2 && g.cv.Err() == nil && g.page.wired() {
+	g.page.markFrame(g.fromWorker)
+	if !g.ready && g.fromWorker && g.drawn >= 2 && g.cv.Err() == nil && g.page.wired() {
 		g.ready = true
 		g.page.setReady()
 	}

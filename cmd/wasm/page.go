@@ -33,9 +33,12 @@ type page struct {
 	attributed string       // an error shown next to its field, not at the top
 
 	firstFrameMS float64 // performance.now() when the first frame was drawn (ms since navigation start); 0 before
-	drawn        int64   // frames drawn
-	painted      int64   // of those, the ones whose picture changed (the others are left on screen)
-	layouts      uint64  // times the machine was laid out (canvas.Canvas.Static's version)
+	// firstSimMS: the same for the first drawn frame that came from the
+	// worker (the first frame may be the shadow's picture at t = 0).
+	firstSimMS float64
+	drawn      int64  // frames drawn
+	painted    int64  // of those, the ones whose picture changed (the others are left on screen)
+	layouts    uint64 // times the machine was laid out (canvas.Canvas.Static's version)
 	// labelsPending: the last painted frame left labels for later ones.
 	labelsPending bool
 
@@ -43,14 +46,35 @@ type page struct {
 	fastForward func() bool
 }
 
-// markFirstFrame records when the first frame reached the canvas, in ms since
-// the navigation started (the browser's performance.now() origin).
-func (p *page) markFirstFrame() {
-	if perf := p.win.Get("performance"); perf.Truthy() {
-		t := perf.Call("now").Float()
-		p.mu.Lock()
+// markFrame records when the first frame reached the canvas, and the first
+// frame from the worker (fromWorker), in ms since the navigation started
+// (the browser's performance.now() origin). The first picture takes the
+// "Loading the simulator…" notice off the stage; the page is ready
+// (setReady) once the worker's frames are drawn.
+func (p *page) markFrame(fromWorker bool) {
+	p.mu.Lock()
+	first, firstSim := p.firstFrameMS == 0, fromWorker && p.firstSimMS == 0
+	p.mu.Unlock()
+	if !first && !firstSim {
+		return
+	}
+	perf := p.win.Get("performance")
+	if !perf.Truthy() {
+		return
+	}
+	t := perf.Call("now").Float()
+	p.mu.Lock()
+	if first {
 		p.firstFrameMS = t
-		p.mu.Unlock()
+	}
+	if firstSim {
+		p.firstSimMS = t
+	}
+	p.mu.Unlock()
+	if first {
+		if l := p.el("loading"); l.Truthy() {
+			l.Set("hidden", true)
+		}
 	}
 }
 
@@ -79,11 +103,12 @@ func (p *page) drawCounts() (drawn, painted int64, layouts uint64, pending bool)
 	return p.drawn, p.painted, p.layouts, p.labelsPending
 }
 
-// firstFrame is what markFirstFrame recorded (0 before the first frame).
-func (p *page) firstFrame() float64 {
+// firstFrame is what markFrame recorded: the first frame and the first
+// from the worker (0 before each).
+func (p *page) firstFrame() (first, fromWorker float64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.firstFrameMS
+	return p.firstFrameMS, p.firstSimMS
 }
 
 // clock is the simulated time and run length of the newest frame, in ns.
