@@ -239,9 +239,10 @@ func (fr *front) post(op string, kv map[string]any) {
 	fr.worker.Call("postMessage", m)
 }
 
-// still is the shadow's frame of its scenario at t = 0 while the worker has
-// sent no frame (nil after, or when no scenario loaded): the page's first
-// picture (game.Draw).
+// still publishes the shadow's frame of its scenario at t = 0 while the
+// worker has sent no frame, and returns it (nil after, or when no scenario
+// loaded): the page's first picture (game.Draw), and its title, clock and
+// editor, until the worker's frames come.
 func (fr *front) still() *frame.Frame {
 	fr.mu.Lock()
 	has := fr.last != nil
@@ -249,7 +250,9 @@ func (fr *front) still() *frame.Frame {
 	if has {
 		return nil
 	}
-	return fr.shadow.Still(time.Now())
+	f := fr.shadow.Still(time.Now())
+	fr.hub.Publish(f)
+	return f
 }
 
 // caughtUp: the newest frame has applied every call made.

@@ -40,9 +40,10 @@ type game struct {
 	drawn int
 	ready bool
 	// stilled: the shadow's picture at t = 0 was asked for (once, before
-	// the worker's first frame); fromWorker: a frame of the worker's has
-	// been taken.
+	// the worker's first frame), still is that frame; fromWorker: a frame
+	// of the worker's has been taken.
 	stilled, fromWorker bool
+	still               *frame.Frame
 	// shown: the screen holds the canvas' last picture (not the blank
 	// background of before the first frame, nor an error message).
 	shown          bool
@@ -71,7 +72,9 @@ func (g *game) take() {
 		select {
 		case f := <-g.frames.Ch():
 			g.cv.Take(f, g.wall())
-			g.fromWorker = true
+			if f != g.still {
+				g.fromWorker = true
+			}
 		default:
 			return
 		}
@@ -86,7 +89,9 @@ func (g *game) Draw(screen *ebiten.Image) {
 		// page's shadow has it, so the machine is on screen while the
 		// worker starts (its frames replace this one as they come).
 		g.stilled = true
-		g.cv.Take(g.sess.still(), g.wall())
+		if g.still = g.sess.still(); g.still != nil {
+			g.take()
+		}
 	}
 	sw, sh := screen.Bounds().Dx(), screen.Bounds().Dy()
 	if g.cv.Frame() == nil {
