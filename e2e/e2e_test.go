@@ -481,20 +481,8 @@ func TestPage(t *testing.T) {
 	}
 
 	// What the user sees: the stage is covered with boxes, cells and tasks.
-	shot, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stage struct{ X, Y, W, H float64 }
-	if err := json.Unmarshal(eval[[]byte](tb, `(() => { const r = document.getElementById("stage").getBoundingClientRect(); return {X: r.left, Y: r.top, W: r.width, H: r.height}; })()`), &stage); err != nil {
-		t.Fatal(err)
-	}
-	img, err := png.Decode(bytes.NewReader(shot))
-	if err != nil {
-		t.Fatal(err)
-	}
-	frac, colours := coverage(img, image.Rect(int(stage.X), int(stage.Y), int(stage.X+stage.W), int(stage.Y+stage.H)))
-	t.Logf("stage %.0fx%.0f: %.0f%% of pixels are not background, %d distinct colours", stage.W, stage.H, frac*100, colours)
+	frac, colours, stage, _ := tb.stageCoverage()
+	t.Logf("stage %dx%d: %.0f%% of pixels are not background, %d distinct colours", stage.Dx(), stage.Dy(), frac*100, colours)
 	if frac < 0.3 {
 		t.Errorf("only %.0f%% of the stage is drawn (want at least 30%%): blank or broken canvas", frac*100)
 	}
@@ -549,6 +537,29 @@ func TestPage(t *testing.T) {
 		}
 		t.Logf("wrote %s", path)
 	}
+}
+
+// stageCoverage takes a screenshot and measures the stage in it (where the
+// page lets the canvas show; the whole window without one): the fraction
+// of pixels that are not background and the colours among them, with the
+// stage's rectangle and the screenshot.
+func (tb *tab) stageCoverage() (frac float64, colours int, stage image.Rectangle, shot []byte) {
+	tb.t.Helper()
+	shot, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	var r struct{ X, Y, W, H float64 }
+	if err := json.Unmarshal(eval[[]byte](tb, `(() => { const e = document.getElementById("stage"); const r = e ? e.getBoundingClientRect() : {left: 0, top: 0, width: innerWidth, height: innerHeight}; return {X: r.left, Y: r.top, W: r.width, H: r.height}; })()`), &r); err != nil {
+		tb.t.Fatal(err)
+	}
+	stage = image.Rect(int(r.X), int(r.Y), int(r.X+r.W), int(r.Y+r.H))
+	frac, colours = coverage(img, stage)
+	return frac, colours, stage, shot
 }
 
 // coverage is the fraction of pixels of r that differ from the background,

@@ -3,11 +3,8 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"image"
-	"image/png"
 	"testing"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -81,20 +78,8 @@ func TestFirstPictureBeforeTheWorker(t *testing.T) {
 	if !eval[bool](tb, `document.getElementById("loading").hidden`) {
 		t.Error(`the "Loading the simulator…" notice still covers the first picture`)
 	}
-	shot, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stage struct{ X, Y, W, H float64 }
-	if err := json.Unmarshal(eval[[]byte](tb, `(() => { const r = document.getElementById("stage").getBoundingClientRect(); return {X: r.left, Y: r.top, W: r.width, H: r.height}; })()`), &stage); err != nil {
-		t.Fatal(err)
-	}
-	img, err := png.Decode(bytes.NewReader(shot))
-	if err != nil {
-		t.Fatal(err)
-	}
-	frac, colours := coverage(img, image.Rect(int(stage.X), int(stage.Y), int(stage.X+stage.W), int(stage.Y+stage.H)))
-	t.Logf("first picture, stage %.0fx%.0f: %.0f%% of pixels are not background, %d distinct colours", stage.W, stage.H, frac*100, colours)
+	frac, colours, stage, _ := tb.stageCoverage()
+	t.Logf("first picture, stage %dx%d: %.0f%% of pixels are not background, %d distinct colours", stage.Dx(), stage.Dy(), frac*100, colours)
 	if frac < 0.3 || colours < 6 {
 		t.Errorf("the first picture covers %.0f%% of the stage in %d colours: the machine is not drawn", frac*100, colours)
 	}

@@ -3,11 +3,8 @@
 package e2e
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"image"
-	"image/png"
 	"os"
 	"path/filepath"
 	"slices"
@@ -176,21 +173,9 @@ func TestScreens(t *testing.T) {
 		if e := eval[string](tb, `window.schedplay.error()`); e != "" {
 			t.Errorf("%s: error() = %q", sc.name, e)
 		}
-		shot, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot())
-		if err != nil {
-			t.Fatal(err)
-		}
-		img, err := png.Decode(bytes.NewReader(shot))
-		if err != nil {
-			t.Fatal(err)
-		}
 		// The stage (where the page lets the canvas show) is covered.
-		var stage struct{ X, Y, W, H float64 }
-		if err := json.Unmarshal(eval[[]byte](tb, `(() => { const e = document.getElementById("stage"); const r = e ? e.getBoundingClientRect() : {left: 0, top: 0, width: innerWidth, height: innerHeight}; return {X: r.left, Y: r.top, W: r.width, H: r.height}; })()`), &stage); err != nil {
-			t.Fatal(err)
-		}
-		frac, colours := coverage(img, image.Rect(int(stage.X), int(stage.Y), int(stage.X+stage.W), int(stage.Y+stage.H)))
-		t.Logf("%s: %.0f%% of the %.0fx%.0f stage drawn, %d colours", sc.name, frac*100, stage.W, stage.H, colours)
+		frac, colours, stage, shot := tb.stageCoverage()
+		t.Logf("%s: %.0f%% of the %dx%d stage drawn, %d colours", sc.name, frac*100, stage.Dx(), stage.Dy(), colours)
 		if frac < 0.35 || colours < 12 {
 			t.Errorf("%s: the stage looks blank: %.0f%% drawn, %d colours", sc.name, frac*100, colours)
 		}

@@ -28,7 +28,8 @@ import (
 //     it), and is then forwarded, numbered, to the worker, whose session
 //     does the same thing to the same state;
 //   - a mirror of the worker's newest frame: metrics, metricsB, state,
-//     error and the frames the canvas and panels draw come from it.
+//     error and the frames the canvas and panels draw come from it (all
+//     but the first picture, the shadow's frame at t = 0: still).
 //
 // A value that comes from the simulator (metrics(), state().now_ms,
 // log(), error() after a run stopped) reflects a call once the worker has

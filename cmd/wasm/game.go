@@ -95,7 +95,8 @@ func (g *game) Draw(screen *ebiten.Image) {
 	}
 	sw, sh := screen.Bounds().Dx(), screen.Bounds().Dy()
 	if g.cv.Frame() == nil {
-		// Until the worker's first frame: the background, filled once
+		// No frame yet (no scenario loaded: the shadow had no still
+		// frame, and the worker has sent none): the background, filled once
 		// per screen size (Ebiten then skips presenting the frames that
 		// change nothing, and the GPU's time goes to the start).
 		if g.blankW != sw || g.blankH != sh {
