@@ -106,7 +106,16 @@ func buddiesTables() []*Table {
 			"in the `buddies` table, it is the other way round: they hold with the refills halved. No one refill level fits both " +
 			"sides, so the miss is not in the refill's level but in its shape: the model charges every move within an LLC the " +
 			"same refill, whatever the task ran since it last ran there, where a pair that walks on to the next core and a pair " +
-			"whose buddy took its partner's last CPU leave very different amounts in the caches they return to. At 80 pairs " +
+			"whose buddy took its partner's last CPU leave very different amounts in the caches they return to. A refill of that " +
+			"shape was tried (4 December) and not adopted: each core counts the tasks that start on it, a task remembers the " +
+			"count on the last two cores it ran on, and a return to one of them within the LLC pays only the share of the L3 " +
+			"refill that the tasks started there since have evicted, each evicting exp(-0.75) of what is left (a 192 KiB working " +
+			"set in a 256 KiB L2, the sizes the refill costs assume); a return to its own CPU after others ran there, free " +
+			"today, pays the same way (the indirect cost of a context switch). 40 pairs then holds (-2.3 %), but the new charge " +
+			"falls on both kernels wherever tasks share CPUs: the buddies at 20 pairs drop from 731621 to 703310 ops/s where " +
+			"v3.6 barely moves (635213 to 636466), and 10 and 20 pairs here (+55.8 %, +10.5 %) and the `buddies` table's 16 clients (+15.4 %) " +
+			"leave their bands, 64 clients overshoots the other way (-1.5 %): 42 of 71 points hold, against 45. Each start " +
+			"evicting exp(-1.4) or exp(-0.36) of what is left gave 45 (sign right at 34 of 41, one fewer) and 43. At 80 pairs " +
 			"the point holds with the search costs doubled: it would take the v3.6 walk of an LLC with no idle core, at every " +
 			"wake-up, costing the stock kernel twice the model's 15-40 ns a domain, group and CPU.",
 	}
