@@ -316,6 +316,48 @@ func fmtThin(n int64) string {
 	return b.String()
 }
 
+// TestEventLogLive: while a run plays and the list follows its newest line,
+// the list holds only the newest 150 lines (web/log.js LIVE: a fork wave's
+// 200 lines at once cost the main thread less than half what adding them
+// to 500 did); scrolling up brings back every kept line above the one in
+// view, which stays where it was, and so does pausing.
+func TestEventLogLive(t *testing.T) {
+	tb := newTab(t, false)
+	tb.open(serverURL)
+	if r := eval[apiResult](tb, `window.schedplay.loadPreset("aim9-burst")`); !r.OK {
+		t.Fatal(r.Error)
+	}
+	eval[chromedp.Void](tb, `window.schedplay.setSpeed(0.01)`)
+	eval[chromedp.Void](tb, `window.schedplay.play()`)
+	const shown = `document.querySelectorAll("#log li").length`
+	tb.poll(`window.schedplay.log(-1).entries.length === 500 && `+shown+` > 0`, 60*time.Second)
+	time.Sleep(600 * time.Millisecond) // two more polls of the log
+	if n := eval[int](tb, shown); n > 150 {
+		t.Fatalf("following a playing run, the log shows %d lines; want at most 150", n)
+	}
+	if note := eval[string](tb, `document.getElementById("log-note").textContent`); !strings.Contains(note, "scroll up or pause for all") {
+		t.Errorf("the log's note does not say how to see every line: %q", note)
+	}
+	// Scroll up by a few lines: the line at the top of the view stays there
+	// as the older lines come in above it.
+	before := eval[[]float64](tb, `(() => { const l = document.getElementById("log"); l.scrollTop = Math.max(0, l.scrollHeight - l.clientHeight - 120);
+		const top = l.getBoundingClientRect().top; const li = [...l.children].find((x) => x.getBoundingClientRect().bottom > top + 1);
+		window.__anchor = li; return [Number(li.dataset.seq), li.getBoundingClientRect().top - top]; })()`)
+	tb.poll(shown+` > 150`, 5*time.Second)
+	after := eval[[]float64](tb, `(() => { const l = document.getElementById("log"); return [window.__anchor.isConnected ? 1 : 0, window.__anchor.getBoundingClientRect().top - l.getBoundingClientRect().top]; })()`)
+	if after[0] != 1 || after[1] < before[1]-2 || after[1] > before[1]+2 {
+		t.Errorf("scrolled up to line %v at %.0f px from the top; after the older lines came in it is at %.0f px (connected %v)", before[0], before[1], after[1], after[0] == 1)
+	}
+	// Back at the bottom it follows again; paused, it shows every kept line.
+	eval[chromedp.Void](tb, `(() => { const l = document.getElementById("log"); l.scrollTop = l.scrollHeight; })()`)
+	tb.poll(shown+` <= 150`, 10*time.Second)
+	eval[chromedp.Void](tb, `window.schedplay.pause()`)
+	tb.poll(shown+` === window.schedplay.log(-1).entries.length`, 5*time.Second)
+	if atBottom := eval[bool](tb, `(() => { const l = document.getElementById("log"); return l.scrollHeight - l.scrollTop - l.clientHeight < 24; })()`); !atBottom {
+		t.Errorf("paused at the bottom of the log, the list no longer shows its newest line")
+	}
+}
+
 // TestEventLog reads the event log, pauses at the next migration with the
 // checkbox, filters by CPU and task, and checks the log stays bounded.
 func TestEventLog(t *testing.T) {
