@@ -9,10 +9,11 @@ const KEEP = 500;
 
 // LIVE is how many lines the list holds while a run plays and the list
 // follows its newest line: a burst of events (aim9-burst's fork waves bring
-// 200 in one frame) then costs the page's main thread a third of what
-// adding them to 500 lines and laying those out did (issue 19; 11-15 ms
-// against 4-6.5 ms for a burst of 200 in headless Chromium). Scrolling up
-// or pausing shows every kept line again.
+// 200 in one frame) then costs the page's main thread less than half of
+// what adding them to 500 lines and laying those out did (issue 19,
+// docs/performance.md round nineteen: 3.8-6.5 ms against 10.6-14.7 ms for
+// a burst of 200 in headless Chromium). Scrolling up or pausing shows every
+// kept line again.
 const LIVE = 150;
 
 export function wireLog(api) {
