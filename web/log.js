@@ -125,7 +125,10 @@ export function wireLog(api) {
     }
     dropped = r.dropped;
     const stick = atBottom();
-    const follow = stick && api.state().playing;
+    // A hidden list (a closed drawer, talk mode) is never laid out, so
+    // holding fewer lines gains nothing there, and shown again it would
+    // have to put the rest back in view.
+    const follow = stick && list.clientHeight > 0 && api.state().playing;
     if (live && !follow) expand();
     if (!r.entries.length) {
       if (stick) list.scrollTop = list.scrollHeight;
