@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -52,5 +53,45 @@ func TestScrubberAfterPause(t *testing.T) {
 				t.Errorf("error() = %q", e)
 			}
 		}
+	}
+}
+
+// The scrubber's track is a canvas in memory, not on the GPU (issue 19).
+// Chromium gives a GPU 2D canvas that is drawn while the compositor takes
+// no frame (the machine's WebGL canvas keeps a software GPU, or a phone's,
+// busy) a rate limiter, and then ends every task that draws it by waiting
+// for the GPU to run the commands of two draws back: traced while
+// aim9-burst played and during imports, 0.26-10.3 s of such waits per page,
+// in main-thread tasks of up to 1.2 s (docs/performance.md, round twenty).
+// Every 2D canvas the page draws on screen asks for willReadFrequently,
+// which keeps it in memory.
+func TestCanvas2DInMemory(t *testing.T) {
+	tb := newTab(t, false)
+	tb.open(serverURL)
+	eval[apiResult](tb, `window.schedplay.loadPreset("tbench-pairs")`)
+	eval[chromedp.Void](tb, `window.schedplay.play()`)
+	tb.poll(`document.getElementById("tl-track").width > 1`, 10*time.Second)
+	var got []struct {
+		ID                 string `json:"id"`
+		WillReadFrequently bool   `json:"wrf"`
+	}
+	// getContext("2d") returns the context the page made, with the
+	// attributes it asked for; a canvas with another context (the
+	// machine's WebGL) returns null and is left out.
+	if err := json.Unmarshal(eval[[]byte](tb, `[...document.querySelectorAll("canvas")].map((c) => {
+		const g = c.getContext("2d");
+		return g ? {id: c.id || c.className || "(canvas)", wrf: !!g.getContextAttributes().willReadFrequently} : null;
+	}).filter(Boolean)`), &got); err != nil {
+		t.Fatal(err)
+	}
+	seen := false
+	for _, c := range got {
+		seen = seen || c.ID == "tl-track"
+		if !c.WillReadFrequently {
+			t.Errorf("canvas %s has a GPU 2D context; want willReadFrequently (a canvas in memory)", c.ID)
+		}
+	}
+	if !seen {
+		t.Errorf("no 2D canvas #tl-track among %v", got)
 	}
 }

@@ -155,7 +155,15 @@ export class Timeline {
     if (key === this.drawnKey && t.width === w && t.height === h) return;
     this.drawnKey = key;
     if (t.width !== w || t.height !== h) { t.width = w; t.height = h; }
-    const g = t.getContext("2d");
+    // A canvas in memory, not on the GPU (willReadFrequently): the track
+    // is a few rectangles, redrawn from a timer. Chromium gives a GPU
+    // canvas that is drawn while the compositor takes no frame a rate
+    // limiter, and then ends each task that draws it by waiting until the
+    // GPU has run the commands of two draws back; with the machine's
+    // WebGL canvas keeping a software GPU (or a phone's) busy, those waits
+    // were tasks of 0.2-1.2 s on the main thread (issue 19,
+    // docs/performance.md round twenty).
+    const g = t.getContext("2d", {willReadFrequently: true});
     const css = getComputedStyle(this.box);
     const v = (name, d) => (css.getPropertyValue(name) || d).trim();
     g.fillStyle = v("--tl-track", "#18212d");
