@@ -308,10 +308,10 @@ func installAPI(sess *front, g *game, pg *page) {
 	})
 	fn("describe", func(args []js.Value) any {
 		model := described.of(sess.Scenario())
-		if model == nil {
+		if model.Type() != js.TypeString {
 			return js.Null()
 		}
-		return js.Global().Get("JSON").Call("parse", string(model))
+		return js.Global().Get("JSON").Call("parse", model)
 	})
 	fn("exportScenario", func(args []js.Value) any {
 		var b bytes.Buffer
@@ -450,10 +450,16 @@ func result(err error) any {
 // and puts it here, so the page's main thread only parses it (issue 19: a
 // 64-group import spent 26-45 ms of the main thread describing itself);
 // so does every other scenario the worker loads (worker.go prepare).
+//
+// The model is kept as the JS string it came in (the worker's message) or
+// was made into once: describe() hands it to JSON.parse as it is. Kept as
+// Go bytes, each message's model (55 KB for a preset) was copied into Go
+// memory and each describe() copied it back out, at every edit.
 type modelCache struct {
-	scenario, model []byte
-	given           bool // the model came from the worker
-	made            int  // models made on this thread (of)
+	scenario []byte
+	model    js.Value // describe()'s JSON, a JS string; undefined when none
+	given    bool     // the model came from the worker
+	made     int      // models made on this thread (of)
 }
 
 var described modelCache
@@ -462,28 +468,32 @@ var described modelCache
 // "" until it came.
 var presetList string
 
-// of returns the model of the scenario whose canonical JSON is cur (nil if
-// it does not decode: the session only holds valid scenarios).
-func (c *modelCache) of(cur []byte) []byte {
+// of returns the model (a JS string of JSON) of the scenario whose
+// canonical JSON is cur, null if it does not decode (the session only
+// holds valid scenarios).
+func (c *modelCache) of(cur []byte) js.Value {
 	if c.holds(cur) {
 		return c.model
 	}
 	b, err := pagemodel.DescribeJSON(cur)
 	if err != nil {
-		return nil
+		return js.Null()
 	}
 	c.made++
-	c.put(cur, b, false)
-	return b
+	c.put(cur, js.ValueOf(string(b)), false)
+	return c.model
 }
 
-// put records model as the model of scenario; given: the worker made it.
-func (c *modelCache) put(scenario, model []byte, given bool) {
+// put records model, a JS string, as the model of scenario; given: the
+// worker made it.
+func (c *modelCache) put(scenario []byte, model js.Value, given bool) {
 	c.scenario, c.model, c.given = bytes.Clone(scenario), model, given
 }
 
 // holds reports whether the cache has the model of scenario cur.
-func (c *modelCache) holds(cur []byte) bool { return c.model != nil && bytes.Equal(cur, c.scenario) }
+func (c *modelCache) holds(cur []byte) bool {
+	return c.model.Type() == js.TypeString && bytes.Equal(cur, c.scenario)
+}
 
 // parseJSON hands v to JS as a plain object (js.ValueOf takes no structs
 // nor typed maps).

@@ -278,7 +278,7 @@ func (fr *front) onMessage(data js.Value) {
 			// describe()'s model, made by the worker (worker.go prepare):
 			// kept if the page still shows that scenario.
 			if s := []byte(data.Get("s").String()); bytes.Equal(fr.shadow.Scenario(), s) {
-				described.put(s, []byte(m.String()), true)
+				described.put(s, m, true)
 			}
 			return
 		}

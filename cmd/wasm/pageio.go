@@ -330,7 +330,7 @@ func importPromise(sess *front, pg *page, data js.Value, name, kind string, prog
 					err = sess.Replace(sc)
 				}
 				if err == nil && model.Type() == js.TypeString && bytes.Equal(sess.Scenario(), canonical) {
-					described.put(canonical, []byte(model.String()), true)
+					described.put(canonical, model, true)
 				}
 				if err != nil {
 					pg.attribute(err.Error())
