@@ -35,6 +35,10 @@ func main() {
 		runWorker()
 		return
 	}
+	// The start's steps, read by cmd/coldstart with the loader's marks:
+	// main is where the package initialisers ended (Ebiten's shaders among
+	// them), shadow-loaded where the page's copy of the scenario is ready.
+	mark("schedplay:main")
 	hub := app.NewHub()
 	pg := newPage()
 	worker := js.Global().Get("schedplayWorker")
@@ -67,6 +71,7 @@ func main() {
 	installAPI(sess, g, pg)
 
 	loadFromURL(sess, pg.hash())
+	mark("schedplay:shadow-loaded")
 	js.Global().Call("addEventListener", "hashchange", js.FuncOf(func(this js.Value, args []js.Value) any {
 		// The event's newURL, not location.hash: the link updater may have
 		// replaced the fragment (replaceState) since the change that fired
@@ -121,3 +126,6 @@ func loadFromURL(sess *front, hash string) {
 func consoleError(msg string) {
 	js.Global().Get("console").Call("error", msg)
 }
+
+// mark is performance.mark(name): a step of the page's start.
+func mark(name string) { js.Global().Get("performance").Call("mark", name) }
