@@ -633,6 +633,7 @@ func TestShareLinkRoundTrip(t *testing.T) {
 	if v := eval[string](fresh, `document.getElementById("seed").value`); v != "7" {
 		t.Errorf("the seed field shows %q, want 7", v)
 	}
+	fresh.click("#tab-policy")
 	if v := eval[string](fresh, `document.querySelector(`+jsString(path("policy.select_idle_sibling"))+`).value`); v != "cpu_buddies" {
 		t.Errorf("the select_idle_sibling menu shows %q, want cpu_buddies", v)
 	}

@@ -357,8 +357,11 @@ func TestEditorOneControlPerField(t *testing.T) {
 			if r := eval[apiResult](tb, `window.schedplay.set("policy.base", `+jsString(c.base)+`)`); !r.OK {
 				t.Fatalf("set base %s: %s", c.base, r.Error)
 			}
-			tb.poll(`document.querySelector('#editor [data-path="policy.cpu_scheduler"]') !== null`, 10*time.Second)
+			// The editor has the new base once the preset is no longer
+			// marked as the scenario playing.
+			tb.poll(`document.querySelector('#editor .preset.current') === null`, 10*time.Second)
 		}
+		tb.showPanes()
 		sc := tb.scenario()
 		applies := func(bases []string) bool { return len(bases) == 0 || slices.Contains(bases, sc.Policy.Base) }
 		var model struct {
@@ -588,4 +591,51 @@ func TestIdleStateBoxes(t *testing.T) {
 	if !eval[bool](tb, `document.querySelector('#editor details.cost-model').open`) {
 		t.Error("the cost model's section closed under the click")
 	}
+}
+
+// TestHiddenPanesWait (issue 19): the editor builds a new scenario's panes
+// that are on screen and leaves the others empty until they are shown (they
+// cost the main thread 10-70 ms per preset, import or structural edit; the
+// whole editor on a phone, where it starts closed). A pane built late shows
+// the scenario playing, and an edit made in it is applied.
+func TestHiddenPanesWait(t *testing.T) {
+	controls := func(tb *tab, root string) int {
+		return eval[int](tb, `document.querySelectorAll("#`+root+` [data-path]").length`)
+	}
+	tb := newTab(t, true)
+	tb.open(serverURL)
+	if r := eval[apiResult](tb, `window.schedplay.loadPreset("aim9-burst")`); !r.OK {
+		t.Fatal(r.Error)
+	}
+	tb.poll(`document.querySelector('#editor .preset.current[data-preset="aim9-burst"]') !== null`, 10*time.Second)
+	tb.poll(`document.querySelector(`+jsString(path("title"))+`).value === window.schedplay.describe().scenario.title`, 10*time.Second)
+	// The hidden panes are emptied in the build's later tasks.
+	tb.poll(`["machine-fields", "task-fields", "policy-fields"].every((id) => document.querySelectorAll("#" + id + " [data-path]").length === 0)`, 10*time.Second)
+	if n := controls(tb, "scenario-fields"); n == 0 {
+		t.Fatalf("the scenario pane, on screen, has no controls")
+	}
+	tb.click("#tab-tasks")
+	// Built at once, its cards in slices (more than six groups).
+	tb.poll(`document.querySelectorAll("#task-fields section.task").length === 9`, 5*time.Second)
+	count := path("tasks[0].count")
+	if v := eval[string](tb, `document.querySelector(`+jsString(count)+`).value`); v != "64" {
+		t.Errorf("w0's count shows %q, want 64", v)
+	}
+	tb.typeInto(count, "3")
+	if c := tb.scenario().Tasks[0].Count; c != 3 {
+		t.Errorf("the count typed into the late-built pane: the scenario has %d, want 3", c)
+	}
+	if n := controls(tb, "machine-fields") + controls(tb, "policy-fields"); n != 0 {
+		t.Errorf("%d controls in the machine and policy panes, never shown", n)
+	}
+
+	// A phone starts with the editor closed: nothing built until it opens.
+	ph := newTab(t, true)
+	ph.emulate(cardViewports[1])
+	ph.open(serverURL)
+	if n := controls(ph, "editor"); n != 0 {
+		t.Errorf("a phone's closed editor holds %d controls", n)
+	}
+	ph.click("#toggle-editor")
+	ph.poll(`document.querySelectorAll("#scenario-fields [data-path]").length > 0`, 5*time.Second)
 }

@@ -211,6 +211,9 @@ func TestHistoryWritesSaveNoFormState(t *testing.T) {
 	for _, p := range []string{"aim9-burst", "sdet-numaq"} {
 		eval[apiResult](tb, `window.schedplay.loadPreset(`+jsString(p)+`)`)
 		tb.settleDrawn()
+		// Every pane of the editor built: the most controls there can be.
+		tb.poll(`document.querySelector('#editor .preset.current[data-preset=`+jsString(p)+`]') !== null`, 10*time.Second)
+		tb.showPanes()
 		type controls struct {
 			N        int
 			Restored []string

@@ -43,6 +43,18 @@ func (tb *tab) editorTab(id string) {
 	tb.click(id)
 }
 
+// showPanes shows each of the editor's panes in turn and comes back to
+// the scenario's: the editor builds a pane for a scenario's structure when
+// the pane is first shown (web/editor.js, PANES). Call it once the editor
+// has the scenario (its preset marked, or the field looked for changed).
+func (tb *tab) showPanes() {
+	tb.t.Helper()
+	for _, id := range []string{"#tab-machine", "#tab-tasks", "#tab-policy", "#tab-scenario"} {
+		tb.click(id)
+	}
+	tb.poll(`["scenario-fields", "machine-fields", "task-fields", "policy-fields"].every((id) => document.getElementById(id).childElementCount > 0)`, 10*time.Second)
+}
+
 // confirmItems is the list the confirmation dialog shows, nil when no
 // dialog is open.
 func (tb *tab) confirmItems() []string {
@@ -116,6 +128,9 @@ func removeGroupAsks(t *testing.T, v viewport) {
 	tb.poll(`!document.getElementById("undo").disabled`, 10*time.Second)
 	tb.click("#undo")
 	tb.poll(`window.schedplay.scenario() === `+jsString(before), 10*time.Second)
+	// The client's card is back when the tasks pane is shown again (on a
+	// phone the editor's drawer is closed, and its panes wait for it).
+	tb.editorTab("#tab-tasks")
 	tb.poll(`document.querySelectorAll("#task-fields section.task").length === 2`, 5*time.Second)
 
 	// A fork in a repeat's body.

@@ -7,8 +7,9 @@
 // that caused them (and next to the field each problem's path names).
 //
 // Rendering: the editor is rebuilt when the scenario's structure changes
-// (levels, task groups, steps, idle states); otherwise only the values are
-// updated, and never the value of the field that has the focus.
+// (levels, task groups, steps, idle states), each pane when it is on screen
+// (PANES); otherwise only the values are updated, and never the value of the
+// field that has the focus.
 "use strict";
 
 import { h, clear, $, inTasks } from "./dom.js";
@@ -121,6 +122,20 @@ function labelWidth(text) {
   return w;
 }
 
+// PANES: the editor's panes, each made by one method from the model and
+// each into one element. A new structure builds only the panes on screen;
+// the others wait, empty, until they are shown (showPanes): a scenario's
+// three hidden panes were made at every preset, import and structural edit
+// for nothing, on a main thread that waits for a core behind the worker
+// and a software GPU (issue 19, docs/performance.md round twenty-one), and
+// the whole editor on a screen that starts without it (phones, laptops).
+const PANES = {
+  scenario: { pane: "pane-scenario", root: "scenario-fields", build: (ed) => ed.buildScenario() },
+  machine: { pane: "pane-machine", root: "machine-fields", build: (ed) => ed.buildMachine() },
+  tasks: { pane: "pane-tasks", root: "task-fields", build: (ed) => ed.buildTasks() },
+  policy: { pane: "pane-policy", root: "policy-fields", build: (ed) => ed.buildPolicy() },
+};
+
 export class Editor {
   constructor(api) {
     this.api = api;
@@ -129,6 +144,48 @@ export class Editor {
     this.bindings = [];      // {el, get(model), prop}
     this.fields = new Map(); // scenario path -> .field element
     this.presetCards = new Map();
+    this.stale = new Set();  // panes not built for this structure yet
+    this.reopen = [];        // classes of the cost model's sections left open
+    // A pane shown (its tab chosen, the editor opened, talk mode left) is
+    // built at once, before the browser draws it.
+    const seen = new MutationObserver(() => this.showPanes());
+    for (const name of Object.keys(PANES)) seen.observe($(PANES[name].pane), { attributes: true, attributeFilter: ["hidden"] });
+    seen.observe(document.body, { attributes: true, attributeFilter: ["class"] });
+    seen.observe(document.documentElement, { attributes: true, attributeFilter: ["class"] });
+  }
+
+  // shown: pane name is on screen (a drawer's editor counts when open).
+  shown(name) {
+    return !$(PANES[name].pane).hidden && !document.body.classList.contains("no-editor") &&
+      !document.documentElement.classList.contains("talk");
+  }
+
+  // paneStep builds pane name for this structure if it is on screen, and
+  // empties it if not: its controls would write the paths of the structure
+  // they were made for.
+  paneStep(name) {
+    if (!this.model || !this.stale.has(name)) return;
+    if (this.shown(name)) {
+      this.buildPane(name);
+      return;
+    }
+    if (name === "tasks") this.taskGen = (this.taskGen || 0) + 1; // its pending slices stop
+    clear($(PANES[name].root));
+  }
+
+  buildPane(name) {
+    this.stale.delete(name);
+    PANES[name].build(this);
+    for (const c of this.reopen) {
+      const d = c && document.querySelector("#" + PANES[name].pane + " details." + CSS.escape(c));
+      if (d) d.open = true;
+    }
+  }
+
+  // showPanes builds the panes that are on screen and not built yet.
+  showPanes() {
+    if (!this.model) return;
+    for (const name of this.stale) if (this.shown(name)) this.buildPane(name);
   }
 
   // refresh re-reads the scenario; cheap when nothing changed. sliced:
@@ -144,6 +201,7 @@ export class Editor {
     const key = structureKey(m);
     if (force || key !== this.key) {
       this.key = key;
+      this.newStructure();
       // A scenario of many groups (an import) is built in later tasks,
       // one per step (its cards in slices of their own): reading its
       // model is a task of its own on the main thread, and the steps
@@ -398,30 +456,33 @@ export class Editor {
     for (const step of this.rebuildSteps()) step();
   }
 
-  // rebuildSteps is rebuild() in parts, each a task's worth: the page's
-  // first build runs them in tasks of their own (firstBuild), every later
-  // rebuild at once.
-  rebuildSteps() {
-    const active = document.activeElement;
-    const focus = active && active.dataset ? active.dataset.path : null;
+  // newStructure drops the controls' bindings and marks every pane to be
+  // built for the model's structure: by its step (rebuildSteps), or when it
+  // is shown first (showPanes).
+  newStructure() {
     // Open sections (the cost model's) stay open: a rebuild comes from an
     // edit made inside one (the first change to the idle states makes the
     // table the scenario's own).
-    const open = [...document.querySelectorAll("#editor details[open]")].map((d) => d.className);
+    this.reopen = [...document.querySelectorAll("#editor details[open]")].map((d) => d.className);
+    this.bindings = [];
+    this.fields = new Map();
+    this.stale = new Set(Object.keys(PANES));
+  }
+
+  // rebuildSteps builds a new structure (newStructure) in parts, each a
+  // task's worth: the page's first build and a new scenario's run them in
+  // tasks of their own, an edit's at once.
+  rebuildSteps() {
+    const active = document.activeElement;
+    const focus = active && active.dataset ? active.dataset.path : null;
     return [
       () => {
-        this.bindings = [];
-        this.fields = new Map();
-        this.buildScenario();
-        this.buildMachine();
+        this.paneStep("scenario");
+        this.paneStep("machine");
       },
-      () => this.buildTasks(),
-      () => this.buildPolicy(),
+      () => this.paneStep("tasks"),
+      () => this.paneStep("policy"),
       () => {
-        for (const c of open) {
-          const d = c && document.querySelector("#editor details." + CSS.escape(c));
-          if (d) d.open = true;
-        }
         if (!focus) return;
         const again = document.querySelector('#editor [data-path="' + CSS.escape(focus) + '"]');
         if (again) again.focus();
@@ -442,6 +503,7 @@ export class Editor {
         this.model = this.api.describe();
         this.key = this.model ? structureKey(this.model) : "";
         gen = this.buildGen = (this.buildGen || 0) + 1;
+        this.newStructure();
       },
       ...this.rebuildSteps().map((f) => guard(() => { if (this.model) f(); })),
       guard(() => this.markPreset()),
