@@ -129,11 +129,12 @@ function labelWidth(text) {
 // for nothing, on a main thread that waits for a core behind the worker
 // and a software GPU (issue 19, docs/performance.md round twenty-one), and
 // the whole editor on a screen that starts without it (phones, laptops).
+// A pane is named by its element's id.
 const PANES = {
-  scenario: { pane: "pane-scenario", root: "scenario-fields", build: (ed) => ed.buildScenario() },
-  machine: { pane: "pane-machine", root: "machine-fields", build: (ed) => ed.buildMachine() },
-  tasks: { pane: "pane-tasks", root: "task-fields", build: (ed) => ed.buildTasks() },
-  policy: { pane: "pane-policy", root: "policy-fields", build: (ed) => ed.buildPolicy() },
+  "pane-scenario": { root: "scenario-fields", build: (ed) => ed.buildScenario() },
+  "pane-machine": { root: "machine-fields", build: (ed) => ed.buildMachine() },
+  "pane-tasks": { root: "task-fields", build: (ed) => ed.buildTasks(), sliced: true },
+  "pane-policy": { root: "policy-fields", build: (ed) => ed.buildPolicy() },
 };
 
 export class Editor {
@@ -149,14 +150,14 @@ export class Editor {
     // A pane shown (its tab chosen, the editor opened, talk mode left) is
     // built at once, before the browser draws it.
     const seen = new MutationObserver(() => this.showPanes());
-    for (const name of Object.keys(PANES)) seen.observe($(PANES[name].pane), { attributes: true, attributeFilter: ["hidden"] });
+    for (const name of Object.keys(PANES)) seen.observe($(name), { attributes: true, attributeFilter: ["hidden"] });
     seen.observe(document.body, { attributes: true, attributeFilter: ["class"] });
     seen.observe(document.documentElement, { attributes: true, attributeFilter: ["class"] });
   }
 
   // shown: pane name is on screen (a drawer's editor counts when open).
   shown(name) {
-    return !$(PANES[name].pane).hidden && !document.body.classList.contains("no-editor") &&
+    return !$(name).hidden && !document.body.classList.contains("no-editor") &&
       !document.documentElement.classList.contains("talk");
   }
 
@@ -169,7 +170,7 @@ export class Editor {
       this.buildPane(name);
       return;
     }
-    if (name === "tasks") this.taskGen = (this.taskGen || 0) + 1; // its pending slices stop
+    if (PANES[name].sliced) this.taskGen = (this.taskGen || 0) + 1; // its pending slices stop
     clear($(PANES[name].root));
   }
 
@@ -177,7 +178,7 @@ export class Editor {
     this.stale.delete(name);
     PANES[name].build(this);
     for (const c of this.reopen) {
-      const d = c && document.querySelector("#" + PANES[name].pane + " details." + CSS.escape(c));
+      const d = c && document.querySelector("#" + name + " details." + CSS.escape(c));
       if (d) d.open = true;
     }
   }
@@ -477,11 +478,11 @@ export class Editor {
     const focus = active && active.dataset ? active.dataset.path : null;
     return [
       () => {
-        this.paneStep("scenario");
-        this.paneStep("machine");
+        this.paneStep("pane-scenario");
+        this.paneStep("pane-machine");
       },
-      () => this.paneStep("tasks"),
-      () => this.paneStep("policy"),
+      () => this.paneStep("pane-tasks"),
+      () => this.paneStep("pane-policy"),
       () => {
         if (!focus) return;
         const again = document.querySelector('#editor [data-path="' + CSS.escape(focus) + '"]');
