@@ -629,6 +629,28 @@ func TestHiddenPanesWait(t *testing.T) {
 		t.Errorf("%d controls in the machine and policy panes, never shown", n)
 	}
 
+	// A problem on a field of a pane not built yet is marked there when the
+	// pane is: the client's CPUs set through the API (the tasks pane not
+	// shown since the preset), then a machine too small for them.
+	tb.click("#tab-scenario")
+	if r := eval[apiResult](tb, `window.schedplay.loadPreset("tbench-pairs")`); !r.OK {
+		t.Fatal(r.Error)
+	}
+	tb.poll(`document.querySelector('#editor .preset.current[data-preset="tbench-pairs"]') !== null`, 10*time.Second)
+	if r := eval[apiResult](tb, `window.schedplay.set("tasks[0].cpus", "40-79")`); !r.OK {
+		t.Fatal(r.Error)
+	}
+	tb.poll(`document.querySelectorAll("#task-fields [data-path]").length === 0`, 10*time.Second)
+	tb.click("#tab-machine")
+	tb.typeInto(path("machine.nodes"), "1")
+	if e := tb.fieldError(path("machine.nodes")); !strings.Contains(e, "CPU 79 does not exist") {
+		t.Fatalf("next to the nodes field: %q", e)
+	}
+	tb.click("#tab-tasks")
+	if e := tb.fieldError(path("tasks[0].cpus")); !strings.Contains(e, "CPU 79 does not exist") {
+		t.Errorf("the client's cpus field, built after the problem: %q", e)
+	}
+
 	// A phone starts with the editor closed: nothing built until it opens.
 	ph := newTab(t, true)
 	ph.emulate(cardViewports[1])

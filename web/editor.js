@@ -147,6 +147,7 @@ export class Editor {
     this.presetCards = new Map();
     this.stale = new Set();  // panes not built for this structure yet
     this.reopen = [];        // classes of the cost model's sections left open
+    this.unbuiltProblems = []; // the problems shown last, for panes built later
     // A pane shown (its tab chosen, the editor opened, talk mode left) is
     // built at once, before the browser draws it.
     const seen = new MutationObserver(() => this.showPanes());
@@ -177,9 +178,15 @@ export class Editor {
   buildPane(name) {
     this.stale.delete(name);
     PANES[name].build(this);
+    const pane = $(name);
     for (const c of this.reopen) {
-      const d = c && document.querySelector("#" + name + " details." + CSS.escape(c));
+      const d = c && pane.querySelector("details." + CSS.escape(c));
       if (d) d.open = true;
+    }
+    // The problems shown while it was not built, on its own fields.
+    for (const p of this.unbuiltProblems || []) {
+      const f = this.fieldAt(p.path);
+      if (f && pane.contains(f)) this.fieldError(f, p.problem);
     }
   }
 
@@ -261,6 +268,7 @@ export class Editor {
   // ---- errors ----------------------------------------------------------
 
   clearErrors() {
+    this.unbuiltProblems = [];
     for (const e of document.querySelectorAll("#editor .field-error")) {
       e.textContent = "";
       e.hidden = true;
@@ -299,9 +307,12 @@ export class Editor {
     const own = el ? el.closest(".field, .errbox") : null;
     const ownPath = el && el.dataset.path;
     const lines = [];
+    this.unbuiltProblems = [];
     for (const p of problems) {
       const f = p.path && byPath !== false ? this.fieldAt(p.path) : null;
       if (f && f !== own) this.fieldError(f, p.problem);
+      // A pane not built yet marks its field when it is (buildPane).
+      if (p.path && byPath !== false) this.unbuiltProblems.push(p);
       lines.push(p.path && p.path !== ownPath ? (p.where || p.path) + ": " + p.problem : p.problem);
     }
     if (own) this.fieldError(own, lines.join("\n"));
