@@ -147,7 +147,7 @@ export class Editor {
     this.presetCards = new Map();
     this.stale = new Set();  // panes not built for this structure yet
     this.reopen = [];        // classes of the cost model's sections left open
-    this.unbuiltProblems = []; // the problems shown last, for panes built later
+    this.unbuiltProblems = []; // the problems shown since the last change, for panes built later
     // A pane shown (its tab chosen, the editor opened, talk mode left) is
     // built at once, before the browser draws it.
     const seen = new MutationObserver(() => this.showPanes());
@@ -184,7 +184,7 @@ export class Editor {
       if (d) d.open = true;
     }
     // The problems shown while it was not built, on its own fields.
-    for (const p of this.unbuiltProblems || []) {
+    for (const p of this.unbuiltProblems) {
       const f = this.fieldAt(p.path);
       if (f && pane.contains(f)) this.fieldError(f, p.problem);
     }
@@ -307,7 +307,6 @@ export class Editor {
     const own = el ? el.closest(".field, .errbox") : null;
     const ownPath = el && el.dataset.path;
     const lines = [];
-    this.unbuiltProblems = [];
     for (const p of problems) {
       const f = p.path && byPath !== false ? this.fieldAt(p.path) : null;
       if (f && f !== own) this.fieldError(f, p.problem);
