@@ -173,11 +173,12 @@ func TestMainThreadFree(t *testing.T) {
 	t.Logf("loading aim9-burst (513 tasks, A and B; not asserted): long tasks %v ms", tb.longTasksSince())
 	tb.longTasks()
 	layouts := eval[float64](tb, `window.schedplay.stats().layouts`)
+	gc := tb.gcWindow()
 	start, cpu := time.Now(), startCPUWindow()
 	tb.poll(`window.schedplay.state().now_ms >= 30`, 60*time.Second)
 	st := eval[map[string]float64](tb, `window.schedplay.stats()`)
 	lt := tb.longTasksSince()
-	t.Logf("aim9-burst played 30 ms of simulated time in %.1f s of wall time (%.1f fps drawn); long tasks: %v ms", time.Since(start).Seconds(), st["fps"], lt)
+	t.Logf("aim9-burst played 30 ms of simulated time in %.1f s of wall time (%.1f fps drawn); long tasks: %v ms; %s", time.Since(start).Seconds(), st["fps"], lt, gc())
 	if quiet := !cpu.busy(t, "aim9-burst playing") && !busy; quiet {
 		if fail := failingTasks(t, "aim9-burst playing", lt); len(fail) > 0 {
 			t.Errorf("%d long tasks on the main thread while aim9-burst played: %v ms", len(fail), fail)
@@ -206,6 +207,7 @@ func TestMainThreadFree(t *testing.T) {
 	p.Title = "pasted: " + p.Title
 	tb.mainWork()
 	tb.longTasks()
+	gc = tb.gcWindow()
 	cpu = startCPUWindow()
 	tb.fill("#import-text", string(p.Canonical()))
 	tb.click("#import-load")
@@ -236,7 +238,7 @@ func TestMainThreadFree(t *testing.T) {
 	t.Logf("5.6 MB trace import: %.1f s; longest main-thread call %v ms", time.Since(importStart).Seconds(), work())
 	tb.settle()
 	lt = tb.longTasksSince()
-	t.Logf("imports: long tasks %v ms", lt)
+	t.Logf("imports: long tasks %v ms; %s", lt, gc())
 	if quiet := !cpu.busy(t, "the imports") && !busy; quiet {
 		if fail := failingTasks(t, "the imports", lt); len(fail) > 0 {
 			t.Errorf("%d long tasks on the main thread during the imports: %v ms", len(fail), fail)
@@ -250,6 +252,7 @@ func TestMainThreadFree(t *testing.T) {
 	eval[chromedp.Void](tb, `window.schedplay.play()`)
 	tb.settleDrawn()
 	tb.longTasks()
+	gc = tb.gcWindow()
 	cpu = startCPUWindow()
 	for _, format := range []string{"perfetto", "perfetto-proto"} {
 		start := time.Now()
@@ -272,11 +275,26 @@ func TestMainThreadFree(t *testing.T) {
 		t.Logf("export %s of aim9-burst: %s, %d bytes, %d progress calls, %.1f s", format, r.Name, r.Bytes, progress, time.Since(start).Seconds())
 	}
 	lt = tb.longTasksSince()
-	t.Logf("exports: long tasks %v ms", lt)
+	t.Logf("exports: long tasks %v ms; %s", lt, gc())
 	if quiet := !cpu.busy(t, "the exports") && !busy; quiet {
 		if fail := failingTasks(t, "the exports", lt); len(fail) > 0 {
 			t.Errorf("%d long tasks on the main thread during the exports: %v ms", len(fail), fail)
 		}
+	}
+}
+
+// gcWindow starts a window of the page's Go collector, which runs on the
+// main thread; the function it returns says what the collector did since
+// (reported beside the long tasks, not asserted).
+func (tb *tab) gcWindow() func() string {
+	tb.t.Helper()
+	const read = `(() => { const s = window.schedplay.stats(); return {cycles: s.gc_cycles, alloc: s.alloc_mb, heap: s.heap_mb}; })()`
+	g0 := eval[map[string]float64](tb, read)
+	return func() string {
+		tb.t.Helper()
+		g := eval[map[string]float64](tb, read)
+		return fmt.Sprintf("the page's Go collector: %.0f cycles, %.1f MB allocated, heap %.1f MB",
+			g["cycles"]-g0["cycles"], g["alloc"]-g0["alloc"], g["heap"])
 	}
 }
 

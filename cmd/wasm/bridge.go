@@ -50,7 +50,8 @@ import (
 //	                          (default 0.001: 1 ms of simulated time per second)
 //	set(path, value)       -> {ok, error}; a scenario field by dotted path, restarts
 //	stats()                -> {fps, frame_ms, sim_rtf, first_frame_ms, first_sim_frame_ms, decode_ms, draw_ms, drawn,
-//	                          painted, layouts, prepared, models_made};
+//	                          painted, layouts, prepared, models_made, gc_cycles, heap_mb,
+//	                          alloc_mb};
 //	                          first_frame_ms is when the first frame was drawn, in ms since
 //	                          navigation start (the scenario at t = 0, from the page's shadow
 //	                          when the worker has sent no frame yet), first_sim_frame_ms when
@@ -64,7 +65,10 @@ import (
 //	                          talk mode, A/B or the theme changed); prepared is 1 once the
 //	                          worker sent the preset list and describe()'s model of the
 //	                          scenario shown (else 0: every field is a number), models_made
-//	                          counts the models describe() had to make on the main thread
+//	                          counts the models describe() had to make on the main thread;
+//	                          gc_cycles, heap_mb and alloc_mb are the page's Go collector
+//	                          (it runs on the main thread): collections so far, the heap in
+//	                          use (MB) and the MB allocated so far
 //
 // The simulator plays in a Web Worker (worker.go); every call above still
 // returns at once, computed on the page's copy of the session's state
@@ -403,7 +407,9 @@ func installAPI(sess *front, g *game, pg *page) {
 		dec, draw := sess.frameCost()
 		drawn, painted, layouts, pending := pg.drawCounts()
 		first, firstSim := pg.firstFrame()
-		return map[string]any{"fps": st.FPS, "frame_ms": st.FrameMS, "sim_rtf": st.SimRTF, "first_frame_ms": first, "first_sim_frame_ms": firstSim,
+		gcs, heapMB, allocMB := gcStats()
+		return map[string]any{"gc_cycles": gcs, "heap_mb": heapMB, "alloc_mb": allocMB,
+			"fps": st.FPS, "frame_ms": st.FrameMS, "sim_rtf": st.SimRTF, "first_frame_ms": first, "first_sim_frame_ms": firstSim,
 			"decode_ms": dec, "draw_ms": draw, "drawn": drawn, "painted": painted, "layouts": layouts, "labels_pending": boolNum(pending),
 			"prepared": boolNum(presetList != "" && described.given && described.holds(sess.Scenario())), "models_made": described.made}
 	})
