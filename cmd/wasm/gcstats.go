@@ -2,7 +2,33 @@
 
 package main
 
-import "runtime"
+import (
+	"runtime"
+	"runtime/debug"
+)
+
+// The page's collector runs less often than Go's default. It marks on the
+// main thread (WebAssembly has one; one mark of the page's 7-8 MB of live
+// heap took 4-44 ms in a profile, docs/performance.md round nineteen), and
+// while aim9-burst plays the frames the worker posts make 1.7-2.4 MB of
+// garbage a second. GOGC 400 lets the heap grow to five times what is live
+// before the next cycle instead of twice, each cycle marking the same live
+// heap: 4 collections instead of 14 in nine windows of 5.6 s of aim9-burst
+// playing (round twenty-two), for a heap of 17-30 MB instead of 7-13. The
+// memory limit brings the cycles back as the heap nears it, so a large
+// scenario does not grow the page to five times its size. The worker's Go
+// (a separate instance on its own thread) keeps the defaults.
+const (
+	pageGCPercent   = 400
+	pageMemoryLimit = 256 << 20
+)
+
+// pageGC sets the page's collector (main.go, at the start of the page's
+// main).
+func pageGC() {
+	debug.SetGCPercent(pageGCPercent)
+	debug.SetMemoryLimit(pageMemoryLimit)
+}
 
 // gcStats is the page's Go collector, as stats() reports it: in
 // WebAssembly it runs on the page's main thread (one thread, no

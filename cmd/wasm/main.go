@@ -39,6 +39,7 @@ func main() {
 	// main is where the package initialisers ended (Ebiten's shaders among
 	// them), shadow-loaded where the page's copy of the scenario is ready.
 	mark("schedplay:main")
+	pageGC()
 	hub := app.NewHub()
 	pg := newPage()
 	worker := js.Global().Get("schedplayWorker")
