@@ -91,8 +91,13 @@ type front struct {
 }
 
 // ackAfter is how long a decoded frame waits for a drawn one before it is
-// acknowledged anyway.
-const ackAfter = 100 * time.Millisecond
+// acknowledged anyway: longer than a slow page's frame, so that the frames
+// it cannot draw are merged in the worker rather than decoded here
+// (aim9-burst drawn at 8 frames a second under software GL decoded 26
+// frames a second with 100 ms, 16 with 250: docs/performance.md round
+// twenty-two), short enough that a page that draws nothing (a hidden tab)
+// still gets 8 frames a second for its panels and the API's promises.
+const ackAfter = 250 * time.Millisecond
 
 type exportWait struct{ resolve, progress js.Value }
 
