@@ -14,10 +14,11 @@ import (
 // garbage a second. GOGC 400 lets the heap grow to five times what is live
 // before the next cycle instead of twice, each cycle marking the same live
 // heap: 4 collections instead of 14 in nine windows of 5.6 s of aim9-burst
-// playing (round twenty-two), for a heap of 17-30 MB instead of 7-13. The
-// memory limit brings the cycles back as the heap nears it, so a large
-// scenario does not grow the page to five times its size. The worker's Go
-// (a separate instance on its own thread) keeps the defaults.
+// playing (round twenty-two), for a heap of 16-30 MB instead of 7-13. The
+// memory limit brings the cycles back as the heap nears it: a scenario whose
+// live heap is over a fifth of it is collected at the limit, not at five
+// times its live heap. The worker's Go (a separate instance on its own
+// thread) keeps the defaults.
 const (
 	pageGCPercent   = 400
 	pageMemoryLimit = 256 << 20
