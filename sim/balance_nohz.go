@@ -43,6 +43,7 @@ func (s *Sim) nohzBalancerKick(rq *RQ) {
 	// smp_call_function_single_async(): era.queuedIPIPolls).
 	ipi, _ := s.wakeSignal(irq, true)
 	_, exit := s.idleExit(irq, s.now-irq.idleSince)
+	exit = s.coreExit(irq, exit, ipi)
 	lat := ipi + exit
 	s.m.cost.ipi += ipi
 	s.m.cost.idleExit += lat - ipi

@@ -303,8 +303,41 @@ func (s *Sim) wakeIdle(rq *RQ) {
 	}
 	var exit int64
 	rq.exitState, exit = s.idleExit(rq, idleFor)
+	exit = s.coreExit(rq, exit, rq.ipiLag)
 	s.m.cost.idleExit += exit
-	s.q.push(qev{t: s.now + rq.ipiLag + exit, kind: evIdleReady, cpu: int32(rq.cpu)})
+	rq.readyAt = s.now + rq.ipiLag + exit
+	s.q.push(qev{t: rq.readyAt, kind: evIdleReady, cpu: int32(rq.cpu)})
+}
+
+// coreExit is the exit latency idle rq pays when its wake-up lands lag ns
+// from now, given the exit of the state it requested (exit): a hardware
+// thread's C-state is its own request, but the core is only as deep as the
+// shallowest state its threads request (Intel SDM vol. 3, "Power and
+// Thermal Management": a core C-state is resolved from its logical
+// processors' requests), so a thread whose sibling runs wakes on an active
+// core (no core exit), and one whose sibling is already leaving idle waits
+// only for what is left of that exit. The kernel never sees this: its
+// idle_get_state() and the menu governor read the thread's request
+// (idleStateOf).
+func (s *Sim) coreExit(rq *RQ, exit, lag int64) int64 {
+	if exit == 0 {
+		return exit
+	}
+	sib := s.topo.SMT[rq.cpu]
+	for c := sib.First(); c >= 0 && exit > 0; c = sib.Next(c) {
+		o := s.cpus[c]
+		switch {
+		case c == rq.cpu:
+		case o.exiting:
+			exit = min(exit, max(0, o.readyAt-s.now-lag))
+		case !o.idle:
+			exit = 0
+		default:
+			_, e := s.idleExit(o, s.now-o.idleSince)
+			exit = min(exit, e)
+		}
+	}
+	return exit
 }
 
 // setIdleMult records the governor's performance multiplier as rq enters

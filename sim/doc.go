@@ -206,9 +206,13 @@
 //     so a CPU whose last tick saw a task needs 11x C6's exit latency, 2.2
 //     ms, before C6: era.idleMult, menuPerfMult3x). v6.17's menu has no
 //     load term; 2.6.8 has no cpuidle. The iowait term is 0 (no I/O).
-//     Core states are per CPU: a thread whose sibling runs
-//     still reaches C3/C6 (the hardware resolves a core's state as the
-//     shallowest its threads request; not modelled).
+//     The state is each hardware thread's request (what idle_get_state()
+//     and the governor see); the exit a wake-up pays is the core's
+//     (coreExit): a core is only as deep as the shallowest state its
+//     threads request, so a thread whose sibling runs wakes with no core
+//     exit, and one whose sibling is already leaving idle waits for what
+//     is left of that exit. The thread's own wake-up on an active core is
+//     taken as free.
 //   - Timer interrupts on idle CPUs: a sleeping task's timer fires on its
 //     previous CPU; only the CPU that will run the task pays an exit latency
 //     (the timer CPU is not woken when the task is placed elsewhere), and

@@ -334,9 +334,10 @@ func (s *Sim) findIdlestGroupCPU617(g *SchedGroup, p *Task, this int, d *Decisio
 		s.examine(d, c)
 		rq := s.cpus[c]
 		if s.idleCPU(c) {
-			// idle_get_state(rq)->exit_latency: the state the CPU is in,
-			// as its wake-up will be charged (package states, the
-			// governor's multiplier).
+			// idle_get_state(rq)->exit_latency: the state the CPU
+			// requested (package states, the governor's multiplier);
+			// its wake-up may pay less, on a core whose sibling is
+			// shallower (coreExit), which the kernel does not see.
 			_, exit := s.idleExit(rq, s.now-rq.idleSince)
 			if exit < minExit {
 				minExit = exit

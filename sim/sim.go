@@ -157,6 +157,7 @@ type RQ struct {
 	idleMult    int64 // the governor's performance multiplier at idle entry (era.idleMult)
 	exiting     bool  // leaving an idle state (evIdleReady pending)
 	exitState   int   // the C-state it is leaving
+	readyAt     int64 // when that exit ends (evIdleReady), while exiting
 	ttwuPending int   // wake-ups in flight to this CPU
 	// ipiLag delays the idle exit of a CPU whose wake-up was enqueued
 	// directly by a remote waker (3.8 ttwu_queue() within the LLC): the

@@ -65,12 +65,13 @@ func buddiesTables() []*Table {
 			"point holds with the C-state exits doubled and with no other family alone. A governor that predicts the idle " +
 			"time from the CPU's last 8 idle periods (get_typical_interval()) was tried before the multiplier and dropped: " +
 			"a walked CPU's revisits, 2.3 or 1.15 ms, are both past C6's residency, so it picks C6 too, and it moved 16 pairs " +
-			"out of their band (+42 %). Resolving a hardware thread's C-state at its core (a halted thread whose sibling runs " +
-			"wakes without a core C-state exit; Intel SDM vol. 3) was also tried, before the multiplier, and left out: it " +
-			"turned the 8-pair walk fast (×1.43 against the real ×3.75) and 5 pairs on 3.6 (×3.35 against ×9.87) without " +
-			"moving 1-4 pairs, whose buddies pair sits on two cores, not on one core's threads. At 32 clients the real " +
-			"buddies still gained 10 % (the model: {sim:32 clients}; the point {verdict:32 clients}) and at 64 lost 5 %; the model's buddies lose more than twice " +
-			"as much at 64 ({sim:64 clients}), where pairs outnumber cores and the wake-up walk already finds no idle core (the why column: " +
+			"out of their band (+42 %). A thread's wake-up pays its core's C-state exit, not its own request's (a core is as " +
+			"deep as the shallowest state its threads request, so a halted thread whose sibling runs wakes without a core " +
+			"exit; Intel SDM vol. 3; docs/costs.md), since 4 December. Tried before the multiplier, that rule had turned the " +
+			"8-pair walk fast (×1.43 against the real ×3.75) and 5 pairs on 3.6 (×3.35 against ×9.87); with the multiplier " +
+			"it moves no run of 1-20 pairs by more than 1 % (their walks land on whole idle cores) and acts from 32 pairs on, where pairs share cores. At 32 clients the real " +
+			"buddies still gained 10 % (the model: {sim:32 clients}; the point {verdict:32 clients}) and at 64 lost 5 %; the model's buddies lose nearly twice " +
+			"as much at 64 ({sim:64 clients}; -12.5 % before a wake-up paid its core's exit), where pairs outnumber cores and the wake-up walk already finds no idle core (the why column: " +
 			"the v3.6 kernel's search cost and idle-while-overloaded against the buddies' migrations); halving the refills alone " +
 			"turns it (the table below and the `buddies-3.6` note).",
 	}
@@ -99,15 +100,17 @@ func buddiesTables() []*Table {
 			"3.6.0.virgin is not (28 MB/s per client at both): {sim:5 clients} against ×9.87. Before the multiplier was modelled " +
 			"(3 December) 5 pairs held (×8.43) and 10 overshot (×2.56, now {sim:10 clients}: it {verdict:10 clients}): the real walk leaves its slow mode " +
 			"between 5 and 10 pairs, the model's now between 4 and 5 and before between 8 and 10. At 40 pairs the buddies' change is " +
-			"{sim:40 clients} where the real ones gained 2 %: they migrate nearly five times as often as v3.6 (the why column) and pay an " +
-			"LLC refill each time. At 20 pairs the sim's gain ({sim:20 clients}) is at the low edge of its band; before wake-ups to " +
+			"{sim:40 clients} where the real ones gained 2 %: they migrate more than four times as often as v3.6 (the why column) and pay an " +
+			"LLC refill each time; and since a thread's wake-up pays its core's exit (4 December; -6.7 % before) v3.6, whose walk " +
+			"takes the free thread of a busy core once no whole core is idle, pays almost no C-state exit there (the why column). At 20 pairs the sim's gain ({sim:20 clients}) is at the low edge of its band; before wake-ups to " +
 			"polling CPUs spared their IPI it missed (+11.9 %), and it held then with the refill costs doubled and with no " +
 			"other family alone: it is the refills the walking pairs pay and the buddies do not. At 40 pairs, and at 64 clients " +
-			"in the `buddies` table, it is the other way round: they hold with the refills halved. No one refill level fits both " +
+			"in the `buddies` table, it is the other way round: halving the refills takes them to the edge of their bands (the " +
+			"tables below: -5.1 %, just outside, and -4.8 %, inside). No one refill level fits both " +
 			"sides, so the miss is not in the refill's level but in its shape: the model charges every move within an LLC the " +
 			"same refill, whatever the task ran since it last ran there, where a pair that walks on to the next core and a pair " +
 			"whose buddy took its partner's last CPU leave very different amounts in the caches they return to. A refill of that " +
-			"shape was tried (4 December) and not adopted: each core counts the tasks that start on it, a task remembers the " +
+			"shape was tried (4 December, before a wake-up paid its core's exit) and not adopted: each core counts the tasks that start on it, a task remembers the " +
 			"count on the last two cores it ran on, and a return to one of them within the LLC pays only the share of the L3 " +
 			"refill that the tasks started there since have evicted, each evicting exp(-0.75) of what is left (a 192 KiB working " +
 			"set in a 256 KiB L2, the sizes the refill costs assume); a return to its own CPU after others ran there, free " +
