@@ -323,18 +323,26 @@ func (s *Sim) coreExit(rq *RQ, exit, lag int64) int64 {
 	if exit == 0 {
 		return exit
 	}
-	sib := s.topo.SMT[rq.cpu]
-	for c := sib.First(); c >= 0 && exit > 0; c = sib.Next(c) {
-		o := s.cpus[c]
-		switch {
+	// Siblings running or leaving idle settle it without an idle state's
+	// look-up; a running one at once.
+	idle := false
+	for _, c := range s.topo.coreCPUs[rq.cpu] {
+		switch o := s.cpus[c]; {
 		case c == rq.cpu:
 		case o.exiting:
 			exit = min(exit, max(0, o.readyAt-s.now-lag))
 		case !o.idle:
-			exit = 0
+			return 0
 		default:
-			_, e := s.idleExit(o, s.now-o.idleSince)
-			exit = min(exit, e)
+			idle = true
+		}
+	}
+	if idle {
+		for _, c := range s.topo.coreCPUs[rq.cpu] {
+			if o := s.cpus[c]; c != rq.cpu && o.idle && exit > 0 {
+				_, e := s.idleExit(o, s.now-o.idleSince)
+				exit = min(exit, e)
+			}
 		}
 	}
 	return exit
