@@ -207,13 +207,16 @@ func TestPresetEligibleMigration(t *testing.T) {
 
 func TestPresetOverloadOnWakeup(t *testing.T) {
 	// Six seeds summed: which CPUs the 16 workers settle on differs from
-	// seed to seed with NUMA wake-affine (idle while overloaded 912 to 4331
+	// seed to seed with NUMA wake-affine (idle while overloaded 378 to 2559
 	// ms a seed), so one seed's run says little. Summed, the workers wait
-	// while node 1 idles 10.3 s with the NUMA level's SD_WAKE_AFFINE and
-	// 0.6 s without, and serve 103049 against 133187 requests. (Before the
-	// 3.x menu governor's multiplier was modelled, 13.1 s against 6.3 s,
-	// and no more requests without: a worker kept landing on the
-	// listener's cpu0.)
+	// while node 1 idles 7.5 s with the NUMA level's SD_WAKE_AFFINE and
+	// 0.6 s without, and serve 118204 against 133187 requests (+13 %).
+	// (Before the model's 3.8 idle_balance() set next_balance from the
+	// idle intervals of the domains it walked, after a pull or when the
+	// old one had passed, 10.3 s and +29 %. Before the 3.x menu
+	// governor's multiplier was modelled, 13.1 s
+	// against 6.3 s, and no more requests without: a worker kept landing on
+	// the listener's cpu0.)
 	var bug, far float64
 	var bugOps, farOps int64
 	for seed := 1; seed <= 6; seed++ {
@@ -226,8 +229,8 @@ func TestPresetOverloadOnWakeup(t *testing.T) {
 	if bug < 6*500 || far > 0.25*bug {
 		t.Errorf("idle while overloaded over six seeds: %.0f ms with NUMA wake-affine, %.0f ms without; want >= 3000 and at most 25 %%", bug, far)
 	}
-	if float64(farOps) < 1.15*float64(bugOps) {
-		t.Errorf("requests served over six seeds: %d with NUMA wake-affine, %d without; want at least 15 %% more without", bugOps, farOps)
+	if float64(farOps) < 1.10*float64(bugOps) {
+		t.Errorf("requests served over six seeds: %d with NUMA wake-affine, %d without; want at least 10 %% more without", bugOps, farOps)
 	}
 }
 

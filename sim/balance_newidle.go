@@ -59,20 +59,36 @@ func (s *Sim) updateNextBalance(sd *SchedDomain, next *int64) {
 }
 
 // newidleBalance38 mirrors 3.8 idle_balance(): skip when avg_idle <
-// sysctl_sched_migration_cost; then every domain until a task is pulled.
+// sysctl_sched_migration_cost; then every domain until a task is pulled,
+// taking next_balance as the earliest last_balance + balance_interval of
+// the domains walked (the idle interval: no busy_factor, no clamp), which
+// becomes the CPU's next_balance when it pulled a task or its own has
+// passed ("We are going idle. next_balance may be set based on a busy
+// processor. So reset next_balance."): a CPU that pulled balances next at
+// its domains' idle intervals, not busy_factor intervals away, and one
+// whose next balance was due gets it recomputed from those intervals (the
+// idle load balancer skips it until then).
 func newidleBalance38(s *Sim, rq *RQ) bool {
 	if rq.avgIdle < s.migrationCost {
 		return false
 	}
 	s.era.track.decayBlocked(s, rq)
+	j := s.jiffies()
+	next := j + int64(s.cfg.Machine.HZ)
 	pulled := 0
 	var currCost int64
 	cont := true
 	for _, sd := range rq.domains {
 		pulled, currCost = s.newidleDomain(rq, sd, currCost, &cont)
+		if n := sd.LastBalance + msToJiffies(sd.BalanceInterval, s.cfg.Machine.HZ); next > n {
+			next = n
+		}
 		if pulled > 0 || !cont {
 			break
 		}
+	}
+	if pulled > 0 || j > rq.nextBalance {
+		rq.nextBalance = next
 	}
 	return s.newidleDone(rq, pulled, currCost)
 }

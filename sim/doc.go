@@ -186,10 +186,6 @@
 //     pick_next_entity() prefers them within wakeup_gran, and
 //     CACHE_HOT_BUDDY makes them cache-hot in task_hot(). No skip buddy
 //     (nothing yields).
-//   - 3.8 idle_balance() resets next_balance to the earliest idle interval
-//     of the domains it walked when it pulled a task or the busy
-//     next_balance has passed; the simulator leaves 3.8's next_balance as
-//     the ticks set it (v6.17's newidle rule is modelled).
 //   - Ticks are aligned on all CPUs (skew_tick=0); an idle CPU stops its
 //     tick (NOHZ) — with NOHZ_IDLE_BALANCE off it keeps ticking and balances
 //     itself, as a kernel without CONFIG_NO_HZ_COMMON would.

@@ -106,7 +106,7 @@ func buddiesTables() []*Table {
 			"polling CPUs spared their IPI it missed (+11.9 %), and it held then with the refill costs doubled and with no " +
 			"other family alone: it is the refills the walking pairs pay and the buddies do not. At 40 pairs, and at 64 clients " +
 			"in the `buddies` table, it is the other way round: halving the refills takes them to the edge of their bands (the " +
-			"tables below: -5.1 %, just outside, and -4.8 %, inside). No one refill level fits both " +
+			"tables below: just outside at 40 pairs, inside at 64 clients). No one refill level fits both " +
 			"sides, so the miss is not in the refill's level but in its shape: the model charges every move within an LLC the " +
 			"same refill, whatever the task ran since it last ran there, where a pair that walks on to the next core and a pair " +
 			"whose buddy took its partner's last CPU leave very different amounts in the caches they return to. A refill of that " +

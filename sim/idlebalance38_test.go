@@ -1,0 +1,64 @@
+package sim
+
+import "testing"
+
+// TestIdleBalanceNextBalance38 works 3.8 idle_balance()'s reset of
+// next_balance by hand on an idle two-core machine (nothing to pull), HZ
+// 1000: next_balance = min(jiffies + HZ, last_balance + balance_interval of
+// each domain walked), written only when the CPU pulled a task or its own
+// next_balance has passed, and not at all when avg_idle is under
+// sysctl_sched_migration_cost (the early return).
+func TestIdleBalanceNextBalance38(t *testing.T) {
+	cfg := &Config{Seed: 1, Duration: 1e9,
+		Machine: Machine{Nodes: 1, SocketsPerNode: 1, LLCsPerSocket: 1, ClustersPerLLC: 1, CoresPerCluster: 2, ThreadsPerCore: 1, HZ: 1000, Costs: DefaultCosts()},
+		Policy:  Policy{Base: BaseV38},
+		Tasks:   []TaskGroup{{Name: "p", Count: 1, Program: []Step{{Op: OpRun, Dur: 1000}}}},
+	}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rq := s.cpus[0]
+	if len(rq.domains) != 1 {
+		t.Fatalf("%d domains, want the MC level only", len(rq.domains))
+	}
+	sd := rq.domains[0]
+	// A balance that finds nothing doubles balance_interval below
+	// max_interval (out_balanced), and idle_balance() reads it after
+	// load_balance(): at max_interval it stays put.
+	iv := sd.MaxInterval
+	ivJ := msToJiffies(iv, 1000)
+	s.now = 100e6 // jiffy 100
+	cases := []struct {
+		name        string
+		avgIdle     int64
+		next        int64 // rq->next_balance before
+		lastBalance int64
+		wantNext    int64
+	}{
+		// A busy CPU's next balance 64 jiffies away (busy_factor): not due,
+		// kept.
+		{"not due: kept", 1e6, 164, 98, 164},
+		// Due (99 < 100): last_balance 98 + the interval.
+		{"due: recomputed", 1e6, 99, 98, 98 + ivJ},
+		// Due, and the domain's interval has passed too: still due.
+		{"due, domain due", 1e6, 99, 100 - ivJ - 2, 98},
+		// Due exactly at this jiffy is not after it (time_after): kept.
+		{"due now: kept", 1e6, 100, 98, 100},
+		// avg_idle under migration_cost (0.5 ms): idle_balance() returns
+		// before the walk.
+		{"short idle", 100e3, 99, 98, 99},
+	}
+	for _, c := range cases {
+		rq.avgIdle = c.avgIdle
+		rq.nextBalance = c.next
+		sd.LastBalance = c.lastBalance
+		sd.BalanceInterval = iv
+		if newidleBalance38(s, rq) {
+			t.Fatalf("%s: pulled a task on an idle machine", c.name)
+		}
+		if rq.nextBalance != c.wantNext {
+			t.Errorf("%s: next_balance %d, want %d", c.name, rq.nextBalance, c.wantNext)
+		}
+	}
+}
