@@ -106,9 +106,7 @@ var descriptionClaims = map[string]func(r *runs) []string{
 			first, inelig, ops int64
 			wait               float64
 		}
-		// Seeds 1-24, as TestPresetEligibleMigration: one run's mean wait
-		// rests on its few long waits.
-		const seeds = 24
+		const seeds = eligibleMigrationSeeds
 		for s := 1; s <= seeds; s++ {
 			a := r.m(fmt.Sprintf("seed=%d", s), "policy.features.ELIGIBLE_FIRST=false")
 			b := r.m(fmt.Sprintf("seed=%d", s))
