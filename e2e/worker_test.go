@@ -162,6 +162,7 @@ func TestMainThreadFree(t *testing.T) {
 
 	// aim9-burst plays through its burst at 10 ms of simulated time per
 	// second.
+	rs := startRunSampler()
 	if r := eval[apiResult](tb, `window.schedplay.loadPreset("aim9-burst")`); !r.OK {
 		t.Fatal(r.Error)
 	}
@@ -171,14 +172,16 @@ func TestMainThreadFree(t *testing.T) {
 	// has drawn it, laid out for the first time (two frames later).
 	tb.settleDrawn()
 	t.Logf("loading aim9-burst (513 tasks, A and B; not asserted): long tasks %v ms", tb.longTasksSince())
+	tb.anatomy(t, "loading aim9-burst", rs, tb.longTasksAt())
 	tb.longTasks()
 	layouts := eval[float64](tb, `window.schedplay.stats().layouts`)
 	gc := tb.gcWindow()
-	start, cpu := time.Now(), startCPUWindow()
+	start, cpu, rs := time.Now(), startCPUWindow(), startRunSampler()
 	tb.poll(`window.schedplay.state().now_ms >= 30`, 60*time.Second)
 	st := eval[map[string]float64](tb, `window.schedplay.stats()`)
 	lt := tb.longTasksSince()
 	t.Logf("aim9-burst played 30 ms of simulated time in %.1f s of wall time (%.1f fps drawn); long tasks: %v ms; %s", time.Since(start).Seconds(), st["fps"], lt, gc())
+	tb.anatomy(t, "aim9-burst playing", rs, tb.longTasksAt())
 	if quiet := !cpu.busy(t, "aim9-burst playing") && !busy; quiet {
 		if fail := failingTasks(t, "aim9-burst playing", lt); len(fail) > 0 {
 			t.Errorf("%d long tasks on the main thread while aim9-burst played: %v ms", len(fail), fail)
@@ -208,7 +211,7 @@ func TestMainThreadFree(t *testing.T) {
 	tb.mainWork()
 	tb.longTasks()
 	gc = tb.gcWindow()
-	cpu = startCPUWindow()
+	cpu, rs = startCPUWindow(), startRunSampler()
 	tb.fill("#import-text", string(p.Canonical()))
 	tb.click("#import-load")
 	tb.poll(`document.getElementById("import-status").textContent.includes("scenario loaded")`, 20*time.Second)
@@ -239,6 +242,7 @@ func TestMainThreadFree(t *testing.T) {
 	tb.settle()
 	lt = tb.longTasksSince()
 	t.Logf("imports: long tasks %v ms; %s", lt, gc())
+	tb.anatomy(t, "the imports", rs, tb.longTasksAt())
 	if quiet := !cpu.busy(t, "the imports") && !busy; quiet {
 		if fail := failingTasks(t, "the imports", lt); len(fail) > 0 {
 			t.Errorf("%d long tasks on the main thread during the imports: %v ms", len(fail), fail)
@@ -253,7 +257,7 @@ func TestMainThreadFree(t *testing.T) {
 	tb.settleDrawn()
 	tb.longTasks()
 	gc = tb.gcWindow()
-	cpu = startCPUWindow()
+	cpu, rs = startCPUWindow(), startRunSampler()
 	for _, format := range []string{"perfetto", "perfetto-proto"} {
 		start := time.Now()
 		var progress int
@@ -276,6 +280,7 @@ func TestMainThreadFree(t *testing.T) {
 	}
 	lt = tb.longTasksSince()
 	t.Logf("exports: long tasks %v ms; %s", lt, gc())
+	tb.anatomy(t, "the exports", rs, tb.longTasksAt())
 	if quiet := !cpu.busy(t, "the exports") && !busy; quiet {
 		if fail := failingTasks(t, "the exports", lt); len(fail) > 0 {
 			t.Errorf("%d long tasks on the main thread during the exports: %v ms", len(fail), fail)
@@ -418,6 +423,7 @@ func TestRunToEnd(t *testing.T) {
 	tb.open(serverURL)
 	const sets = `policy.load_metric=load_weight`
 	tb.longTasks()
+	rs := startRunSampler()
 	if r := eval[apiResult](tb, `window.schedplay.loadPreset("aim9-burst")`); !r.OK {
 		t.Fatal(r.Error)
 	}
@@ -428,7 +434,9 @@ func TestRunToEnd(t *testing.T) {
 	// that is the comparison's start, not the run to the end.
 	tb.settleDrawn()
 	t.Logf("loading aim9-burst with A/B on (not asserted either): long tasks %v ms", tb.longTasksSince())
+	tb.anatomy(t, "loading aim9-burst with A/B on", rs, tb.longTasksAt())
 	tb.longTasks()
+	rs = startRunSampler()
 	r := await[runResult](tb, `window.schedplay.runToEnd()`, 10*time.Minute)
 	if !r.OK || r.Metrics == nil || r.MetricsB == nil {
 		t.Fatalf("runToEnd: %+v", r)
@@ -449,6 +457,7 @@ func TestRunToEnd(t *testing.T) {
 	}
 	t.Logf("aim9-burst A/B to the end on the page: %.0f ms of wall time for %.0f ms simulated (both sides), long tasks %v ms",
 		r.WallMS, r.SimMS, tb.longTasksSince())
+	tb.anatomy(t, "running aim9-burst A/B to the end", rs, tb.longTasksAt())
 
 	// The simulator's rate, drawing against not drawing: 40 tbench pairs
 	// (80 CPUs), 100 ms.
