@@ -465,6 +465,12 @@ func TestPage(t *testing.T) {
 	if st.First <= 0 {
 		t.Errorf("stats().first_frame_ms = %v: the first frame was not recorded", st.First)
 	}
+	// The canvas Ebiten draws on is the single-sampled context the page
+	// made for it (cmd/wasm singleSampledCanvas): an Ebiten that made its
+	// own would draw nothing or bring the 4x multisampled buffer back.
+	if a := eval[string](tb, `(() => { const c = document.querySelector("body > canvas"); const gl = c && c.getContext("webgl2"); const a = gl && gl.getContextAttributes(); return a ? "antialias " + a.antialias + ", depth " + a.depth + ", stencil " + a.stencil : "no WebGL 2 context"; })()`); a != "antialias false, depth false, stencil true" {
+		t.Errorf("the canvas' WebGL context: %s; want antialias false, depth false, stencil true", a)
+	}
 	// main.wasm travels compressed (the server's .br or .gz).
 	var wasmRes struct {
 		Encoded float64 `json:"encodedBodySize"`

@@ -92,6 +92,7 @@ func main() {
 		return nil
 	}))
 
+	singleSampledCanvas()
 	ebiten.SetWindowTitle("schedplay")
 	ebiten.SetTPS(ebiten.SyncWithFPS)        // one Update per drawn frame
 	ebiten.SetRunnableOnUnfocused(true)      // keep playing on a projector without focus
@@ -120,6 +121,36 @@ func loadFromURL(sess *front, hash string) {
 	if err := sess.LoadPreset(scenarios.DefaultPreset, false); err != nil {
 		sess.SetError(err.Error())
 	}
+}
+
+// singleSampledCanvas makes the canvas' WebGL 2 context before Ebiten
+// asks for it, with Ebiten's attributes (internal/graphicsdriver/opengl,
+// v2.8.8: alpha, premultipliedAlpha, stencil) and without WebGL's default
+// multisampling and depth buffer: Ebiten draws every frame into images of
+// its own and copies the finished screen onto the canvas pixel for pixel,
+// so the canvas' 4x multisampled buffer only cost its resolve at each frame
+// and four times the canvas' memory (132 MB at 3840x2160), and nothing
+// tests depth. The same HTMLCanvasElement hands Ebiten this context
+// (getContext returns the one it has); the pictures are the same to the
+// pixel. Under SwiftShader the page paints 18-19 frames a second instead of
+// 12.7 for the same CPU (docs/performance.md, round twenty-four). Without
+// a document or Ebiten's canvas, nothing is done.
+func singleSampledCanvas() {
+	doc := js.Global().Get("document")
+	if !doc.Truthy() {
+		return
+	}
+	c := doc.Call("querySelector", "body > canvas")
+	if !c.Truthy() {
+		return
+	}
+	attr := js.Global().Get("Object").New()
+	attr.Set("alpha", true)
+	attr.Set("premultipliedAlpha", true)
+	attr.Set("stencil", true)
+	attr.Set("antialias", false)
+	attr.Set("depth", false)
+	c.Call("getContext", "webgl2", attr)
 }
 
 // consoleError writes msg to the browser's console (the standard log
