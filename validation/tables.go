@@ -282,7 +282,15 @@ func pgbenchTable() *Table {
 			"a core's C-state exit decides whether it is still idle when the next wake-up looks, and so where stock's backends " +
 			"go. At 24 clients the sim loses where the seed gains (every seed: -11 % to -14 % at 22 MB, -4 % to -5 % at the larger " +
 			"sizes): a client left on its busy prev waits while another CPU idles (idle-while-overloaded in the why column), a " +
-			"hole stock 3.8's search plugs. There the sim is CPU-bound (stock 3.8 99.0 % busy at 24 clients, 22 MB, seed 1), " +
+			"hole stock 3.8's search plugs. Traced at 22 MB (5 December): with seeds 1 and 2 one backend shares the pgbench " +
+			"process's CPU for the whole second (one migration, its fork's); at each of its 2430 or so wake-ups, by the driver on that " +
+			"CPU, select_idle_sibling(prev) finds no idle CPU in the socket and the waker's CPU is its prev, so it stays, and the " +
+			"driver, runnable 98 % of the time, waits 474-476 ms of it behind that backend (363-369 ms under stock 3.8, which " +
+			"moves the driver 1263-1317 times a second): the transactions follow the driver's share (47649 against 55226, seed " +
+			"1). The balancer leaves it there: every CPU carries about two tasks of load.weight, so the busy CPUs' balancing finds " +
+			"no busiest group (schedstat's lb_nobusyg) and the idle pulls fail on cache-hot tasks. With seed 3 no backend stays " +
+			"there, and the loss is backends stacked on their previous CPUs while others idle (idle while overloaded 416 against " +
+			"42 ms). There the sim is CPU-bound (stock 3.8 99.0 % busy at 24 clients, 22 MB, seed 1), " +
 			"while the seed's own numbers say the real run was bound by its single pgbench process (the Prev column peaks at 8 " +
 			"clients, 53883 tps, and 1 client takes 92.6 us a transaction, under half the model's 200 us backend time); refitting " +
 			"the times to the seed is the third item tried below. At 1 client the patch keeps the pair where fork balancing put it " +
