@@ -41,7 +41,7 @@ type runSampler struct {
 	done    chan struct{}
 }
 
-// mainThreadStat is the schedstat file of every renderer's main thread
+// mainThreadStats lists the schedstat file of every renderer's main thread
 // (browserRole's "page main thread"; the tab's renderer is one of them,
 // the others idle).
 func mainThreadStats() []string {
