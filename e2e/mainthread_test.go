@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -46,20 +45,11 @@ type runSampler struct {
 // the others idle).
 func mainThreadStats() []string {
 	var out []string
-	procs, _ := filepath.Glob("/proc/[0-9]*")
-	for _, p := range procs {
-		cmd, err := os.ReadFile(p + "/cmdline")
-		if err != nil || !bytes.Contains(cmd, []byte("--type=renderer")) {
-			continue
+	eachBrowserThread(func(role, dir string, _ int64) {
+		if role == "page main thread" {
+			out = append(out, filepath.Join(dir, "schedstat"))
 		}
-		cmdline := string(bytes.ReplaceAll(cmd, []byte{0}, []byte{' '}))
-		tasks, _ := filepath.Glob(p + "/task/[0-9]*/stat")
-		for _, t := range tasks {
-			if comm, _, ok := readStat(t); ok && browserRole(cmdline, comm) == "page main thread" {
-				out = append(out, filepath.Join(filepath.Dir(t), "schedstat"))
-			}
-		}
-	}
+	})
 	return out
 }
 

@@ -130,10 +130,9 @@ func browserRole(cmdline, comm string) string {
 	return "other browser threads"
 }
 
-// browserRoleJiffies is the CPU time of the browser's threads now, by
-// role.
-func browserRoleJiffies() map[string]int64 {
-	out := map[string]int64{}
+// eachBrowserThread calls fn with the role, the /proc task directory and
+// the CPU time (jiffies) of every thread of the browser now.
+func eachBrowserThread(fn func(role, taskDir string, jiffies int64)) {
 	procs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, p := range procs {
 		cmd, err := os.ReadFile(p + "/cmdline")
@@ -145,10 +144,17 @@ func browserRoleJiffies() map[string]int64 {
 		tasks, _ := filepath.Glob(p + "/task/[0-9]*/stat")
 		for _, t := range tasks {
 			if comm, j, ok := readStat(t); ok {
-				out[browserRole(cmdline, comm)] += j
+				fn(browserRole(cmdline, comm), filepath.Dir(t), j)
 			}
 		}
 	}
+}
+
+// browserRoleJiffies is the CPU time of the browser's threads now, by
+// role.
+func browserRoleJiffies() map[string]int64 {
+	out := map[string]int64{}
+	eachBrowserThread(func(role, _ string, j int64) { out[role] += j })
 	return out
 }
 
