@@ -654,7 +654,7 @@ export class Editor {
     const write = (l, el) => this.set(path, JSON.stringify(l), el);
     const own = !!getIn(this.model.scenario, path);
     const t = h("table", { class: "grid idle" },
-      h("thead", {}, h("tr", {}, cols.map((c) => h("th", { text: keyOf(c.path).replace("_", " "), title: c.doc })), h("th", { text: "" }))));
+      h("thead", {}, h("tr", {}, cols.map((c) => h("th", { text: keyOf(c.path).replace("_", " "), title: c.doc, class: c.kind === "bool" ? "yesno" : undefined })), h("th", { text: "" }))));
     const body = h("tbody");
     this.model.cstates.forEach((_, i) => {
       const cell = (c) => {
