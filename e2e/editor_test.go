@@ -560,11 +560,13 @@ func TestLongMenusFillWhenReached(t *testing.T) {
 }
 
 // TestIdleStateBoxes: the idle-state table's yes/no columns (package,
-// polls) are check boxes showing the states in effect, and a click makes
-// the table the scenario's own with only that field changed: C1 of the
-// default table stops polling (its wake-ups then send an IPI), C1E stays a
-// package state, and the section stays open. (They were text fields, which
-// showed nothing and wrote a string where the format wants a boolean.)
+// polls, flushes) are check boxes showing the states in effect, and a click
+// makes the table the scenario's own with only that field changed: C1 of
+// the default table stops polling (its wake-ups then send an IPI), C1E stays
+// a package state, C3 and C6 still flush the core's caches, and the section
+// stays open; then C6 stops flushing and C3 does not. (They were text
+// fields, which showed nothing and wrote a string where the format wants a
+// boolean.)
 func TestIdleStateBoxes(t *testing.T) {
 	tb := newTab(t, false)
 	tb.open(serverURL)
@@ -575,16 +577,29 @@ func TestIdleStateBoxes(t *testing.T) {
 	if !eval[bool](tb, `document.querySelector('`+polls+`').checked && document.querySelector('`+pkg+`').checked`) {
 		t.Fatal("the default table's C1 should show polls and its C1E package, both checked")
 	}
+	c1Flush, c3Flush, c6Flush := path("machine.costs.idle_states[1].flushes"), path("machine.costs.idle_states[3].flushes"), path("machine.costs.idle_states[4].flushes")
+	if !eval[bool](tb, `!document.querySelector('`+c1Flush+`').checked && document.querySelector('`+c3Flush+`').checked && document.querySelector('`+c6Flush+`').checked`) {
+		t.Fatal("the default table's C3 and C6 should show flushes checked, C1 unchecked")
+	}
 	tb.click(polls)
 	if e := tb.fieldError(polls); e != "" {
 		t.Fatalf("unchecking C1's polls: %s", e)
 	}
 	st := tb.scenario().Machine.Costs.IdleStates
-	if len(st) != 5 || st[1].Name != "C1" || st[1].Polls || !st[2].Polls || !st[2].Package || st[1].Package {
+	if len(st) != 5 || st[1].Name != "C1" || st[1].Polls || !st[2].Polls || !st[2].Package || st[1].Package ||
+		st[1].Flushes || !st[3].Flushes || !st[4].Flushes {
 		t.Fatalf("after unchecking C1's polls the scenario's idle states are %+v", st)
 	}
 	if eval[bool](tb, `document.querySelector('`+polls+`').checked`) {
 		t.Error("the box still shows C1 polling")
+	}
+	tb.click(c6Flush)
+	if e := tb.fieldError(c6Flush); e != "" {
+		t.Fatalf("unchecking C6's flushes: %s", e)
+	}
+	st = tb.scenario().Machine.Costs.IdleStates
+	if len(st) != 5 || st[4].Name != "C6" || st[4].Flushes || !st[3].Flushes || st[1].Polls {
+		t.Fatalf("after unchecking C6's flushes the scenario's idle states are %+v", st)
 	}
 	// The edit rebuilt the editor (the table is now the scenario's own);
 	// the cost model's section stays open.

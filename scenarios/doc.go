@@ -55,7 +55,7 @@ is the same reference for people writing files, with examples.
 	  costs      optional overrides of sim.DefaultCosts(); an absent field
 	             keeps the default, "0s" is an explicit zero. Each cost ≤ 1s.
 	    context_switch, wakeup_ipi, wakeup_ipi_send, wakeup_poll   durations
-	    idle_states   list of ≤ 8 {name, after, exit_latency, package, polls},
+	    idle_states   list of ≤ 8 {name, after, exit_latency, package, polls, flushes},
 	                  shallowest first, after strictly increasing; [] = no
 	                  C-states
 	    cache_cold    {smt, cluster, llc, package, numa}: refill penalty of a

@@ -244,7 +244,7 @@ func (s *Scenario) AddIdleState() error {
 		states := c.Machine.Costs.IdleStates
 		if states == nil {
 			for _, d := range sim.DefaultCosts().IdleStates {
-				states = append(states, IdleState{Name: d.Name, After: FormatDuration(d.After), ExitLatency: FormatDuration(d.ExitLatency), Package: d.Package, Polls: d.Polls})
+				states = append(states, IdleState{Name: d.Name, After: FormatDuration(d.After), ExitLatency: FormatDuration(d.ExitLatency), Package: d.Package, Polls: d.Polls, Flushes: d.Flushes})
 			}
 		}
 		st := IdleState{Name: "C" + strconv.Itoa(len(states)), After: "0s", ExitLatency: "1us"}
@@ -256,7 +256,8 @@ func (s *Scenario) AddIdleState() error {
 				next = time.Millisecond
 			}
 			st.After, st.ExitLatency = FormatDuration(int64(next)), last.ExitLatency
-			st.Polls = last.Polls // a deeper MWAIT state polls as the one before it
+			st.Polls = last.Polls     // a deeper MWAIT state polls as the one before it
+			st.Flushes = last.Flushes // and flushes the core's caches if it did
 		}
 		c.Machine.Costs.IdleStates = append(states, st)
 		return nil

@@ -333,7 +333,7 @@ func (c *Costs) resolve(p *problems, path string) sim.Costs {
 				} else {
 					o.ExitLatency = dur(p, join(sp, "exit_latency"), st.ExitLatency, lim("machine.costs.idle_states[i].exit_latency"))
 				}
-				o.Package, o.Polls = st.Package, st.Polls
+				o.Package, o.Polls, o.Flushes = st.Package, st.Polls, st.Flushes
 				if i > 0 && st.After != "" && o.After <= out.IdleStates[i-1].After {
 					p.add(join(sp, "after"), "must be longer than the previous state's (states go shallowest first)")
 				}

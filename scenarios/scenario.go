@@ -164,6 +164,10 @@ type IdleState struct {
 	// a wake-up sends it no IPI (sim.IdleState.Polls; every state of the
 	// default table).
 	Polls bool `json:"polls,omitempty"`
+	// Flushes: a core in this state has flushed its private caches (core
+	// C3 and C6 on Nehalem/Westmere), so a task that next runs there
+	// refills them (sim.IdleState.Flushes; the default table's C3, C6).
+	Flushes bool `json:"flushes,omitempty"`
 }
 
 // CacheCold is the cache refill penalty of a migration, by distance.

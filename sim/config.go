@@ -109,6 +109,11 @@ type IdleState struct {
 	// monitors the flags word; a HLT state clears it first). Such a wake-up
 	// costs Costs.WakeupPoll instead of Costs.WakeupIPI.
 	Polls bool
+	// Flushes: a core in this state has written back and dropped its
+	// private caches (Nehalem/Westmere core C3 and C6: L1 and L2 flushed
+	// to the L3), so a task that next runs on the core refills its working
+	// set from the first cache its core shares (Costs.CacheCold).
+	Flushes bool
 }
 
 // Costs is the machine cost model. All values are nanoseconds. DefaultCosts

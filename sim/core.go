@@ -58,11 +58,19 @@ func (s *Sim) switchTo(rq *RQ, prev, next *Task) {
 	s.m.ctxSwitches++
 	next.remaining += c.ContextSwitch
 	s.m.cost.ctxSwitch += c.ContextSwitch
-	if next.lastRanCPU >= 0 && next.lastRanCPU != rq.cpu {
-		refill := c.CacheCold[s.topo.Distance(next.lastRanCPU, rq.cpu)]
+	core := s.cpus[s.topo.coreCPUs[rq.cpu][0]]
+	if next.lastRanCPU >= 0 {
+		var refill int64
+		if next.lastRanCPU != rq.cpu {
+			refill = c.CacheCold[s.topo.Distance(next.lastRanCPU, rq.cpu)]
+		}
+		if next.flushSeen != core.coreFlushes && s.topo.coreCPUs[next.lastRanCPU][0] == core.cpu {
+			refill = max(refill, c.CacheCold[s.flushRefill])
+		}
 		next.remaining += refill
 		s.m.cost.cacheRefill += refill
 	}
+	next.flushSeen = core.coreFlushes
 	if next.commFrom >= 0 {
 		comm := c.Comm[s.topo.Distance(next.commFrom, rq.cpu)]
 		next.remaining += comm
@@ -303,6 +311,7 @@ func (s *Sim) wakeIdle(rq *RQ) {
 	}
 	var exit int64
 	rq.exitState, exit = s.idleExit(rq, idleFor)
+	s.coreWakes(rq, rq.exitState)
 	exit = s.coreExit(rq, exit, rq.ipiLag)
 	s.m.cost.idleExit += exit
 	rq.readyAt = s.now + rq.ipiLag + exit
@@ -346,6 +355,29 @@ func (s *Sim) coreExit(rq *RQ, exit, lag int64) int64 {
 		}
 	}
 	return exit
+}
+
+// coreWakes counts a flush of rq's core (coreFlushes) when rq, leaving
+// state st, wakes a core that was in a state that flushes its caches
+// (IdleState.Flushes): the core is as deep as the shallowest state its
+// threads request (coreExit), and awake already if a sibling runs or is
+// leaving idle.
+func (s *Sim) coreWakes(rq *RQ, st int) {
+	if st < 0 || !s.costs.IdleStates[st].Flushes {
+		return
+	}
+	core := s.topo.coreCPUs[rq.cpu]
+	for _, c := range core {
+		if o := s.cpus[c]; c != rq.cpu {
+			if !o.idle {
+				return
+			}
+			if os := s.idleStateOf(o, s.now-o.idleSince); os < 0 || !s.costs.IdleStates[os].Flushes {
+				return
+			}
+		}
+	}
+	s.cpus[core[0]].coreFlushes++
 }
 
 // setIdleMult records the governor's performance multiplier as rq enters

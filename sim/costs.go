@@ -36,6 +36,11 @@ package sim
 //     "when all execution cores enter MWAIT (C1)"): a CPU idle 20-80us
 //     while another core of its package runs is in plain C1 (3us). Every
 //     state polls (IdleState.Polls): POLL spins, the others are MWAIT.
+//     C3 and C6 flush the core's L1 and L2 to the L3 (IdleState.Flushes;
+//     Intel's datasheets for these cores, vol. 1, "Core C3 State";
+//     intel_idle marks exactly these two CPUIDLE_FLAG_TLB_FLUSHED): a task
+//     next run on the core pays the LLC refill below even if it never
+//     moved.
 //   - CacheCold: refilling a working set of 128-256 KiB after moving, as
 //     lines x latency / 10 outstanding misses with the latencies of Intel's
 //     Core i7/Xeon 5500 Performance Analysis Guide (L2 ~10 cycles, L3 ~40-75
@@ -71,8 +76,8 @@ func DefaultCosts() Costs {
 			{Name: "POLL", After: 0, ExitLatency: 0, Polls: true},
 			{Name: "C1", After: 6000, ExitLatency: 3000, Polls: true},
 			{Name: "C1E", After: 20000, ExitLatency: 10000, Package: true, Polls: true},
-			{Name: "C3", After: 80000, ExitLatency: 20000, Polls: true},
-			{Name: "C6", After: 800000, ExitLatency: 200000, Polls: true},
+			{Name: "C3", After: 80000, ExitLatency: 20000, Polls: true, Flushes: true},
+			{Name: "C6", After: 800000, ExitLatency: 200000, Polls: true, Flushes: true},
 		},
 		CacheCold:    [NumDistances]int64{DistSame: 0, DistSMT: 0, DistCluster: 1000, DistLLC: 5000, DistPackage: 20000, DistNUMA: 40000},
 		Comm:         [NumDistances]int64{DistSame: 0, DistSMT: 200, DistCluster: 500, DistLLC: 1000, DistPackage: 3000, DistNUMA: 5000},

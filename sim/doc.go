@@ -111,7 +111,10 @@
 // latency of the C-state an idle CPU has reached (deeper the longer it
 // idled) before it can run anything; a cache refill after a task runs on a
 // CPU other than the one it last ran on, by distance (SMT, cluster, LLC,
-// package, NUMA); the fetch of a waker's message by its wakee, by distance;
+// package, NUMA), or on its own core after the core slept in a state that
+// flushes the core's caches (IdleState.Flushes: Nehalem's core C3 and C6,
+// which intel_idle marks CPUIDLE_FLAG_TLB_FLUSHED), from the L2 cluster or
+// else the LLC; the fetch of a waker's message by its wakee, by distance;
 // and the scheduler's own search, per CPU, group and domain examined,
 // charged to the CPU doing the wake-up (and the balancer's per-CPU
 // statistics, charged to a busy balancing CPU). The search also delays a
@@ -208,7 +211,11 @@
 //     threads request, so a thread whose sibling runs wakes with no core
 //     exit, and one whose sibling is already leaving idle waits for what
 //     is left of that exit. The thread's own wake-up on an active core is
-//     taken as free.
+//     taken as free. A core that reached a flushing state (all its threads
+//     in one: coreWakes) has lost its L1 and L2; the next task to run on it
+//     pays one CacheCold refill from the first shared cache whatever it
+//     ran there before, where the hardware's loss depends on the working
+//     set and on what the flush wrote back.
 //   - Timer interrupts on idle CPUs: a sleeping task's timer fires on its
 //     previous CPU; only the CPU that will run the task pays an exit latency
 //     (the timer CPU is not woken when the task is placed elsewhere), and

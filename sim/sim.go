@@ -38,9 +38,12 @@ type Task struct {
 	// Line 1.
 	prog       []Step
 	lastRanCPU int // where its cache footprint is (-1: nowhere)
-	homeNode   int // node holding its memory (-1: none yet): numa_cost.go
-	pending    int // wakes received while not waiting (semaphore count)
-	weight     uint64
+	// flushSeen is its core's coreFlushes when it last started running
+	// there: a later flush emptied its footprint (IdleState.Flushes).
+	flushSeen uint32
+	homeNode  int // node holding its memory (-1: none yet): numa_cost.go
+	pending   int // wakes received while not waiting (semaphore count)
+	weight    uint64
 
 	// Line 2: the sched_entity's clocks.
 	invW        uint32
@@ -152,11 +155,14 @@ type RQ struct {
 	avgLoad     int64 // EEVDF: sum of w over queue
 
 	// State of the CPU itself.
-	idle        bool  // running the idle task with nothing queued or in flight
-	idleSince   int64 // when it went idle
-	idleMult    int64 // the governor's performance multiplier at idle entry (era.idleMult)
-	exiting     bool  // leaving an idle state (evIdleReady pending)
-	exitState   int   // the C-state it is leaving
+	idle      bool  // running the idle task with nothing queued or in flight
+	idleSince int64 // when it went idle
+	idleMult  int64 // the governor's performance multiplier at idle entry (era.idleMult)
+	exiting   bool  // leaving an idle state (evIdleReady pending)
+	exitState int   // the C-state it is leaving
+	// coreFlushes counts the times this CPU's core left a state that
+	// flushes its caches (kept on the core's first thread).
+	coreFlushes uint32
 	readyAt     int64 // when that exit ends (evIdleReady), while exiting
 	ttwuPending int   // wake-ups in flight to this CPU
 	// ipiLag delays the idle exit of a CPU whose wake-up was enqueued
@@ -265,6 +271,9 @@ type Sim struct {
 	// with an exit latency (menu_select() takes CPUIDLE_DRIVER_STATE_START,
 	// C1, whatever the multiplier): deeper ones obey RQ.idleMult.
 	menuDefault int
+	// flushRefill is the distance a flushed core refills from: its L2
+	// cluster's, else the LLC (IdleState.Flushes).
+	flushRefill Distance
 
 	dirty []int // CPUs needing a reschedule after the current event
 
@@ -376,6 +385,10 @@ func New(cfg *Config) (*Sim, error) {
 		all, some = all && st.Polls, some || st.Polls
 	}
 	s.menuDefault = len(s.costs.IdleStates)
+	s.flushRefill = DistLLC
+	if topo.HasClusters {
+		s.flushRefill = DistCluster
+	}
 	for i, st := range s.costs.IdleStates {
 		if st.ExitLatency > 0 {
 			s.menuDefault = i

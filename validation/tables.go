@@ -102,8 +102,10 @@ func buddiesTables() []*Table {
 			"between 5 and 10 pairs, the model's now between 4 and 5 and before between 8 and 10. At 40 pairs the buddies' change is " +
 			"{sim:40 clients} where the real ones gained 2 %: they migrate more than four times as often as v3.6 (the why column) and pay an " +
 			"LLC refill each time; and since a thread's wake-up pays its core's exit (4 December; -6.7 % before) v3.6, whose walk " +
-			"takes the free thread of a busy core once no whole core is idle, pays almost no C-state exit there (the why column). At 20 pairs the sim's gain ({sim:20 clients}) is at the low edge of its band; before wake-ups to " +
-			"polling CPUs spared their IPI it missed (+11.9 %), and it held then with the refill costs doubled and with no " +
+			"takes the free thread of a busy core once no whole core is idle, pays almost no C-state exit there (the why column). At 20 pairs the sim's gain ({sim:20 clients}: it {verdict:20 clients}) is at the low edge of its band (+15.0 %; +15.3 % " +
+			"before the C-state cache flush of 5 December, with which the buddies' wakees move twice as often, 127710 " +
+			"against 64484 wake-up migrations in seed 1's second, and pay 495 against 250 ms of refills, where v3.6's ops do " +
+			"not move); before wake-ups to polling CPUs spared their IPI it missed (+11.9 %), and it held then with the refill costs doubled and with no " +
 			"other family alone: it is the refills the walking pairs pay and the buddies do not. At 40 pairs, and at 64 clients " +
 			"in the `buddies` table, it is the other way round: halving the refills takes them to the edge of their bands (the " +
 			"tables below: just outside at 40 pairs, inside at 64 clients). No one refill level fits both " +
@@ -274,23 +276,23 @@ func pgbenchTable() *Table {
 			"wake_affine() stack clients on the pgbench process's CPU (3.8 has no wake_wide()), and the patch gives that CPU back: the gain and its size follow, " +
 			"though they vary with the seed (the sim change column lists the seeds' own changes where they differ by more " +
 			"than 5 %). At 4 and 8 clients stock 3.8's affine wake-up moves backends across the sockets and back (22 MB, seed 1: " +
-			"423 and 1073 wake-up migrations a second between the sockets, 8.5 and 21 ms of refills, where the patch, which takes " +
-			"the idle CPU near prev first, moves none): {sim:22 MB, 4 clients}, {sim:7484 MB, 4 clients} and {sim:15 GB, 4 clients} at 4 clients and " +
+			"552 and 1021 wake-up migrations a second between the sockets, 28.6 and 38.1 ms of refills, where the patch, which takes " +
+			"the idle CPU near prev first, moves none and pays 17.7 and 17.5 ms, on cores that idled long enough to flush their caches): {sim:22 MB, 4 clients}, {sim:7484 MB, 4 clients} and {sim:15 GB, 4 clients} at 4 clients and " +
 			"{sim:22 MB, 8 clients}, {sim:7484 MB, 8 clients} and {sim:15 GB, 8 clients} at 8 for the three sizes, against the seed's +2.4/+3.3/+3.7 % and +8.0/+5.3/+4.9 %, the same direction and size on average but " +
 			"outside the band at four of the six points (±5 % where the seed's change is noise-sized). Before the 3.x menu " +
 			"governor's multiplier was modelled (3 December) neither kernel moved a backend there and the change was +0.1 %: " +
 			"a core's C-state exit decides whether it is still idle when the next wake-up looks, and so where stock's backends " +
-			"go. At 24 clients the sim loses where the seed gains (every seed: -11 % to -14 % at 22 MB, -4 % to -5 % at the larger " +
+			"go. At 24 clients the sim loses where the seed gains (every seed: -5 % to -12 % at 22 MB, -4 % to -5 % at the larger " +
 			"sizes): a client left on its busy prev waits while another CPU idles (idle-while-overloaded in the why column), a " +
-			"hole stock 3.8's search plugs. Traced at 22 MB (5 December): with seeds 1 and 2 one backend shares the pgbench " +
-			"process's CPU for the whole second (one migration, its fork's); at each of its 2430 or so wake-ups, by the driver on that " +
-			"CPU, select_idle_sibling(prev) finds no idle CPU in the socket and the waker's CPU is its prev, so it stays, and the " +
-			"driver, runnable 98 % of the time, waits 474-476 ms of it behind that backend (363-369 ms under stock 3.8, which " +
-			"moves the driver 1263-1317 times a second): the transactions follow the driver's share (47649 against 55226, seed " +
-			"1). The balancer leaves it there: every CPU carries about two tasks of load.weight, so the busy CPUs' balancing finds " +
-			"no busiest group (schedstat's lb_nobusyg) and the idle pulls fail on cache-hot tasks. With seed 3 no backend stays " +
-			"there, and the loss is backends stacked on their previous CPUs while others idle (idle while overloaded 416 against " +
-			"42 ms). There the sim is CPU-bound (stock 3.8 99.0 % busy at 24 clients, 22 MB, seed 1), " +
+			"hole stock 3.8's search plugs. Traced at 22 MB (5 December, with the C-state cache flush): under the patch the pgbench " +
+			"process never moves (one migration, its fork's) where stock 3.8 moves it 1263-1300 times a second, and the " +
+			"backends wait on their previous CPUs while others idle: idle while overloaded 316, 477 and 543 ms with seeds 1-3, " +
+			"against 42 ms under stock 3.8. The balancer leaves them there: every CPU carries about two tasks of load.weight, so " +
+			"the busy CPUs' balancing finds no busiest group (seed 1, socket level: schedstat's lb_nobusyg at 50 of 58 balances) " +
+			"and most newly idle pulls fail (64 of 86). Before the flush (traced the same day) seeds 1 and 2 also kept one " +
+			"backend on the pgbench process's CPU for the whole second, the driver waiting 474-476 ms behind it (363-369 ms " +
+			"under stock 3.8), and the loss was -14 % at 22 MB with both; with the flush no backend stays there. " +
+			"There the sim is CPU-bound (stock 3.8 99.0 % busy at 24 clients, 22 MB, seed 1), " +
 			"while the seed's own numbers say the real run was bound by its single pgbench process (the Prev column peaks at 8 " +
 			"clients, 53883 tps, and 1 client takes 92.6 us a transaction, under half the model's 200 us backend time); refitting " +
 			"the times to the seed is the third item tried below. At 1 client the patch keeps the pair where fork balancing put it " +
@@ -402,7 +404,7 @@ var i7Sets = []string{
 	// polls: POLL spins, and the others are MWAIT (ACPI's FFH entry method;
 	// mwait_idle_with_hints() keeps TIF_POLLING_NRFLAG set), so a wake-up
 	// sends no IPI.
-	`machine.costs.idle_states=[{"name":"POLL","after":"0s","exit_latency":"0s","polls":true},{"name":"C1E","after":"4us","exit_latency":"2us","polls":true},{"name":"C6","after":"600us","exit_latency":"220us","polls":true},{"name":"C8","after":"800us","exit_latency":"280us","polls":true}]`,
+	`machine.costs.idle_states=[{"name":"POLL","after":"0s","exit_latency":"0s","polls":true},{"name":"C1E","after":"4us","exit_latency":"2us","polls":true},{"name":"C6","after":"600us","exit_latency":"220us","polls":true,"flushes":true},{"name":"C8","after":"800us","exit_latency":"280us","polls":true,"flushes":true}]`,
 }
 
 func eligibleTables() []*Table {

@@ -118,6 +118,7 @@ type IdleState struct {
 	ExitLatency string `json:"exit_latency"`
 	Package     bool   `json:"package"`
 	Polls       bool   `json:"polls"`
+	Flushes     bool   `json:"flushes"`
 }
 
 // EditableFlags are the SD_* flags the editor offers, in the order it shows
@@ -257,7 +258,7 @@ func newPolicyPart(probe *scenarios.Scenario) (*policyPart, error) {
 	}
 	pp.idle = []IdleState{}
 	for _, st := range eff.Costs().IdleStates {
-		pp.idle = append(pp.idle, IdleState{Name: st.Name, After: Duration(st.After), ExitLatency: Duration(st.ExitLatency), Package: st.Package, Polls: st.Polls})
+		pp.idle = append(pp.idle, IdleState{Name: st.Name, After: Duration(st.After), ExitLatency: Duration(st.ExitLatency), Package: st.Package, Polls: st.Polls, Flushes: st.Flushes})
 	}
 	return pp, nil
 }
