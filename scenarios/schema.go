@@ -476,7 +476,7 @@ func fieldRows() []Field {
 			at: boolAt(func(s *Scenario, k keys) *bool { return &idle(s, k).Polls })},
 		{Path: "machine.costs.idle_states[i].flushes", Kind: KindBool, Absent: "false", Doc: "a core in this state has flushed its private caches (Nehalem/Westmere core C3 and C6: L1 and L2 written back to the L3), so a task that next runs on it refills them at `cache_cold`'s price from its L2 cluster, else the LLC, even if it never moved", Example: "true",
 			at: boolAt(func(s *Scenario, k keys) *bool { return &idle(s, k).Flushes })},
-		{Path: "machine.costs.cache_cold", Kind: KindObject, Absent: "the simulator's defaults", Doc: "CPU time a task loses refilling its caches after a migration, by distance",
+		{Path: "machine.costs.cache_cold", Kind: KindObject, Absent: "the simulator's defaults", Doc: "CPU time a task loses refilling its caches after a migration, by distance (cluster or llc: also after a C-state that flushes the core)",
 			val: func(s *Scenario, _ keys) any { return s.Machine.Costs.CacheCold }, reset: func(s *Scenario, _ keys) { s.Machine.Costs.CacheCold = CacheCold{} }},
 		cost("cache_cold.smt", "after a move to the SMT sibling", func(c *Costs) *string { return &c.CacheCold.SMT }),
 		cost("cache_cold.cluster", "after a move within the L2 cluster", func(c *Costs) *string { return &c.CacheCold.Cluster }),
