@@ -53,11 +53,7 @@ func TestCoreFlushRefill(t *testing.T) {
 				Policy:  Policy{Base: BaseV38},
 				Tasks:   tasks,
 			}
-			s, err := New(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s.Run()
+			s := runChecked(t, cfg) // the invariants after every event
 			if err := s.Err(); err != nil {
 				t.Fatal(err)
 			}
