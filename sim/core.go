@@ -65,7 +65,10 @@ func (s *Sim) switchTo(rq *RQ, prev, next *Task) {
 			refill = c.CacheCold[s.topo.Distance(next.lastRanCPU, rq.cpu)]
 		}
 		if next.flushSeen != core.coreFlushes && s.topo.coreCPUs[next.lastRanCPU][0] == core.cpu {
-			refill = max(refill, c.CacheCold[s.flushRefill])
+			if f := c.CacheCold[s.flushRefill]; f > refill {
+				s.m.cost.flushRefill += f - refill
+				refill = f
+			}
 		}
 		next.remaining += refill
 		s.m.cost.cacheRefill += refill

@@ -64,6 +64,10 @@ func TestCoreFlushRefill(t *testing.T) {
 			if got := s.m.cost.cacheRefill; got != c.want {
 				t.Errorf("refills %d ns, want %d (%d flushes of core 0)", got, c.want, s.cpus[0].coreFlushes)
 			}
+			// It never moved: every refill is a flush's, and -json says so.
+			if m := s.Metrics().Costs; m.FlushRefillMS != m.CacheRefillMS {
+				t.Errorf("cost_breakdown: flush_refill_ms %v, cache_refill_ms %v: want them equal", m.FlushRefillMS, m.CacheRefillMS)
+			}
 		})
 	}
 }

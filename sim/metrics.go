@@ -100,7 +100,7 @@ type LB9 struct {
 
 // CostBreakdown is the time the cost model charged, by kind, summed over the
 // run (ms). CPU time charged to tasks: context switches, cache refills after
-// a migration, fetching a waker's message (comm), the wake-up placement's
+// a migration or on a core whose caches a C-state flushed, fetching a waker's message (comm), the wake-up placement's
 // search (charged to the waker) and the balancer's statistics. Latency added
 // before a task could run (no CPU is busy meanwhile): wake-up and kick IPIs
 // (Costs.WakeupPoll where the target polls and needs none), and C-state
@@ -123,6 +123,10 @@ type CostBreakdown struct {
 	// IPISendMS is the CPU time wakers spent sending wake-up IPIs
 	// (Costs.WakeupIPISend); absent when zero.
 	IPISendMS float64 `json:"ipi_send_ms,omitzero"`
+	// FlushRefillMS is the part of CacheRefillMS that tasks paid because
+	// their core had slept in a state that flushes its caches (beyond what
+	// a move would have cost: IdleState.Flushes); absent when zero.
+	FlushRefillMS float64 `json:"flush_refill_ms,omitzero"`
 }
 
 // costAcc accumulates CostBreakdown in ns.
@@ -131,6 +135,7 @@ type costAcc struct {
 	remoteMem                                   int64 // numa_cost.go
 	smt                                         int64 // smt.go
 	ipiSend                                     int64 // Costs.WakeupIPISend
+	flushRefill                                 int64 // IdleState.Flushes, within cacheRefill
 }
 
 // Percentiles of a latency distribution, in microseconds.
@@ -359,6 +364,7 @@ func (s *Sim) Metrics() Metrics {
 		ContextSwitchMS: ms(m.cost.ctxSwitch), CacheRefillMS: ms(m.cost.cacheRefill), CommMS: ms(m.cost.comm),
 		SearchMS: ms(m.searchCost), BalanceMS: ms(m.balanceCost), IPIMS: ms(m.cost.ipi), IdleExitMS: ms(m.cost.idleExit),
 		RemoteMemMS: ms(m.cost.remoteMem), SMTShareMS: ms(m.cost.smt), IPISendMS: ms(m.cost.ipiSend),
+		FlushRefillMS: ms(m.cost.flushRefill),
 	}
 	if m.wakeups > 0 {
 		out.CPUsExaminedPerWakeup = round3(float64(m.cpusExamined) / float64(m.wakeups))

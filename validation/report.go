@@ -302,11 +302,17 @@ func writeFamilies(p func(string, ...any), tr TableResult, opt Options) {
 }
 
 // why is a short account of where the time went, after against before.
+// The refills' part paid after a C-state flush is named where either side
+// has one of at least 0.01 % of CPU time.
 func why(pr *PointResult) string {
 	b, a := &pr.Before, &pr.After
-	return fmt.Sprintf("migr/s %s→%s (wake-up %s→%s); search %.2f→%.2f %%, refills %.2f→%.2f %%, C-state exits %.1f→%.1f %% of CPU time; wake p50 %s→%s us; idle-while-overloaded %.1f→%.1f %%",
+	flush := ""
+	if max(b.FlushPct, a.FlushPct) >= 0.005 {
+		flush = fmt.Sprintf(" (after a C-state flush %.2f→%.2f)", b.FlushPct, a.FlushPct)
+	}
+	return fmt.Sprintf("migr/s %s→%s (wake-up %s→%s); search %.2f→%.2f %%, refills %.2f→%.2f %%%s, C-state exits %.1f→%.1f %% of CPU time; wake p50 %s→%s us; idle-while-overloaded %.1f→%.1f %%",
 		num(b.Migrations), num(a.Migrations), num(b.WakeupMig), num(a.WakeupMig), b.SearchPct, a.SearchPct,
-		b.RefillPct, a.RefillPct, b.IdleExitPct, a.IdleExitPct,
+		b.RefillPct, a.RefillPct, flush, b.IdleExitPct, a.IdleExitPct,
 		num(b.WakeupP50US), num(a.WakeupP50US), b.IdleOverPct, a.IdleOverPct)
 }
 

@@ -109,10 +109,11 @@ type Run struct {
 	CtxPerOp    float64
 	IdleOverPct float64 // idle while overloaded, % of simulated CPU time
 	WakeupP50US float64
-	// Cost breakdown, % of simulated CPU time: cache refills after a
-	// migration, and C-state exit latency.
-	RefillPct, IdleExitPct float64
-	SimMS                  float64
+	// Cost breakdown, % of simulated CPU time: cache refills (after a
+	// migration or a C-state flush; FlushPct the flushes' part), and
+	// C-state exit latency.
+	RefillPct, FlushPct, IdleExitPct float64
+	SimMS                            float64
 	// PerSeedMig is Migrations for each seed, in Options.Seeds order.
 	PerSeedMig    []float64
 	ncpu          int
@@ -352,6 +353,7 @@ func summarize(js []*job) (Run, error) {
 		}
 		r.IdleOverPct += 100 * m.IdleWhileOverloadedMS / cpuMS
 		r.RefillPct += 100 * m.Costs.CacheRefillMS / cpuMS
+		r.FlushPct += 100 * m.Costs.FlushRefillMS / cpuMS
 		r.IdleExitPct += 100 * m.Costs.IdleExitMS / cpuMS
 		r.WakeupP50US += m.WakeupLatencyUS.P50
 		r.SimMS = m.SimMS
@@ -366,6 +368,7 @@ func summarize(js []*job) (Run, error) {
 	r.CtxPerOp /= n
 	r.IdleOverPct /= n
 	r.RefillPct /= n
+	r.FlushPct /= n
 	r.IdleExitPct /= n
 	r.WakeupP50US /= n
 	r.seedsAveraged = len(js)
