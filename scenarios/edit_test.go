@@ -120,6 +120,11 @@ func TestAddTaskAndIdleState(t *testing.T) {
 	if last.ExitLatency != prev.ExitLatency || last.Name != "C"+itoa(len(st)-1) {
 		t.Errorf("new state %+v after %+v", last, prev)
 	}
+	// The defaults were copied whole (C6 polls and flushes the core's
+	// caches), and a deeper state polls and flushes as the one before it.
+	if !prev.Polls || !prev.Flushes || !last.Polls || !last.Flushes {
+		t.Errorf("new state %+v after %+v: want both polling and flushing", last, prev)
+	}
 	for ns, want := range map[int64]string{0: "0s", 2e9: "2s", 1.5e6: "1500us", 20e3: "20us", 40: "40ns", 3e6: "3ms"} {
 		if got := FormatDuration(ns); got != want {
 			t.Errorf("FormatDuration(%d) = %q, want %q", ns, got, want)
