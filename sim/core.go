@@ -64,7 +64,7 @@ func (s *Sim) switchTo(rq *RQ, prev, next *Task) {
 		if next.lastRanCPU != rq.cpu {
 			refill = c.CacheCold[s.topo.Distance(next.lastRanCPU, rq.cpu)]
 		}
-		if next.flushSeen != core.coreFlushes && s.topo.coreCPUs[next.lastRanCPU][0] == core.cpu {
+		if next.flushSeen != core.coreFlushes && next.flushSeen != noFlushSeen && s.topo.coreCPUs[next.lastRanCPU][0] == core.cpu {
 			if f := c.CacheCold[s.flushRefill]; f > refill {
 				s.m.cost.flushRefill += f - refill
 				refill = f
@@ -359,6 +359,10 @@ func (s *Sim) coreExit(rq *RQ, exit, lag int64) int64 {
 	}
 	return exit
 }
+
+// noFlushSeen marks a task whose footprint no flush can empty (an exec'd
+// image before its first run: schedExec); no core counts that high.
+const noFlushSeen = ^uint32(0)
 
 // coreWakes counts a flush of rq's core (coreFlushes) when rq, leaving
 // state st, wakes a core that was in a state that flushes its caches

@@ -71,3 +71,38 @@ func TestCoreFlushRefill(t *testing.T) {
 		})
 	}
 }
+
+// TestExecImageSkipsFlush: an exec'd image has no footprint yet (schedExec),
+// so it pays no refill where it lands, not even on a core that flushed its
+// caches while it was on its way. Two cores, one thread each, v3.8, fork
+// balancing off: a ticker pinned to cpu1 sleeps 1 ms four times (each
+// wake-up leaves C3: 5 us, 20 us in all); at 6 ms a parent pinned to cpu0
+// forks a child there, which runs 100 us and execs; sched_exec() moves it
+// to cpu1, idle in C3 or deeper since the ticker left, and the child's
+// wake-up of that core flushes it: the child pays nothing. The parent,
+// woken on cpu0 once the child exits (cpu0 idle about 480 us: C3, with
+// the multiplier of a tick that saw a task), pays one 5 us refill. 25 us
+// in all; charging the child for the flush made it 30.
+func TestExecImageSkipsFlush(t *testing.T) {
+	costs := DefaultCosts()
+	costs.JitterPct = 0
+	cfg := &Config{Seed: 1, Duration: 10e6,
+		Machine: Machine{Nodes: 1, SocketsPerNode: 1, LLCsPerSocket: 1, ClustersPerLLC: 1, CoresPerCluster: 2, ThreadsPerCore: 1, HZ: 1000, Numbering: NumberX86, Costs: costs},
+		Policy:  Policy{Base: BaseV38, SDFlags: noForkBalance()},
+		Tasks: []TaskGroup{
+			{Name: "ticker", Count: 1, CPUs: MaskOf(1), Loop: 4, Program: []Step{{Op: OpRun, Dur: 10_000}, {Op: OpSleep, Dur: 1_000_000}}},
+			{Name: "parent", Count: 1, CPUs: MaskOf(0), Start: 6_000_000, Program: []Step{{Op: OpFork, Target: 2, Count: 1}, {Op: OpWaitChildren}, {Op: OpSleep, Dur: 1e9}}},
+			{Name: "child", Count: 0, Program: []Step{{Op: OpRun, Dur: 100_000}, {Op: OpExec}, {Op: OpRun, Dur: 50_000}, {Op: OpExit}}},
+		}}
+	s := runChecked(t, cfg)
+	m := s.Metrics()
+	if m.Migrations.Exec != 1 {
+		t.Fatalf("exec migrations %d, want 1 (the child to cpu1)", m.Migrations.Exec)
+	}
+	if s.cpus[1].coreFlushes != 6 {
+		t.Fatalf("cpu1's core flushed %d times, want 6 (the ticker's first run, its four wake-ups, the child's)", s.cpus[1].coreFlushes)
+	}
+	if want := 0.025; m.Costs.CacheRefillMS != want || m.Costs.FlushRefillMS != want {
+		t.Errorf("refills %.3f ms (after a flush %.3f); want %.3f: the ticker's four and the parent's one, none for the exec'd child", m.Costs.CacheRefillMS, m.Costs.FlushRefillMS, want)
+	}
+}

@@ -111,9 +111,11 @@ func (s *Sim) reap(rq *RQ, p *Task) {
 // whether p moved.
 //
 // The new program image has no cache footprint yet: wherever it runs next
-// pays no cache-cold refill, and its memory is first touched where it
-// lands (lastRanCPU is that CPU), which is why exec is the cheap moment to
-// cross a node (seed 004: sched_balance_exec()).
+// pays no cache-cold refill, not even on a core that flushed its caches
+// before it got there (flushSeen is noFlushSeen until it runs), and its
+// memory is first touched where it lands (lastRanCPU is that CPU), which
+// is why exec is the cheap moment to cross a node (seed 004:
+// sched_balance_exec()).
 func (s *Sim) schedExec(rq *RQ, p *Task) bool {
 	s.m.execs++
 	dest, d := s.selectTaskRQ(p, rq.cpu, rq.cpu, false, nil, SDBalanceExec)
@@ -133,6 +135,7 @@ func (s *Sim) schedExec(rq *RQ, p *Task) bool {
 	s.era.track.balanceMigrate(p)
 	p.cpu = dest
 	p.lastRanCPU = dest
+	p.flushSeen = noFlushSeen          // a flush of dest's core before it runs empties nothing of it
 	p.homeNode = s.topo.CPU[dest].Node // the new image is first touched where it lands (numa_cost.go)
 	p.remaining += d.Cost
 	s.countMigration(p, rq.cpu, dest, CauseExec)

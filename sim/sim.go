@@ -39,7 +39,8 @@ type Task struct {
 	prog       []Step
 	lastRanCPU int // where its cache footprint is (-1: nowhere)
 	// flushSeen is its core's coreFlushes when it last started running
-	// there: a later flush emptied its footprint (IdleState.Flushes).
+	// there: a later flush emptied its footprint (IdleState.Flushes);
+	// noFlushSeen while an exec'd image has no footprint to lose.
 	flushSeen uint32
 	homeNode  int // node holding its memory (-1: none yet): numa_cost.go
 	pending   int // wakes received while not waiting (semaphore count)
