@@ -42,9 +42,7 @@ func (s *Sim) nohzBalancerKick(rq *RQ) {
 	// The kick's IPI; none to a polling CPU in v6.17 (kick_ilb()'s
 	// smp_call_function_single_async(): era.queuedIPIPolls).
 	ipi, _ := s.wakeSignal(irq, true)
-	st, exit := s.idleExit(irq, s.now-irq.idleSince)
-	s.coreWakes(irq, st)
-	exit = s.coreExit(irq, exit, ipi)
+	_, exit := s.leaveIdle(irq, s.now-irq.idleSince, ipi)
 	lat := ipi + exit
 	s.m.cost.ipi += ipi
 	s.m.cost.idleExit += lat - ipi

@@ -313,12 +313,21 @@ func (s *Sim) wakeIdle(rq *RQ) {
 		rq.idleStamp = 0
 	}
 	var exit int64
-	rq.exitState, exit = s.idleExit(rq, idleFor)
-	s.coreWakes(rq, rq.exitState)
-	exit = s.coreExit(rq, exit, rq.ipiLag)
+	rq.exitState, exit = s.leaveIdle(rq, idleFor, rq.ipiLag)
 	s.m.cost.idleExit += exit
 	rq.readyAt = s.now + rq.ipiLag + exit
 	s.q.push(qev{t: rq.readyAt, kind: evIdleReady, cpu: int32(rq.cpu)})
+}
+
+// leaveIdle is what waking idle rq, idle for idleFor ns, with the wake-up
+// landing lag ns from now, costs: the C-state it requested (idleExit), the
+// exit its core makes it pay (coreExit), and, if the core was in a state
+// that flushes, a flush of the core's caches (coreWakes). wakeIdle and the
+// nohz kick wake a CPU through it.
+func (s *Sim) leaveIdle(rq *RQ, idleFor, lag int64) (st int, exit int64) {
+	st, exit = s.idleExit(rq, idleFor)
+	s.coreWakes(rq, st)
+	return st, s.coreExit(rq, exit, lag)
 }
 
 // coreExit is the exit latency idle rq pays when its wake-up lands lag ns

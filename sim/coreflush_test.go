@@ -49,10 +49,11 @@ func TestCoreFlushRefill(t *testing.T) {
 				tasks = append(tasks, TaskGroup{Name: "spinner", Count: 1, CPUs: MaskOf(2), Program: []Step{{Op: OpRun, Dur: 1e9}}})
 			}
 			cfg := &Config{Seed: 1, Duration: runs * (100_000 + c.sleep + 300_000),
-				Machine: Machine{Nodes: 1, SocketsPerNode: 1, LLCsPerSocket: 1, ClustersPerLLC: 1, CoresPerCluster: 2, ThreadsPerCore: 2, HZ: 1000, Numbering: NumberX86, Costs: costs},
+				Machine: machine(1, 1, 1, 2, 2, NumberX86),
 				Policy:  Policy{Base: BaseV38},
 				Tasks:   tasks,
 			}
+			cfg.Machine.Costs = costs
 			s := runChecked(t, cfg) // the invariants after every event
 			if err := s.Err(); err != nil {
 				t.Fatal(err)
@@ -84,16 +85,15 @@ func TestCoreFlushRefill(t *testing.T) {
 // the multiplier of a tick that saw a task), pays one 5 us refill. 25 us
 // in all; charging the child for the flush made it 30.
 func TestExecImageSkipsFlush(t *testing.T) {
-	costs := DefaultCosts()
-	costs.JitterPct = 0
 	cfg := &Config{Seed: 1, Duration: 10e6,
-		Machine: Machine{Nodes: 1, SocketsPerNode: 1, LLCsPerSocket: 1, ClustersPerLLC: 1, CoresPerCluster: 2, ThreadsPerCore: 1, HZ: 1000, Numbering: NumberX86, Costs: costs},
+		Machine: machine(1, 1, 1, 2, 1, NumberX86),
 		Policy:  Policy{Base: BaseV38, SDFlags: noForkBalance()},
 		Tasks: []TaskGroup{
 			{Name: "ticker", Count: 1, CPUs: MaskOf(1), Loop: 4, Program: []Step{{Op: OpRun, Dur: 10_000}, {Op: OpSleep, Dur: 1_000_000}}},
 			{Name: "parent", Count: 1, CPUs: MaskOf(0), Start: 6_000_000, Program: []Step{{Op: OpFork, Target: 2, Count: 1}, {Op: OpWaitChildren}, {Op: OpSleep, Dur: 1e9}}},
 			{Name: "child", Count: 0, Program: []Step{{Op: OpRun, Dur: 100_000}, {Op: OpExec}, {Op: OpRun, Dur: 50_000}, {Op: OpExit}}},
 		}}
+	cfg.Machine.Costs.JitterPct = 0
 	s := runChecked(t, cfg)
 	m := s.Metrics()
 	if m.Migrations.Exec != 1 {
