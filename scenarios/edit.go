@@ -236,17 +236,29 @@ func (s *Scenario) DutyCycle(i int) (pct float64, period string, ok bool) {
 	return math.Round(float64(r)/float64(t)*1000) / 10, p[1].Timer, true
 }
 
+// ownIdleStates makes the default C-states the scenario's own, written out,
+// when it has none of its own (nil: the defaults; an empty list, "no
+// C-states", is the user's and stays). An edit of one state of a scenario
+// that ran on the defaults (AddIdleState, Set of idle_states[i].field) then
+// starts from the table the scenario was running, not from nothing.
+func (s *Scenario) ownIdleStates() {
+	if s.Machine.Costs.IdleStates != nil {
+		return
+	}
+	states := []IdleState{}
+	for _, d := range sim.DefaultCosts().IdleStates {
+		states = append(states, IdleState{Name: d.Name, After: FormatDuration(d.After), ExitLatency: FormatDuration(d.ExitLatency), Package: d.Package, Polls: d.Polls, Flushes: d.Flushes})
+	}
+	s.Machine.Costs.IdleStates = states
+}
+
 // AddIdleState appends a C-state entered ten times later than the deepest
 // (1 ms after the first), with the same exit latency; the scenario's idle
 // states become its own (a copy of the defaults first, when it had none).
 func (s *Scenario) AddIdleState() error {
 	return s.edit(func(c *Scenario) error {
+		c.ownIdleStates()
 		states := c.Machine.Costs.IdleStates
-		if states == nil {
-			for _, d := range sim.DefaultCosts().IdleStates {
-				states = append(states, IdleState{Name: d.Name, After: FormatDuration(d.After), ExitLatency: FormatDuration(d.ExitLatency), Package: d.Package, Polls: d.Polls, Flushes: d.Flushes})
-			}
-		}
 		st := IdleState{Name: "C" + strconv.Itoa(len(states)), After: "0s", ExitLatency: "1us"}
 		if n := len(states); n > 0 {
 			last := states[n-1]

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"schedplay/sim"
 )
 
 func TestRenameAndRemoveTask(t *testing.T) {
@@ -129,5 +131,53 @@ func TestAddTaskAndIdleState(t *testing.T) {
 		if got := FormatDuration(ns); got != want {
 			t.Errorf("FormatDuration(%d) = %q, want %q", ns, got, want)
 		}
+	}
+}
+
+// TestSetOneDefaultIdleState: a scenario on the default C-states takes a
+// Set of one state's field (the CLI's -set, the page's editor): the table
+// it was running is written out first, so the run is the defaults' run but
+// for that field. Before, the absent table had 0 states and the Set failed
+// with "index 4 is out of range (there are 0 idle states)". A table the user
+// emptied ("no C-states") stays empty and refuses the index.
+func TestSetOneDefaultIdleState(t *testing.T) {
+	const p, clients = "pgbench-1toN", "1"
+	s, _ := Preset(p)
+	if s.Machine.Costs.IdleStates != nil {
+		t.Fatalf("%s has its own idle states; the test wants one on the defaults", p)
+	}
+	def := sim.DefaultCosts().IdleStates
+	c6 := "machine.costs.idle_states[" + itoa(len(def)-1) + "]"
+	if err := s.Set(c6+".flushes", "true"); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(s.Machine.Costs.IdleStates); got != len(def) {
+		t.Fatalf("%d idle states written out, want the %d defaults", got, len(def))
+	}
+	runs := map[string]sim.Metrics{}
+	for name, sets := range map[string][]string{
+		"defaults":              nil,
+		"written out, the same": {c6 + ".flushes", "true"},
+		"C3 and C6 not flushing": {
+			"machine.costs.idle_states[" + itoa(len(def)-2) + "].flushes", "false", c6 + ".flushes", "false"},
+	} {
+		runs[name] = runPreset(t, p, append([]string{"tasks.client.count", clients}, sets...)...)
+	}
+	if a, b := runs["defaults"], runs["written out, the same"]; a.TraceHash != b.TraceHash {
+		t.Errorf("the written-out defaults ran differently: trace %s against %s", b.TraceHash, a.TraceHash)
+	}
+	// One backend and its driver, each back on a core that slept in C3/C6
+	// at every transaction: without the flush they come back to warm caches.
+	if a, b := runs["defaults"], runs["C3 and C6 not flushing"]; a.TraceHash == b.TraceHash || b.Ops <= a.Ops {
+		t.Errorf("flushes off: ops %d against %d with them (want more)", b.Ops, a.Ops)
+	}
+
+	none, _ := Preset(p)
+	if err := none.Set("machine.costs.idle_states", "[]"); err != nil {
+		t.Fatal(err)
+	}
+	err := none.Set(c6+".flushes", "true")
+	if err == nil || !strings.Contains(err.Error(), "there are 0 idle states") {
+		t.Errorf("Set on an emptied table: %v, want index out of range", err)
 	}
 }

@@ -90,6 +90,7 @@ type Field struct {
 	reset  func(s *Scenario, k keys)                 // container: Set's "": remove it, or empty it (its defaults are filled again)
 	length func(s *Scenario, k keys) int             // list: its length
 	elem   func(s *Scenario, k keys, i int)          // list: append element i (Decode, and Set at index len for appends)
+	own    func(s *Scenario, k keys)                 // list: Set at an index of the list while it is absent first writes out the defaults it stands for
 	keyset func() []string                           // map key placeholder: the names it takes
 }
 
@@ -458,6 +459,7 @@ func fieldRows() []Field {
 			enter:  func(s *Scenario, _ keys) { s.Machine.Costs.IdleStates = []IdleState{} },
 			reset:  func(s *Scenario, _ keys) { s.Machine.Costs.IdleStates = nil },
 			length: func(s *Scenario, _ keys) int { return len(s.Machine.Costs.IdleStates) },
+			own:    func(s *Scenario, _ keys) { s.ownIdleStates() },
 			elem: func(s *Scenario, _ keys, i int) {
 				s.Machine.Costs.IdleStates = append(s.Machine.Costs.IdleStates, IdleState{})
 			}},

@@ -230,6 +230,9 @@ func (s *Scenario) walk(path string, grow bool) (*node, keys, error) {
 		if k.ni >= len(k.idx) {
 			return nil, k, st.err(fmt.Sprintf("repeat blocks nest more than %d deep", MaxRepeatDepth))
 		}
+		if grow && f.own != nil {
+			f.own(s, k)
+		}
 		length := f.length(s, k)
 		switch {
 		case i < length:

@@ -30,7 +30,9 @@ import (
 // step's kind (run, sleep, timer, wake, wait) replaces the step's old kind;
 // program[i] with i equal to the program's length appends a step. Lists
 // and objects (idle_states, program, program[i], tasks[i], policy.sd_flags.MC,
-// machine.costs, ...) take JSON. An empty value restores the
+// machine.costs, ...) take JSON. An index into machine.costs.idle_states
+// while the scenario runs on the default C-states writes them out first
+// (ownIdleStates). An empty value restores the
 // default: it removes an override (a flag, a feature, a tunable, a cost) or
 // resets a field with a default (count=1, hz=1000, ...).
 func (s *Scenario) Set(path, value string) error {
