@@ -196,10 +196,25 @@ func TestRunTable(t *testing.T) {
 	if lines[0] != "PELT in the balancer: one 80% task and two 40% tasks on two CPUs" || !strings.HasPrefix(lines[1], "seed 1: 50 ms simulated") {
 		t.Errorf("header:\n%s", stdout)
 	}
-	for _, want := range []string{"\nops ", "\nmigrations ", "\nwake-up latency us ", "\ntask ", "\nhog/0 ", "\nlight/0 "} {
+	for _, want := range []string{"\nops ", "\nmigrations ", "\nwake-up latency us ", "\nCPU time charged ms ", "\nlatency added ms ", "\ntask ", "\nhog/0 ", "\nlight/0 "} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("table lacks %q:\n%s", want, stdout)
 		}
+	}
+}
+
+// TestCostLines: the table's two cost lines are -json's cost_breakdown, the
+// zero parts left out and the flush refills named inside the refills.
+func TestCostLines(t *testing.T) {
+	cpu, lat := costLines(sim.CostBreakdown{ContextSwitchMS: 41.13, CacheRefillMS: 32.98, FlushRefillMS: 17.18, SearchMS: 3.178, IdleExitMS: 142.356})
+	if want := "context switches 41.130, cache refills 32.980 (17.180 after a C-state flush), wake-up search 3.178"; cpu != want {
+		t.Errorf("CPU line %q, want %q", cpu, want)
+	}
+	if want := "C-state exits 142.356"; lat != want {
+		t.Errorf("latency line %q, want %q", lat, want)
+	}
+	if cpu, lat := costLines(sim.CostBreakdown{}); cpu != "none" || lat != "none" {
+		t.Errorf("an empty breakdown: %q, %q", cpu, lat)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -89,6 +90,39 @@ func writeJSON(w io.Writer, v any) error {
 // task group (sums; util/load are averages) instead of one per task.
 const maxTaskRows = 32
 
+// costLines is -json's cost_breakdown in words: the CPU time the cost model
+// charged to tasks, and the latency it put before tasks could run, by kind,
+// the parts that are zero left out ("none" when all are).
+func costLines(c sim.CostBreakdown) (cpu, latency string) {
+	join := func(parts ...string) string {
+		var out []string
+		for i := 0; i+1 < len(parts); i += 2 {
+			if parts[i+1] != "" {
+				out = append(out, parts[i]+" "+parts[i+1])
+			}
+		}
+		if len(out) == 0 {
+			return "none"
+		}
+		return strings.Join(out, ", ")
+	}
+	f := func(ms float64) string {
+		if ms == 0 {
+			return ""
+		}
+		return strconv.FormatFloat(ms, 'f', 3, 64)
+	}
+	refill := f(c.CacheRefillMS)
+	if c.FlushRefillMS != 0 {
+		refill += " (" + f(c.FlushRefillMS) + " after a C-state flush)"
+	}
+	cpu = join("context switches", f(c.ContextSwitchMS), "cache refills", refill, "messages", f(c.CommMS),
+		"wake-up search", f(c.SearchMS), "balancing", f(c.BalanceMS), "IPI sends", f(c.IPISendMS),
+		"remote memory", f(c.RemoteMemMS), "SMT sibling", f(c.SMTShareMS))
+	latency = join("IPIs", f(c.IPIMS), "C-state exits", f(c.IdleExitMS))
+	return cpu, latency
+}
+
 // writeTable prints the metrics for a person.
 func writeTable(w io.Writer, m *sim.Metrics) {
 	title := m.Title
@@ -122,6 +156,9 @@ func writeTable(w io.Writer, m *sim.Metrics) {
 		mg.Total, mg.Wakeup, mg.Balance, mg.Newidle, mg.Nohz, mg.Active, mg.Fork)
 	fmt.Fprintf(tw, "  by distance\tsmt %d, cluster %d, llc %d, package %d, numa %d\n", mg.SMT, mg.Cluster, mg.LLC, mg.Package, mg.NUMA)
 	fmt.Fprintf(tw, "search cost\t%.3f ms, %.2f CPUs examined per wake-up\n", m.SearchCostMS, m.CPUsExaminedPerWakeup)
+	cpu, lat := costLines(m.Costs)
+	fmt.Fprintf(tw, "CPU time charged ms\t%s\n", cpu)
+	fmt.Fprintf(tw, "latency added ms\t%s\n", lat)
 	tw.Flush()
 
 	if len(m.Tasks) == 0 {
