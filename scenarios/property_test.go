@@ -186,10 +186,65 @@ func randomStructuredEras(t testing.TB, seed uint64, with268 bool) *Scenario {
 	return out
 }
 
+// randomCosts gives half the scenarios a cost model of their own, from a
+// stream of its own (so that the generators above, whose scenarios are
+// pinned, stay as they were): any cost may be zero or large, and the
+// optional models the presets rarely switch on are switched on (SMT
+// sharing, remote memory, the IPI's send cost), with an idle-state table
+// of 0-5 states of random depth whose package, polling and flushing flags
+// are drawn one by one, or no C-states at all.
+func randomCosts(t testing.TB, s *Scenario, seed uint64) *Scenario {
+	r := rand.New(rand.NewPCG(seed, 0xc0575))
+	if r.IntN(2) == 0 {
+		return s
+	}
+	us := func(max int) string { return fmt.Sprintf("%dns", r.IntN(max*1000+1)) }
+	maybe := func(v string) string {
+		if r.IntN(3) == 0 {
+			return v
+		}
+		return ""
+	}
+	pct := func(max int) *int {
+		if r.IntN(3) != 0 {
+			return nil
+		}
+		v := r.IntN(max + 1)
+		return &v
+	}
+	c := &s.Machine.Costs
+	c.ContextSwitch, c.WakeupIPI, c.WakeupIPISend, c.WakeupPoll = maybe(us(20)), maybe(us(50)), maybe(us(20)), maybe(us(10))
+	c.CacheCold = CacheCold{SMT: maybe(us(10)), Cluster: maybe(us(50)), LLC: maybe(us(100)), Package: maybe(us(300)), NUMA: maybe(us(1000))}
+	c.Comm = Comm{Same: maybe(us(5)), SMT: maybe(us(5)), Cluster: maybe(us(10)), LLC: maybe(us(20)), Package: maybe(us(50)), NUMA: maybe(us(100))}
+	c.SearchCPU, c.SearchGroup, c.SearchDomain, c.BalanceCPU = maybe(us(1)), maybe(us(1)), maybe(us(1)), maybe(us(2))
+	c.JitterPct, c.RemoteMemPct = pct(50), pct(200)
+	if g := pct(2048); g != nil {
+		*g += 1024 * (r.IntN(2)) // half of them in the kernel's range 1024-3072
+		c.SMTGain = g
+	}
+	switch r.IntN(3) {
+	case 0: // the defaults
+	case 1:
+		c.IdleStates = []IdleState{}
+	case 2:
+		after := int64(0)
+		for i := range 1 + r.IntN(5) {
+			c.IdleStates = append(c.IdleStates, IdleState{Name: fmt.Sprintf("C%d", i), After: fmt.Sprintf("%dns", after),
+				ExitLatency: us(300), Package: r.IntN(3) == 0, Polls: r.IntN(2) == 0, Flushes: r.IntN(2) == 0})
+			after += 1 + int64(r.IntN(2_000_000))
+		}
+	}
+	out, err := Decode(s.Canonical())
+	if err != nil {
+		t.Fatalf("seed %d: the cost generator made an invalid scenario: %v\n%s", seed, err, s.Canonical())
+	}
+	return out
+}
+
 // checkRandom runs a random scenario, checking the invariants after every
 // event, and the determinism of its trace.
 func checkRandom(t testing.TB, seed uint64) sim.Metrics {
-	s := randomStructuredEras(t, seed, true)
+	s := randomCosts(t, randomStructuredEras(t, seed, true), seed)
 	cfg, err := s.Config()
 	if err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
