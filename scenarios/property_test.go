@@ -3,6 +3,8 @@ package scenarios
 import (
 	"fmt"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -241,10 +243,91 @@ func randomCosts(t testing.TB, s *Scenario, seed uint64) *Scenario {
 	return out
 }
 
+// randomPerCPU gives a third of the scenarios an irregular machine given per
+// CPU, as lscpu and sysfs describe real ones (a stream of its own, like
+// randomCosts): 1-3 nodes with a random symmetric distance table (some
+// beyond RECLAIM_DISTANCE), sockets, LLCs and L2 clusters of different
+// sizes, cores with and without a second thread, and kernel CPU numbers
+// shuffled with holes (offline CPUs). Pinned tasks get CPU lists of those
+// numbers.
+func randomPerCPU(t testing.TB, s *Scenario, seed uint64) *Scenario {
+	r := rand.New(rand.NewPCG(seed, 0x9e7c9))
+	if r.IntN(3) != 0 {
+		return s
+	}
+	m := &s.Machine
+	var cpus []CPU
+	core, cluster, llc, socket := 0, 0, 0, 0
+	nodes := 1 + r.IntN(3)
+	for node := range nodes {
+		for range 1 + r.IntN(2) {
+			for range 1 + r.IntN(2) {
+				clustered := r.IntN(2) == 0
+				for range 1 + r.IntN(2) {
+					for range 1 + r.IntN(3) {
+						for range 1 + r.IntN(2) {
+							c := CPU{Core: ptr(core), LLC: ptr(llc), Socket: socket, Node: node}
+							if clustered {
+								c.Cluster = ptr(cluster)
+							}
+							cpus = append(cpus, c)
+						}
+						core++
+					}
+					cluster++
+				}
+				llc++
+			}
+			socket++
+		}
+	}
+	ids := r.Perm(len(cpus) + r.IntN(4)) // a few numbers left unused: offline CPUs
+	for i := range cpus {
+		cpus[i].CPU = ptr(ids[i])
+	}
+	*m = Machine{HZ: m.HZ, Numbering: m.Numbering, CPUs: cpus, Costs: m.Costs}
+	if nodes > 1 && r.IntN(4) > 0 {
+		tab := make([][]int, nodes)
+		for i := range tab {
+			tab[i] = make([]int, nodes)
+		}
+		for i := range nodes {
+			tab[i][i] = sim.LocalDistance
+			for j := i + 1; j < nodes; j++ {
+				d := sim.LocalDistance + 1 + r.IntN(30) // 11-40: RECLAIM_DISTANCE (30) is inside
+				tab[i][j], tab[j][i] = d, d
+			}
+		}
+		for _, row := range tab {
+			m.NUMADistance = append(m.NUMADistance, strings.Trim(fmt.Sprint(row), "[]"))
+		}
+	}
+	for i := range s.Tasks {
+		if s.Tasks[i].CPUs == "" {
+			continue
+		}
+		var list []string
+		for _, c := range cpus {
+			if r.IntN(2) == 0 || len(list) == 0 {
+				list = append(list, strconv.Itoa(*c.CPU))
+			}
+		}
+		s.Tasks[i].CPUs = strings.Join(list, ",")
+	}
+	s.Version = 2
+	out, err := Decode(s.Canonical())
+	if err != nil {
+		t.Fatalf("seed %d: the per-CPU machine generator made an invalid scenario: %v\n%s", seed, err, s.Canonical())
+	}
+	return out
+}
+
+func ptr(v int) *int { return &v }
+
 // checkRandom runs a random scenario, checking the invariants after every
 // event, and the determinism of its trace.
 func checkRandom(t testing.TB, seed uint64) sim.Metrics {
-	s := randomCosts(t, randomStructuredEras(t, seed, true), seed)
+	s := randomCosts(t, randomPerCPU(t, randomStructuredEras(t, seed, true), seed), seed)
 	cfg, err := s.Config()
 	if err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
