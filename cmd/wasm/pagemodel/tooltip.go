@@ -62,7 +62,12 @@ func Tooltip(f *frame.Frame, layouts [2]*render.Layout, log *EventLog, x, y floa
 				case cs.Curr >= 0:
 					b.WriteString("running " + taskName(side, int(cs.Curr)))
 				case cs.IdleState >= 0 && cs.IdleState < len(side.IdleStates):
-					fmt.Fprintf(&b, "idle in %s for %s", side.IdleStates[cs.IdleState].Name, frame.FormatClock(cs.IdleFor))
+					st := side.IdleStates[cs.IdleState]
+					fmt.Fprintf(&b, "idle in %s for %s", st.Name, frame.FormatClock(cs.IdleFor))
+					if st.Flushes {
+						// sim: coreWakes, switchTo's flush refill.
+						fmt.Fprintf(&b, "\n%s flushes the core's L1/L2 once all its threads are in it: the next task to run here refills them", st.Name)
+					}
 				default:
 					b.WriteString("idle")
 				}

@@ -58,3 +58,41 @@ func TestTooltip(t *testing.T) {
 		t.Errorf("outside the machine: %q", tip)
 	}
 }
+
+// An idle CPU in a state that flushes the core's caches says so, and what
+// it costs the next task (a walking tbench pair leaves its cores in C6); one
+// in a state that does not flush says nothing of caches.
+func TestTooltipFlush(t *testing.T) {
+	s := app.NewSession()
+	if err := s.LoadPreset("tbench-pairs", false); err != nil {
+		t.Fatal(err)
+	}
+	s.SetBudget(time.Hour)
+	c := canvas.New(raster.Measure)
+	t0 := time.Unix(1000, 0)
+	for i := range 60 {
+		c.Take(s.Tick(t0.Add(time.Duration(i)*time.Second/30), time.Second/30), float64(i)/30)
+	}
+	c.Build(render.Rect{X: 10, Y: 100, W: 1200, H: 800}, 7)
+	f, l := c.Frame(), c.Layout(0)
+	if f == nil || l == nil {
+		t.Fatal("no frame")
+	}
+	seen := map[bool]bool{}
+	for cpu, cell := range l.Cells {
+		cs := f.A().Snap.CPUs[cpu]
+		if cs.Curr >= 0 || cs.IdleState < 0 {
+			continue
+		}
+		st := f.A().IdleStates[cs.IdleState]
+		bx, by := cell.Band.Center()
+		tip := Tooltip(f, [2]*render.Layout{l}, nil, bx, by)
+		if says := strings.Contains(tip, st.Name+" flushes the core's L1/L2"); says != st.Flushes {
+			t.Errorf("cpu%d idle in %s (flushes %v): %q", cpu, st.Name, st.Flushes, tip)
+		}
+		seen[st.Flushes] = true
+	}
+	if !seen[true] {
+		t.Error("no idle CPU in a flushing state: the test saw nothing")
+	}
+}
