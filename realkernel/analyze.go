@@ -54,9 +54,13 @@ type Result struct {
 	// CPUCheck: the scenario threads' CPU time from the trace against their
 	// own CLOCK_THREAD_CPUTIME_ID, over the same span (null when the clocks
 	// were not read, as for a trace analysed afterwards).
-	CPUCheck   *CPUCheck `json:"cpu_check"`
-	Unmeasured []string  `json:"unmeasured"`
-	Notes      []string  `json:"notes,omitempty"`
+	CPUCheck *CPUCheck `json:"cpu_check"`
+	// UntracedOpsPerS: with Options.Untraced, the rate of the same scenario
+	// run just before without the trace, by the threads' own counts; the
+	// difference from OpsPerS is what recording the sched events cost it.
+	UntracedOpsPerS *float64 `json:"untraced_ops_per_s,omitempty"`
+	Unmeasured      []string `json:"unmeasured"`
+	Notes           []string `json:"notes,omitempty"`
 }
 
 // BusyLessStealPct is busy_pct less the host's steal in it: the busy time

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"schedplay/scenarios"
 	"schedplay/sim"
@@ -97,6 +98,10 @@ func CompareRows(r *Result, m *sim.Metrics) []Row {
 		// on the real kernel (Result.SyscallPct), the context-switch and
 		// IPI-sending charges in the model (its kernel time on a thread).
 		{Name: "syscall / switch time per op us", Real: 1e3 * r.SyscallMS() / max(float64(r.Ops), 1), Sim: 1e3 * (m.Costs.ContextSwitchMS + m.Costs.IPISendMS) / max(float64(m.Ops), 1)},
+	}
+	if u := r.UntracedOpsPerS; u != nil {
+		// The simulator's rate beside the kernel's untraced one (Options.Untraced).
+		rows = slices.Insert(rows, 1, Row{Name: "ops/s untraced", Real: *u, Sim: m.OpsPerS})
 	}
 	for i := range rows {
 		rows[i].Real, rows[i].Sim = round3(rows[i].Real), round3(rows[i].Sim)

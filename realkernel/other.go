@@ -17,7 +17,7 @@ var ErrNoTracing = errors.New("cannot trace the scheduler")
 const MaxThreads = 64
 
 // Options of a real run.
-type Options struct{ KeepTrace, Isolate bool }
+type Options struct{ KeepTrace, Isolate, Untraced bool }
 
 func unsupported() error {
 	return fmt.Errorf("%w: real-kernel runs need Linux (tracefs and its sched events); this is %s", ErrNoTracing, runtime.GOOS)

@@ -309,3 +309,30 @@ func TestRunStepIsCPUWork(t *testing.T) {
 		t.Errorf("a hog waits %.0f us for the CPU on the real kernel, %.0f us in the simulator: the run step is not plain CPU work (does it enter the kernel while it spins?)", real, simW)
 	}
 }
+
+// TestUntracedRun: Options.Untraced runs the same program without the
+// trace first. On the timer pipeline, whose rate is its timers' (300
+// periods a second), the untraced rate by the threads' own counts equals
+// the traced one; a pass that ran nothing, or something else, does not.
+func TestUntracedRun(t *testing.T) {
+	needReal(t)
+	s, err := scenarios.Load("testdata/pipeline.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Set("duration", "1s"); err != nil {
+		t.Fatal(err)
+	}
+	res, _, err := Run(s, Options{Isolate: true, Untraced: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.UntracedOpsPerS == nil {
+		t.Fatal("no untraced rate")
+	}
+	u := *res.UntracedOpsPerS
+	t.Logf("pipeline: %.1f ops/s traced, %.1f untraced", res.OpsPerS, u)
+	if math.Abs(u-res.OpsPerS) > 0.02*res.OpsPerS {
+		t.Errorf("untraced %.1f ops/s against %.1f traced: the timers set the rate, so the two passes should agree within 2 %%", u, res.OpsPerS)
+	}
+}

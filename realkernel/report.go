@@ -102,7 +102,8 @@ type CaseResult struct {
 	RealVariant VariantResult
 }
 
-// RunCase runs one case: opt.Runs real runs and the simulator with the
+// RunCase runs one case: opt.Runs real runs (each after the same run
+// without the trace, Options.Untraced) and the simulator with the
 // calibrated and with the default costs, on the host's machine.
 func RunCase(c ReportCase, runs int, isolate bool, costs *scenarios.Costs, host scenarios.Machine, load func() (float64, bool), log io.Writer) (*CaseResult, error) {
 	s, err := scenarios.Load(c.File)
@@ -125,7 +126,7 @@ func RunCase(c ReportCase, runs int, isolate bool, costs *scenarios.Costs, host 
 				cr.Loads = append(cr.Loads, l)
 			}
 		}
-		res, _, err := Run(s, Options{Isolate: isolate})
+		res, _, err := Run(s, Options{Isolate: isolate, Untraced: true})
 		for retry := 0; err != nil && errors.Is(err, ErrCPUCheck) && retry < 2; retry++ {
 			// A run whose trace does not account for its threads' CPU time
 			// is refused, said, and run again (at most twice).
@@ -133,7 +134,7 @@ func RunCase(c ReportCase, runs int, isolate bool, costs *scenarios.Costs, host 
 			if log != nil {
 				fmt.Fprintf(log, "%s run %d/%d refused, once more: %v\n", c.File, i+1, runs, err)
 			}
-			res, _, err = Run(s, Options{Isolate: isolate})
+			res, _, err = Run(s, Options{Isolate: isolate, Untraced: true})
 		}
 		if err != nil {
 			return nil, err
@@ -150,7 +151,7 @@ func RunCase(c ReportCase, runs int, isolate bool, costs *scenarios.Costs, host 
 			per[j] = append(per[j], r.Real)
 		}
 		if log != nil {
-			fmt.Fprintf(log, "%s run %d/%d: %.0f ops/s, %d migrations, wake-up p50 %.1f us\n", c.File, i+1, runs, res.OpsPerS, res.Migrations.Total, res.WakeupLatencyUS.P50)
+			fmt.Fprintf(log, "%s run %d/%d: %.0f ops/s (%.0f untraced), %d migrations, wake-up p50 %.1f us\n", c.File, i+1, runs, res.OpsPerS, *res.UntracedOpsPerS, res.Migrations.Total, res.WakeupLatencyUS.P50)
 		}
 		for _, n := range res.Notes {
 			// Per-run counts are summed up below, not repeated per run.
@@ -237,7 +238,8 @@ func RunCase(c ReportCase, runs int, isolate bool, costs *scenarios.Costs, host 
 		if err != nil {
 			return nil, err
 		}
-		rows := CompareRows(&Result{SimMS: 1}, &m)
+		// The same rows as the real runs' (their untraced rate included).
+		rows := CompareRows(&Result{SimMS: 1, UntracedOpsPerS: new(float64)}, &m)
 		for _, r := range rows {
 			if k == 0 {
 				cr.SimCal = append(cr.SimCal, r.Sim)

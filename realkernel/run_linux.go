@@ -107,6 +107,11 @@ type Options struct {
 	// scenario's threads, whose weights keep their ratios (a nice step is
 	// the same factor everywhere on the scale).
 	Isolate bool
+	// Untraced runs the scenario once more before the traced run, with the
+	// same threads and no trace, and reports its rate by the threads' own
+	// counts (Result.UntracedOpsPerS): what recording the sched events
+	// costs the scenario.
+	Untraced bool
 }
 
 // AsyncPreemptOff says whether the Go runtime runs with
@@ -136,6 +141,34 @@ func Check() error {
 // measures it from the kernel's sched events. With opt.KeepTrace the
 // recording (trace text, threads, window) is returned too.
 func Run(s *scenarios.Scenario, opt Options) (*Result, *Recording, error) {
+	var untraced float64
+	if opt.Untraced {
+		var err error
+		if untraced, err = runUntraced(s, opt); err != nil {
+			return nil, nil, err
+		}
+	}
+	res, rec, err := run(s, opt, true)
+	if res != nil && opt.Untraced {
+		res.UntracedOpsPerS = &untraced
+	}
+	return res, rec, err
+}
+
+// runUntraced runs s without the trace and returns its operations per
+// second by the threads' own counts.
+func runUntraced(s *scenarios.Scenario, opt Options) (float64, error) {
+	res, _, err := run(s, opt, false)
+	if err != nil {
+		return 0, err
+	}
+	return res.OpsPerS, nil
+}
+
+// run is Run's one pass: traced, the threads run under the tracer and
+// the result is the trace's analysis; without, only the threads' own
+// operation counts are read (Result.Ops, OpsPerS).
+func run(s *scenarios.Scenario, opt Options, traced bool) (*Result, *Recording, error) {
 	cfg, err := s.Config()
 	if err != nil {
 		return nil, nil, err
@@ -268,6 +301,23 @@ func Run(s *scenarios.Scenario, opt Options) (*Result, *Recording, error) {
 		tids[i] = w.tid
 	}
 	dur := cfg.Duration
+	if !traced {
+		r.t0 = monoNow() + 20e6
+		r.end = r.t0 + dur
+		r.release()
+		sleepUntil(r.end)
+		atomic.StoreUint32(&r.stop, 1)
+		for _, w := range r.w {
+			r.post(w, -1)
+		}
+		done.Wait()
+		res := &Result{Title: s.Title, SimMS: float64(dur) / 1e6}
+		for _, w := range r.w {
+			res.Ops += w.ops
+		}
+		res.OpsPerS = round3(float64(res.Ops) / (float64(dur) / 1e9))
+		return res, nil, nil
+	}
 	// A 20 us pair on one CPU records about 135 k events a second there
 	// (sched events and the sys_exit returns), about 7 MB/s; 16 MB per
 	// second per CPU leaves room, and the kernel may give less (halved

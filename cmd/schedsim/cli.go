@@ -55,13 +55,15 @@ const usage = `usage:
       on stderr as "path: problem". -machine runs an rt-app workload on that
       scenario's machine (for example one imported from lscpu)
 
-  schedsim real [-json] [-isolate] [-trace OUT] [-ftrace OUT] [-compare [-costs FILE]] [-set path=value]... FILE|PRESET
+  schedsim real [-json] [-isolate] [-untraced] [-trace OUT] [-ftrace OUT] [-compare [-costs FILE]] [-set path=value]... FILE|PRESET
       run the scenario on this machine's kernel, one thread per task
       instance, and print what the kernel did (from its sched events,
       read through tracefs: needs root), with -json in the run's keys;
       -trace writes it as Perfetto JSON, -ftrace the raw trace text;
       -isolate runs the threads at nice -20 (relative nice kept) so other
-      work on the machine hardly competes;
+      work on the machine hardly competes; -untraced runs it once more
+      first without the trace and prints that rate too (what tracing
+      costs the scenario);
       -compare also runs the simulator on this machine and prints both
       (docs/real-kernel.md)
   schedsim calibrate [-o FILE]

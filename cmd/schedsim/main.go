@@ -8,7 +8,7 @@
 //	schedsim link [-base URL] [-set path=value]... FILE|PRESET
 //	schedsim export -format perfetto|schedstat|csv -o OUT [-interval 1ms] [-set path=value]... FILE|PRESET
 //	schedsim import -from rtapp|lscpu|sysfs|ftrace [-o OUT] [-machine FILE|PRESET] FILE
-//	schedsim real [-json] [-isolate] [-trace OUT] [-ftrace OUT] [-compare [-costs FILE]] [-set path=value]... FILE|PRESET
+//	schedsim real [-json] [-isolate] [-untraced] [-trace OUT] [-ftrace OUT] [-compare [-costs FILE]] [-set path=value]... FILE|PRESET
 //	schedsim calibrate [-o FILE]
 //
 // FILE|PRESET is a scenario file (format: scenarios/FORMAT.md) or the name

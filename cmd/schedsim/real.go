@@ -25,6 +25,7 @@ func cmdReal(args []string, stdout, stderr io.Writer) error {
 	compare := fs.Bool("compare", false, "also run the simulator on this machine's topology and print both")
 	costsFile := fs.String("costs", "", "-compare: machine.costs from schedsim calibrate -o FILE")
 	isolate := fs.Bool("isolate", false, "shift every nice value so the most favoured group runs at nice -20: other work hardly competes")
+	untraced := fs.Bool("untraced", false, "run the scenario once more first without the trace and print its rate too (what tracing costs it)")
 	var sets setFlags
 	fs.Var(&sets, "set", "path=value override (repeatable)")
 	pos, err := parse(fs, args, 1, "one FILE or PRESET")
@@ -54,7 +55,7 @@ func cmdReal(args []string, stdout, stderr io.Writer) error {
 	if err := realkernel.Check(); err != nil {
 		return badInput(err)
 	}
-	res, rec, err := realkernel.Run(s, realkernel.Options{KeepTrace: *traceOut != "" || *ftraceOut != "", Isolate: *isolate})
+	res, rec, err := realkernel.Run(s, realkernel.Options{KeepTrace: *traceOut != "" || *ftraceOut != "", Isolate: *isolate, Untraced: *untraced})
 	if err != nil && rec != nil && *ftraceOut != "" {
 		// a run refused by its CPU time check: its trace, to look at
 		writeOutput(*ftraceOut, nil, func(w io.Writer) error { _, err := w.Write(rec.Trace); return err })
@@ -146,6 +147,11 @@ func writeRealTable(w io.Writer, r *realkernel.Result) {
 	mg := r.Migrations
 	rows := [][]string{
 		{"ops", fmt.Sprintf("%d (%.2f/s)", r.Ops, r.OpsPerS)},
+	}
+	if u := r.UntracedOpsPerS; u != nil {
+		rows = append(rows, []string{"ops/s untraced", fmt.Sprintf("%.2f (the same run without the trace, by the threads' own counts: tracing cost %.1f %%)", *u, 100*(1-r.OpsPerS/max(*u, 1e-9)))})
+	}
+	rows = append(rows, [][]string{
 		{"busy", fmt.Sprintf("%.1f%%", r.BusyPct)},
 		{"wake-up latency us", pct(r.WakeupLatencyUS)},
 		{"run-queue wait us", pct(r.RunqWaitUS)},
@@ -153,7 +159,7 @@ func writeRealTable(w io.Writer, r *realkernel.Result) {
 		{"context switches", fmt.Sprint(r.CtxSwitches)},
 		{"migrations", fmt.Sprintf("%d: wakeup %d, other %d (of which active %d)", mg.Total, mg.Wakeup, mg.Other, mg.Active)},
 		{"  by distance", fmt.Sprintf("smt %d, cluster %d, llc %d, package %d, numa %d", mg.SMT, mg.Cluster, mg.LLC, mg.Package, mg.NUMA)},
-	}
+	}...)
 	for _, row := range rows {
 		fmt.Fprintf(w, "%-20s%s\n", row[0], row[1])
 	}
