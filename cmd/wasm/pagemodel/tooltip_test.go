@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"schedplay/app"
+	"schedplay/frame"
 	"schedplay/render"
 	"schedplay/render/canvas"
 	"schedplay/render/raster"
@@ -14,25 +15,8 @@ import (
 // Hovering a running task names it with its state and PELT values; a CPU
 // gives its runqueue; the last decision comes from the event log.
 func TestTooltip(t *testing.T) {
-	s := app.NewSession()
-	if err := s.LoadPreset("pelt-pingpong", false); err != nil {
-		t.Fatal(err)
-	}
-	s.SetBudget(time.Hour)
-	c := canvas.New(raster.Measure)
 	log := &EventLog{}
-	t0 := time.Unix(1000, 0)
-	for i := range 200 {
-		f := s.Tick(t0.Add(time.Duration(i)*time.Second/30), time.Second/30)
-		log.Add(f)
-		c.Take(f, float64(i)/30)
-	}
-	stage := render.Rect{X: 10, Y: 100, W: 1200, H: 800}
-	c.Build(stage, 7)
-	f, l := c.Frame(), c.Layout(0)
-	if f == nil || l == nil {
-		t.Fatal("no frame")
-	}
+	f, l := playedStage(t, "pelt-pingpong", 200, log)
 	found := false
 	for cpu, cell := range l.Cells {
 		cs := f.A().Snap.CPUs[cpu]
@@ -63,21 +47,7 @@ func TestTooltip(t *testing.T) {
 // it costs the next task (a walking tbench pair leaves its cores in C6); one
 // in a state that does not flush says nothing of caches.
 func TestTooltipFlush(t *testing.T) {
-	s := app.NewSession()
-	if err := s.LoadPreset("tbench-pairs", false); err != nil {
-		t.Fatal(err)
-	}
-	s.SetBudget(time.Hour)
-	c := canvas.New(raster.Measure)
-	t0 := time.Unix(1000, 0)
-	for i := range 60 {
-		c.Take(s.Tick(t0.Add(time.Duration(i)*time.Second/30), time.Second/30), float64(i)/30)
-	}
-	c.Build(render.Rect{X: 10, Y: 100, W: 1200, H: 800}, 7)
-	f, l := c.Frame(), c.Layout(0)
-	if f == nil || l == nil {
-		t.Fatal("no frame")
-	}
+	f, l := playedStage(t, "tbench-pairs", 60, nil)
 	seen := map[bool]bool{}
 	for cpu, cell := range l.Cells {
 		cs := f.A().Snap.CPUs[cpu]
@@ -95,4 +65,31 @@ func TestTooltipFlush(t *testing.T) {
 	if !seen[true] {
 		t.Error("no idle CPU in a flushing state: the test saw nothing")
 	}
+}
+
+// playedStage plays preset on a page session for frames frames of 1/30 s
+// (each added to log, if any) and lays its last frame out on a 1200x800
+// stage, as the page would.
+func playedStage(t *testing.T, preset string, frames int, log *EventLog) (*frame.Frame, *render.Layout) {
+	t.Helper()
+	s := app.NewSession()
+	if err := s.LoadPreset(preset, false); err != nil {
+		t.Fatal(err)
+	}
+	s.SetBudget(time.Hour)
+	c := canvas.New(raster.Measure)
+	t0 := time.Unix(1000, 0)
+	for i := range frames {
+		f := s.Tick(t0.Add(time.Duration(i)*time.Second/30), time.Second/30)
+		if log != nil {
+			log.Add(f)
+		}
+		c.Take(f, float64(i)/30)
+	}
+	c.Build(render.Rect{X: 10, Y: 100, W: 1200, H: 800}, 7)
+	f, l := c.Frame(), c.Layout(0)
+	if f == nil || l == nil {
+		t.Fatal("no frame")
+	}
+	return f, l
 }
