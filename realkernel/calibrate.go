@@ -64,8 +64,16 @@ func fmtCost(us float64) string {
 // deriveCosts maps the samples onto machine.costs:
 //   - context_switch: one direction of a futex ping-pong between two threads
 //     on one CPU (two system calls and a switch: what one hand-over costs);
-//   - wakeup_ipi: the wake-up latency to a CPU that went idle just before,
-//     minus context_switch (what a remote wake-up adds to a local one);
+//   - wakeup_ipi: what a remote wake-up adds to a local one: the wake-up
+//     latency to a CPU that went idle just before, minus the same interval
+//     for a wake-up on the waker's own CPU (local, traced: sched_waking to
+//     switch-in on both sides), or, when the latencies were timed in user
+//     space (no tracefs: local.N == 0), minus context_switch, which is
+//     timed the same way (both system calls and the switch). Until 5
+//     December the traced latency too had context_switch subtracted, an
+//     interval it does not contain: on the guest of that day 4.9 - 4.3 us
+//     and 5.8 - 6.5 us (clamped at 0) in two calibrations, where the local
+//     interval is 2.5 us and the difference 2.4-2.5 us in three;
 //   - wakeup_ipi_send: the waker's CPU time in a futex wake-up of a thread
 //     on the other, idle CPU minus that of one on its own CPU (what the
 //     IPI costs the waker; the rest of try_to_wake_up() is the same);
@@ -75,7 +83,7 @@ func fmtCost(us float64) string {
 //
 // The rest (cache_cold, comm, search costs, jitter) keeps the simulator's
 // defaults: these small workloads do not measure them.
-func deriveCosts(ctx Sample, idle []Sample, sendLocal, sendRemote Sample) scenarios.Costs {
+func deriveCosts(ctx, local Sample, idle []Sample, sendLocal, sendRemote Sample) scenarios.Costs {
 	var c scenarios.Costs
 	c.ContextSwitch = fmtCost(ctx.P50US)
 	if sendLocal.N > 0 && sendRemote.N > 0 {
@@ -85,7 +93,11 @@ func deriveCosts(ctx Sample, idle []Sample, sendLocal, sendRemote Sample) scenar
 		return c
 	}
 	base := idle[0].P50US
-	c.WakeupIPI = fmtCost(base - ctx.P50US)
+	if local.N > 0 {
+		c.WakeupIPI = fmtCost(base - local.P50US)
+	} else {
+		c.WakeupIPI = fmtCost(base - ctx.P50US)
+	}
 	c.IdleStates = []scenarios.IdleState{{Name: "POLL", After: "0s", ExitLatency: "0s"}}
 	prev := 0.0
 	for _, s := range idle[1:] {

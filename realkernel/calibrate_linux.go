@@ -53,6 +53,20 @@ func Calibrate(opt CalibrateOptions) (*Calibration, error) {
 	if traced {
 		how = "sched_waking to switch-in, from a tracefs instance"
 	}
+	// With the trace, the remote wake-ups' latencies below are the
+	// kernel's interval (sched_waking to switch-in); what a remote wake-up
+	// adds to a local one is then measured against the same interval on
+	// one CPU, not against the user-space hand-over (deriveCosts).
+	var local Sample
+	if traced {
+		_, ll, _, err := pingPong(a, a, rounds, 0, false, true)
+		if err != nil {
+			return nil, err
+		}
+		local = sampleOf("wake_local", "wake-up latency on the waker's own CPU (a futex ping-pong on one CPU): "+how, ll)
+		local.CPUA, local.CPUB = a, a
+		cal.Samples = append(cal.Samples, local)
+	}
 	var idle []Sample
 	var sendRemote []int64
 	for _, gap := range []int64{5e3, 20e3, 100e3, 500e3, 2e6, 10e6, 20e6} {
@@ -84,7 +98,7 @@ func Calibrate(opt CalibrateOptions) (*Calibration, error) {
 	busy := sampleOf("wake_busy", "wake-up latency to the other CPU while a nice-0 thread spins there (wake-up preemption included): "+how, lat)
 	busy.GapUS, busy.CPUA, busy.CPUB = 100, a, b
 	cal.Samples = append(cal.Samples, busy)
-	cal.Costs = deriveCosts(ctx, idle, sendL, sendR)
+	cal.Costs = deriveCosts(ctx, local, idle, sendL, sendR)
 	return cal, nil
 }
 
