@@ -141,28 +141,18 @@ func Check() error {
 // measures it from the kernel's sched events. With opt.KeepTrace the
 // recording (trace text, threads, window) is returned too.
 func Run(s *scenarios.Scenario, opt Options) (*Result, *Recording, error) {
-	var untraced float64
+	var untraced *Result
 	if opt.Untraced {
 		var err error
-		if untraced, err = runUntraced(s, opt); err != nil {
+		if untraced, _, err = run(s, opt, false); err != nil {
 			return nil, nil, err
 		}
 	}
 	res, rec, err := run(s, opt, true)
-	if res != nil && opt.Untraced {
-		res.UntracedOpsPerS = &untraced
+	if res != nil && untraced != nil {
+		res.UntracedOpsPerS = &untraced.OpsPerS
 	}
 	return res, rec, err
-}
-
-// runUntraced runs s without the trace and returns its operations per
-// second by the threads' own counts.
-func runUntraced(s *scenarios.Scenario, opt Options) (float64, error) {
-	res, _, err := run(s, opt, false)
-	if err != nil {
-		return 0, err
-	}
-	return res.OpsPerS, nil
 }
 
 // run is Run's one pass: traced, the threads run under the tracer and
@@ -301,57 +291,55 @@ func run(s *scenarios.Scenario, opt Options, traced bool) (*Result, *Recording, 
 		tids[i] = w.tid
 	}
 	dur := cfg.Duration
-	if !traced {
-		r.t0 = monoNow() + 20e6
-		r.end = r.t0 + dur
-		r.release()
-		sleepUntil(r.end)
-		atomic.StoreUint32(&r.stop, 1)
-		for _, w := range r.w {
-			r.post(w, -1)
+	var tr *tracer // nil: an untraced pass
+	if traced {
+		// A 20 us pair on one CPU records about 135 k events a second there
+		// (sched events and the sys_exit returns), about 7 MB/s; 16 MB per
+		// second per CPU leaves room, and the kernel may give less (halved
+		// until it can allocate, reported with any loss).
+		bufKB := int(min(max(dur/1e9, 1)*16*1024, 256*1024))
+		if tr, err = newTracer(tids, bufKB); err != nil {
+			r.release()
+			done.Wait()
+			return nil, nil, err
 		}
-		done.Wait()
-		res := &Result{Title: s.Title, SimMS: float64(dur) / 1e6}
-		for _, w := range r.w {
-			res.Ops += w.ops
+		defer tr.close()
+	}
+	mark := func(m string) {
+		if tr != nil {
+			tr.mark(m)
 		}
-		res.OpsPerS = round3(float64(res.Ops) / (float64(dur) / 1e9))
-		return res, nil, nil
 	}
-	// A 20 us pair on one CPU records about 135 k events a second there
-	// (sched events and the sys_exit returns), about 7 MB/s; 16 MB per
-	// second per CPU leaves room, and the kernel may give less (halved
-	// until it can allocate, reported with any loss).
-	bufKB := int(min(max(dur/1e9, 1)*16*1024, 256*1024))
-	tr, err := newTracer(tids, bufKB)
-	if err != nil {
-		r.release()
-		done.Wait()
-		return nil, nil, err
-	}
-	defer tr.close()
 	sigc := make(chan os.Signal, 1)
 	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigc)
 
-	tr.mark("schedsim clock " + strconv.FormatInt(monoNow(), 10))
+	mark("schedsim clock " + strconv.FormatInt(monoNow(), 10))
 	r.t0 = monoNow() + 20e6
 	r.end = r.t0 + dur
 	steal0, stealOK := stealNS(cpus)
 	r.release()
 	sleepUntil(r.t0)
-	tr.mark("schedsim start " + strconv.FormatInt(r.t0, 10))
+	mark("schedsim start " + strconv.FormatInt(r.t0, 10))
 	select {
 	case <-time.After(time.Duration(r.end - monoNow())):
 	case <-sigc:
 		r.end = monoNow()
 	}
 	atomic.StoreUint32(&r.stop, 1)
-	tr.mark("schedsim end " + strconv.FormatInt(r.end, 10))
+	mark("schedsim end " + strconv.FormatInt(r.end, 10))
 	for _, w := range r.w {
 		r.post(w, -1)
 	}
 	done.Wait()
+	if tr == nil {
+		res := &Result{Title: s.Title, SimMS: float64(r.end-r.t0) / 1e6}
+		for _, w := range r.w {
+			res.Ops += w.ops
+		}
+		res.OpsPerS = round3(float64(res.Ops) / (float64(r.end-r.t0) / 1e9))
+		return res, nil, nil
+	}
 	steal1, steal1OK := stealNS(cpus)
 	tr.mark("schedsim clock " + strconv.FormatInt(monoNow(), 10))
 	trace, lost, err := tr.stop()

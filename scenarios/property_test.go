@@ -115,11 +115,7 @@ func randomScenarioEras(t testing.TB, seed uint64, with268 bool) *Scenario {
 		}
 		s.Tasks = append(s.Tasks, task)
 	}
-	out, err := Decode(s.Canonical())
-	if err != nil {
-		t.Fatalf("seed %d: the generator made an invalid scenario: %v\n%s", seed, err, s.Canonical())
-	}
-	return out
+	return decodeGenerated(t, seed, "the generator", s)
 }
 
 // randomStructured is randomScenario, and for half the seeds a version-2
@@ -181,11 +177,7 @@ func randomStructuredEras(t testing.TB, seed uint64, with268 bool) *Scenario {
 		s.Tasks[0].Program = append(s.Tasks[0].Program, Step{Fork: "kid"}, Step{WaitChildren: true})
 	}
 	s.Tasks = append(s.Tasks, kid)
-	out, err := Decode(s.Canonical())
-	if err != nil {
-		t.Fatalf("seed %d: the generator made an invalid scenario: %v\n%s", seed, err, s.Canonical())
-	}
-	return out
+	return decodeGenerated(t, seed, "the generator", s)
 }
 
 // randomCosts gives half the scenarios a cost model of their own, from a
@@ -236,11 +228,7 @@ func randomCosts(t testing.TB, s *Scenario, seed uint64) *Scenario {
 			after += 1 + int64(r.IntN(2_000_000))
 		}
 	}
-	out, err := Decode(s.Canonical())
-	if err != nil {
-		t.Fatalf("seed %d: the cost generator made an invalid scenario: %v\n%s", seed, err, s.Canonical())
-	}
-	return out
+	return decodeGenerated(t, seed, "the cost generator", s)
 }
 
 // randomPerCPU gives a third of the scenarios an irregular machine given per
@@ -315,11 +303,7 @@ func randomPerCPU(t testing.TB, s *Scenario, seed uint64) *Scenario {
 		s.Tasks[i].CPUs = strings.Join(list, ",")
 	}
 	s.Version = 2
-	out, err := Decode(s.Canonical())
-	if err != nil {
-		t.Fatalf("seed %d: the per-CPU machine generator made an invalid scenario: %v\n%s", seed, err, s.Canonical())
-	}
-	return out
+	return decodeGenerated(t, seed, "the per-CPU machine generator", s)
 }
 
 func ptr(v int) *int { return &v }
@@ -386,4 +370,16 @@ func FuzzRandomScenario(f *testing.F) {
 		// never ends.
 		bounded.CheckWithin(t, "random scenario", 8, 15*time.Second, 1<<30, func() { _ = checkRandom(t, seed) })
 	})
+}
+
+// decodeGenerated is what a file or a link would carry of a generated
+// scenario: Decode(Canonical(s)), which must succeed (who names the
+// generator in the failure).
+func decodeGenerated(t testing.TB, seed uint64, who string, s *Scenario) *Scenario {
+	t.Helper()
+	out, err := Decode(s.Canonical())
+	if err != nil {
+		t.Fatalf("seed %d: %s made an invalid scenario: %v\n%s", seed, who, err, s.Canonical())
+	}
+	return out
 }
