@@ -638,7 +638,7 @@ func fieldRows() []Field {
 			Doc: "the staircase sysctls: interactive (bursts), noninteractive, or compute (10x intervals, delayed preemption)", Example: "compute",
 			at: strAt(func(s *Scenario, _ keys) *string { return &s.Policy.StaircaseMode })},
 		{Path: "policy.exec_balance_threshold", Bases: []string{"v2.6.8"}, Kind: KindInt, Min: 0, Max: 64, Absent: "1 (2.6.8-rc2)",
-			Doc: "sched_balance_exec() stays put while the runqueue has at most this many tasks (2: 2.6.7, as Andrew Theurer recalls)", Example: "2",
+			Doc: "sched_balance_exec() stays put while the runqueue has at most this many tasks (2: the NUMA scheduler of 2.6.0-2.6.6, which Andrew Theurer recalls; 2.6.7 already had 1)", Example: "2",
 			at: optIntAt(func(s *Scenario, _ keys) **int { return &s.Policy.ExecBalanceThreshold })},
 
 		{Path: "tasks", Kind: KindList, Max: MaxTaskGroups, what: "task groups", rangeMsg: "no task at index %[1]d (there are %[2]d tasks)", Doc: "groups of identical tasks (required; at most 4096 instances in all)",

@@ -345,8 +345,9 @@ type Policy struct {
 	CPUScheduler  CPUScheduler
 	StaircaseMode StaircaseMode
 	// ExecBalanceThreshold: sched_balance_exec() stays put while this
-	// runqueue has at most this many tasks (0 = 1, 2.6.8-rc2; 2 = 2.6.7 as
-	// Andrew Theurer recalls it).
+	// runqueue has at most this many tasks (0 = 1, the sched-domains
+	// kernels from 2.6.7 on; 2 = the 2.6.0-2.6.6 NUMA scheduler's
+	// sched_best_cpu(), which Andrew Theurer recalls in seed 004).
 	ExecBalanceThreshold int
 }
 

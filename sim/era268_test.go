@@ -207,7 +207,8 @@ func TestStaircaseDemotion(t *testing.T) {
 // domain (the only SD_BALANCE_EXEC one): cpu0's target_load is max(0,
 // 2*128) = 256, cpu1's 0 — the first idle CPU ends the search; this_load =
 // source_load(cpu0) + 128 = min(0, 256) + 128 = 128; 0 * (100 + 25/2) <
-// 128 * 100: move to cpu1. Threshold 2 (2.6.7): 2 <= 2, stay.
+// 128 * 100: move to cpu1. Threshold 2 (2.6.0-2.6.6's sched_best_cpu()):
+// 2 <= 2, stay.
 func TestSchedBalanceExecThreshold(t *testing.T) {
 	for _, c := range []struct{ threshold, want int }{{0, 1}, {1, 1}, {2, 0}} {
 		cfg := cfg268(4, 2, CPUSchedO1, hogs(2, 0))

@@ -130,8 +130,9 @@ func (s *Sim) findIdlestCPU268(p *Task, this int, sd *SchedDomain) int {
 
 // execPlace268 mirrors sched_balance_exec() for p running on rq: stay
 // while this runqueue holds at most exec_balance_threshold tasks (1 in
-// 2.6.8-rc2, 2 before, as Andrew Theurer recalls); otherwise
-// find_idlest_cpu() over the highest SD_BALANCE_EXEC domain.
+// every sched-domains kernel, 2.6.7 on; 2 in the NUMA scheduler of
+// 2.6.0-2.6.6, whose sched_best_cpu() Andrew Theurer recalls in seed 004);
+// otherwise find_idlest_cpu() over the highest SD_BALANCE_EXEC domain.
 func (s *Sim) execPlace268(rq *RQ, p *Task) int {
 	rq.o1.sbeCnt++
 	if rq.nrRunning <= s.o1p.execThreshold {

@@ -59,16 +59,22 @@ func seed004Tables() []*Table {
 			"when the second one execs, and that one stays (fewer find_idlest_cpu() calls: the seed's kernbench " +
 			"diffprofile has find_idlest_cpu −59 %). Where the model misses: at 1-4 users its gain is a few per cent ({sim:1 users}, {sim:2 users}, " +
 			"{sim:4 users}), not " +
-			"+11.5 to +15.1 %, and it is not for want of remote memory. The machine charges a run step begun away from the " +
+			"+11.5 to +15.1 %. The machine charges a run step begun away from the " +
 			"quad holding the task's memory (45 %), but an exec'd image is first touched where the exec lands, so a command " +
 			"pushed at exec runs on local memory wherever it goes; only tasks moved later pay (2 users: +1.9 % without the " +
-			"charge, +3.6 % with it). Charging a pushed command for its shell's quad instead (its kernel stack and the " +
-			"pipes and files it inherits stay there) would turn 1-4 users (+19.8, +15.6, +14.7 %), but it also leaves " +
-			"2.6.8-rc2's sched_balance_exec() threshold of 1 7-11 % behind 2.6.7's threshold of 2 (which keeps one command " +
-			"of each pair local, as staircase does) at 1-8 users, where the seed's 2.6.7 and 2.6.8-rc2 columns are " +
-			"level (−4.1 to +0.5 %): if the threshold is the change between them that matters here, as Andrew Theurer " +
-			"says, the seed itself rules that cause out (scenarios/era268_presets_test.go keeps the check). What the " +
-			"model lacks at low load is not found. At 16 users the model's gain is small where the seed's is largest: a " +
+			"charge, +3.6 % with it). Charging a pushed command for its shell's quad instead would turn 1-4 users (+19.8, " +
+			"+15.6, +14.7 %). Until 5 December this note said the seed ruled that out: it leaves a sched_balance_exec() " +
+			"threshold of 1 7-11 % behind one of 2, and Andrew Theurer's nr_running <= 2 was read as 2.6.7's, whose column " +
+			"is level with 2.6.8-rc2's. It is the 2.6.0-2.6.6 NUMA scheduler's sched_best_cpu(); the sched-domains code " +
+			"merged in 2.6.7-rc1 has <= 1 (docs/era-2.6.8.md), so those two columns share the test. The charge stays out " +
+			"for another reason: on the NUMA-Q, a 32-bit machine, the kernel's memory (task_struct, kernel stack, files, " +
+			"pipes) is all on the first quad, not the shell's. What a pushed command does leave on its shell's quad is its " +
+			"copy of the shell's page tables, which exec tears down from the landing CPU (zap_pte_range, clear_page_tables " +
+			"and free_hot_cold_page are all far cheaper per script step in the seed's sdetbench diffprofile with the " +
+			"staircase kernel); charged once per exec that lands off the quad it was forked on, 1 ms would hold 1-4 users " +
+			"(+14.4, +12.0, +13.4 %, seed 1) and take 128 users out (+5.5 %), 200 us moves them by 2-3 points. A few " +
+			"hundred remote misses would make 1 ms, but the seed gives neither the shell's size nor the NUMA-Q's remote " +
+			"latency, so the model has no such charge (docs/era-2.6.8.md). At 16 users the model's gain is small where the seed's is largest: a " +
 			"modelled user keeps about 1.7 CPUs busy (two 3 ms commands at once), so 16 users ask for about 27 CPUs and the " +
 			"machine is nearly saturated under both schedulers (idle 7.8 → 3.4 %, the story below), with little idle time " +
 			"left to win; real SDET users also wait on I/O. At 32-128 users the gap narrows as in the seed, to under 1 % " +
