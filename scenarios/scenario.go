@@ -144,6 +144,9 @@ type Costs struct {
 	SearchDomain string      `json:"search_domain,omitempty"`
 	BalanceCPU   string      `json:"balance_cpu,omitempty"`
 	JitterPct    *int        `json:"jitter_pct,omitzero"`
+	// TimerIRQSpread: the CPUs' timer interrupts for one instant come up to
+	// this long after it, each CPU's drawn apart (sim.Costs); absent: 0.
+	TimerIRQSpread string `json:"timer_irq_spread,omitempty"`
 	// RemoteMemPct: a run step begun away from the node holding the task's
 	// memory costs this percent more (sim/numa_cost.go); 0 turns it off.
 	RemoteMemPct *int `json:"remote_mem_pct,omitzero"`

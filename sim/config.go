@@ -157,6 +157,13 @@ type Costs struct {
 	// JitterPct spreads each `run` uniformly by ±JitterPct percent (seeded PRNG),
 	// so that symmetric tasks do not stay in artificial lock-step.
 	JitterPct int
+	// TimerIRQSpread spreads the CPUs' timer interrupts: the timers that
+	// expire on one CPU at one instant are woken by one interrupt, handled
+	// a delay drawn uniformly from [0, TimerIRQSpread] (seeded PRNG) after
+	// that instant, so two CPUs' interrupts for the same instant come in
+	// either order, some microseconds apart, as on real hardware. 0: every
+	// timer is woken at its instant, in the order armed. timer.go.
+	TimerIRQSpread int64
 }
 
 // Base selects the kernel era whose defaults fill the policy.

@@ -239,6 +239,7 @@ func (s *Sim) block(rq *RQ, p *Task, until int64) {
 	s.dequeueEntity(rq, p, deqSleep)
 	p.state = TaskBlocked
 	p.timerGen++
+	p.timerLate = false
 	if until >= 0 {
 		s.q.push(qev{t: until, kind: evTimer, task: p.id, gen: p.timerGen})
 	}

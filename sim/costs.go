@@ -64,6 +64,12 @@ package sim
 //     (docs/costs.md gives the numbers).
 //   - JitterPct 2: runs vary by ±2%, so symmetric tasks do not stay in
 //     lock-step forever, as real ones do not.
+//   - TimerIRQSpread 0 (off): every timer is woken at its instant. On a
+//     real machine two CPUs' interrupts for the same instant are some
+//     microseconds apart (schedsim calibrate measures the spread; 0-12 us
+//     between the two vCPUs of this project's guests, docs/costs.md), which
+//     decides who wins a wake-up race between them (timer.go); the seeds'
+//     workloads wake by messages, not by timers due at the same instant.
 //
 // The validation report (docs/validation.md) reruns every seed table with all
 // of these x0.5 and x2 and names the commit that last set them.

@@ -222,10 +222,15 @@
 //     the wake-up's placement is decided at the timer's instant, before
 //     that CPU could have left its idle state. Timers of several CPUs that
 //     expire at the same instant are handled one after another, in the
-//     order they were armed, each seeing the wake-ups before it (the
-//     kernel's CPUs run theirs concurrently, each after its own idle exit:
-//     docs/real-kernel.md, four 30 % tasks). No timer slack (the kernel
-//     lets a SCHED_OTHER sleeper's hrtimer fire up to 50 us late).
+//     order they were armed, each seeing the wake-ups before it, unless
+//     Costs.TimerIRQSpread is set: then each CPU wakes its timers of the
+//     instant together, at a delay drawn from [0, spread] (timer.go), so
+//     that the CPUs' interrupts, which the kernel takes concurrently and
+//     each after its own idle exit, come apart and in either order; the
+//     delay stands for the exit and the interrupt's delivery, which are
+//     not charged as such (docs/real-kernel.md, four 30 % tasks). No timer
+//     slack (the kernel lets a SCHED_OTHER sleeper's hrtimer fire up to
+//     50 us late, the same for every timer of one instant).
 //   - C-states deepen with idle time at their target residencies (and, on
 //     v3.8, past exit latency times the multiplier): the menu governor
 //     instead predicts the idle length from the next timer and the last

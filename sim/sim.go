@@ -26,6 +26,7 @@ type Task struct {
 	utilEstKeep  bool // PELT util unchanged since enqueue (UTIL_AVG_UNCHANGED)
 	relDeadline  bool
 	timerGen     uint32
+	timerLate    bool // its timer's wake-up waits for its CPU's interrupt (timer.go)
 	// relock is the mutex (index+1, 0: none) a cond_wait retakes once
 	// woken (sync.go).
 	relock    int32
@@ -170,7 +171,11 @@ type RQ struct {
 	// directly by a remote waker (3.8 ttwu_queue() within the LLC): the
 	// task is on the runqueue at once, the CPU starts waking when the
 	// IPI arrives. Set only around that activate().
-	ipiLag      int64
+	ipiLag int64
+	// The timer interrupt of this CPU for the expiry instant timerIRQAt
+	// comes timerIRQDelay after it (Costs.TimerIRQSpread, timer.go).
+	timerIRQAt, timerIRQDelay int64
+
 	needResched bool
 	// v3.8 CFS buddies (cfs_rq->next, cfs_rq->last): set by
 	// check_preempt_wakeup(), preferred by pick_next_entity(), cleared
@@ -464,6 +469,7 @@ func New(cfg *Config) (*Sim, error) {
 		// fresh boot, where nr_idle_scan starts at 0 until the first
 		// LLC-level balance): idle cores exist, the scan may cover the LLC.
 		rq.llc.hasIdleCores = true
+		rq.timerIRQAt = -1
 		if rq.sdLLC != nil {
 			setIdleBuddies(rq.sdLLC)
 			rq.llc.nrIdleScan = rq.sdLLC.Weight
@@ -872,7 +878,7 @@ func (s *Sim) step() {
 		s.tickAll()
 	case evTimer:
 		p := s.tasks[task]
-		if gen == p.timerGen && p.state == TaskBlocked {
+		if gen == p.timerGen && p.state == TaskBlocked && !s.timerIRQ(p) {
 			s.tryToWakeUp(p, nil, p.cpu, false)
 		}
 	case evArrive:

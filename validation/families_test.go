@@ -8,12 +8,13 @@ import (
 )
 
 // TestScaleCostsIsEveryFamily: scaling every family one after another is
-// ScaleCosts, and each cost of sim.Costs but the jitter belongs to a family
+// ScaleCosts, and each cost of sim.Costs but the two spreads (the run
+// jitter and the timer interrupts' spread: timing, not costs) belongs to a family
 // (a cost added to the model and to no family would be left out of both the
 // sensitivity columns and the "what the misses hang on" tables).
 func TestScaleCostsIsEveryFamily(t *testing.T) {
 	c := sim.DefaultCosts()
-	c.WakeupIPISend, c.RemoteMemPct, c.SMTGain = 3000, 45, 1178
+	c.WakeupIPISend, c.RemoteMemPct, c.SMTGain, c.TimerIRQSpread = 3000, 45, 1178, 20000
 	all := c
 	ScaleCosts(&all, 2)
 	each := c
@@ -27,9 +28,9 @@ func TestScaleCostsIsEveryFamily(t *testing.T) {
 	for i := 0; i < v.NumField(); i++ {
 		name := v.Type().Field(i).Name
 		same := reflect.DeepEqual(v.Field(i).Interface(), a.Field(i).Interface())
-		if name == "JitterPct" {
+		if name == "JitterPct" || name == "TimerIRQSpread" {
 			if !same {
-				t.Errorf("JitterPct scaled: jitter is not a cost")
+				t.Errorf("%s scaled: a spread in time is not a cost", name)
 			}
 			continue
 		}

@@ -1,0 +1,51 @@
+package sim
+
+// Timer interrupts (Costs.TimerIRQSpread).
+//
+// A sleeping task's hrtimer is queued on the CPU it slept on (the task was
+// running there when it armed it: get_nohz_timer_target() keeps a busy
+// CPU's own base). When timers expire, hrtimer_interrupt() on that CPU runs
+// every expired one in expiry order, and each hrtimer_wakeup() is a
+// try_to_wake_up() from that CPU. Different CPUs take their interrupts
+// independently: their clock events fire separately, and a CPU in a
+// C-state leaves it first, so two CPUs' wake-ups for the same instant
+// interleave a few microseconds apart, in an order nothing fixes. Who goes
+// first decides a placement race: a CPU's second wakee finds its prev busy
+// with the first and looks for an idle CPU (select_idle_sibling()); the
+// other CPU is idle only if its own interrupt has not enqueued anything
+// yet (traced on this project's guest: docs/real-kernel.md, four 30 %
+// tasks).
+//
+// The model: with TimerIRQSpread > 0, the timers expiring on one CPU at one
+// instant are woken together, in the order armed, by that CPU's interrupt
+// for the instant, which comes a delay drawn from [0, TimerIRQSpread] after
+// it (one draw per CPU and instant, from the run's PRNG). With 0 every
+// timer is woken at its instant, the timers of all CPUs in the order armed:
+// the runs of every scenario without a spread are what they were. What
+// stays out: the C-state exit before the interrupt (the wake-up's target
+// pays it, as for any wake-up: sim/doc.go), the interrupt's own CPU time,
+// and timer slack (a SCHED_OTHER sleeper's hrtimer may fire up to 50 us
+// late, the same for every CPU's timers of one instant).
+
+// timerIRQ is called when p's timer expires. It reports whether the
+// wake-up is deferred to p's CPU's interrupt for this instant (then the
+// timer event is queued again for that moment, and the second call, with
+// p.timerLate set, wakes p).
+func (s *Sim) timerIRQ(p *Task) bool {
+	spread := s.costs.TimerIRQSpread
+	if spread <= 0 || p.timerLate {
+		p.timerLate = false
+		return false
+	}
+	rq := s.cpus[p.cpu]
+	if rq.timerIRQAt != s.now {
+		rq.timerIRQAt = s.now
+		rq.timerIRQDelay = s.rng.Int64N(spread + 1)
+	}
+	if rq.timerIRQDelay == 0 {
+		return false
+	}
+	p.timerLate = true
+	s.q.push(qev{t: s.now + rq.timerIRQDelay, kind: evTimer, task: p.id, gen: p.timerGen})
+	return true
+}

@@ -1,0 +1,128 @@
+package sim
+
+import "testing"
+
+// timerRun runs four tasks, each running 3 ms of every 10 ms (timers), on
+// two CPUs of one LLC (v6.17, no PELT history at fork, so that
+// select_idle_sibling() may scan) for 200 ms with the timer interrupts
+// spread by spread, and returns the timer wake-ups, which are all the
+// wake-ups there are.
+func timerRun(t *testing.T, seed uint64, spread int64) []Event {
+	t.Helper()
+	m := machine(1, 1, 1, 2, 1, NumberLinear)
+	m.Costs.TimerIRQSpread = spread
+	cfg := &Config{Seed: seed, Duration: 200e6, Machine: m, Policy: Policy{Base: BaseV617, NewTaskLoad: NewTaskLoadZero},
+		Tasks: []TaskGroup{{Name: "duty", Count: 4, Program: []Step{{Op: OpRun, Dur: 3e6}, {Op: OpTimer, Dur: 10e6}}}}}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.SetRecording(true)
+	s.RunUntil(cfg.Duration)
+	var wakes []Event
+	for _, e := range s.TakeEvents(nil) {
+		if e.Kind == EvWakeup {
+			wakes = append(wakes, e)
+		}
+	}
+	if len(wakes) < 70 {
+		t.Fatalf("seed %d: %d wake-ups in 200 ms, want about 80", seed, len(wakes))
+	}
+	return wakes
+}
+
+// interrupts groups a run's timer wake-ups by expiry (the multiple of
+// 10 ms before them) and by the CPU whose timer it was (the wakee's prev):
+// at[T][c] lists the times of c's wake-ups for T.
+func interrupts(wakes []Event) map[int64]map[int16][]int64 {
+	at := map[int64]map[int16][]int64{}
+	for _, e := range wakes {
+		T := e.T / 10e6 * 10e6
+		if at[T] == nil {
+			at[T] = map[int16][]int64{}
+		}
+		at[T][e.From] = append(at[T][e.From], e.T)
+	}
+	return at
+}
+
+// TestTimerIRQSpreadOff: without a spread every timer is woken at its
+// instant (the runs of before the spread existed).
+func TestTimerIRQSpreadOff(t *testing.T) {
+	for _, e := range timerRun(t, 1, 0) {
+		if e.T%10e6 != 0 {
+			t.Errorf("task %d woken at %d ns, not at its timer's expiry", e.Task, e.T)
+		}
+	}
+}
+
+// TestTimerIRQSpreadInterrupts: with a spread of 20 us, each CPU wakes all
+// its timers of one expiry together, at one instant at most 20 us after it
+// (hrtimer_interrupt() runs every expired timer of its CPU), and the two
+// CPUs' interrupts come apart and in either order.
+func TestTimerIRQSpreadInterrupts(t *testing.T) {
+	const spread = 20000
+	apart, first := 0, map[int16]int{}
+	periods := 0
+	for T, cpus := range interrupts(timerRun(t, 1, spread)) {
+		var when [2]int64
+		for c, ts := range cpus {
+			for _, x := range ts {
+				if x != ts[0] {
+					t.Errorf("expiry %d ms: cpu%d woke its timers at %v, want one interrupt", T/1e6, c, ts)
+				}
+			}
+			if d := ts[0] - T; d < 0 || d > spread {
+				t.Errorf("expiry %d ms: cpu%d's interrupt %d ns after it, want 0-%d", T/1e6, c, d, spread)
+			}
+			when[c] = ts[0]
+		}
+		if len(cpus) == 2 {
+			periods++
+			if when[0] != when[1] {
+				apart++
+				if when[0] < when[1] {
+					first[0]++
+				} else {
+					first[1]++
+				}
+			}
+		}
+	}
+	if periods < 15 || apart < periods*9/10 || first[0] == 0 || first[1] == 0 {
+		t.Errorf("%d expiries with timers on both CPUs, %d of them apart, first: %v; want most apart and both orders", periods, apart, first)
+	}
+}
+
+// TestTimerIRQSpreadRace: a wakee woken by its CPU's interrupt after
+// another (its prev busy with that one) moves to the other CPU only while
+// that CPU's own interrupt for the expiry has not come (so it is still
+// idle): the race the spread decides. With 20 us it happens in these runs;
+// the CPU that lost the race then has its own wakees come to a busy
+// machine.
+func TestTimerIRQSpreadRace(t *testing.T) {
+	moves := 0
+	for seed := uint64(1); seed <= 5; seed++ {
+		wakes := timerRun(t, seed, 20000)
+		at := interrupts(wakes)
+		seen := map[int64]map[int16]int{} // wakees already woken per expiry and CPU
+		for _, e := range wakes {
+			T := e.T / 10e6 * 10e6
+			if seen[T] == nil {
+				seen[T] = map[int16]int{}
+			}
+			c := e.From
+			if e.CPU != c && seen[T][c] > 0 {
+				moves++
+				if other, ok := at[T][e.CPU]; ok && other[0] <= e.T {
+					t.Errorf("seed %d, expiry %d ms: task %d moved cpu%d -> cpu%d at %d ns, after cpu%d's own interrupt (%d ns)",
+						seed, T/1e6, e.Task, c, e.CPU, e.T, e.CPU, other[0])
+				}
+			}
+			seen[T][c]++
+		}
+	}
+	if moves == 0 {
+		t.Error("no wakee moved to the other CPU behind its CPU's first wakee in 5 runs of 200 ms")
+	}
+}
