@@ -79,13 +79,21 @@ func fmtCost(us float64) string {
 //     IPI costs the waker; the rest of try_to_wake_up() is the same);
 //   - idle_states: POLL at 0, then one state per idle length at which the
 //     latency rose by more than 0.5 us over the previous state: after = that
-//     idle length, exit_latency = the rise over the shortest idle length.
+//     idle length, exit_latency = the rise over the shortest idle length;
+//   - timer_irq_spread: how far apart two CPUs are woken by timers due at
+//     the same instant. The simulator draws each CPU's interrupt delay
+//     uniformly from [0, spread], so the distance between two CPUs' has a
+//     triangular distribution whose median is (1 - 1/sqrt(2)) = 0.293 of
+//     the spread: spread = the measured median / 0.293.
 //
 // The rest (cache_cold, comm, search costs, jitter) keeps the simulator's
 // defaults: these small workloads do not measure them.
-func deriveCosts(ctx, local Sample, idle []Sample, sendLocal, sendRemote Sample) scenarios.Costs {
+func deriveCosts(ctx, local Sample, idle []Sample, sendLocal, sendRemote, timers Sample) scenarios.Costs {
 	var c scenarios.Costs
 	c.ContextSwitch = fmtCost(ctx.P50US)
+	if timers.N > 0 {
+		c.TimerIRQSpread = fmtCost(timers.P50US / (1 - 1/math.Sqrt2))
+	}
 	if sendLocal.N > 0 && sendRemote.N > 0 {
 		c.WakeupIPISend = fmtCost(sendRemote.P50US - sendLocal.P50US)
 	}

@@ -98,7 +98,18 @@ func Calibrate(opt CalibrateOptions) (*Calibration, error) {
 	busy := sampleOf("wake_busy", "wake-up latency to the other CPU while a nice-0 thread spins there (wake-up preemption included): "+how, lat)
 	busy.GapUS, busy.CPUA, busy.CPUB = 100, a, b
 	cal.Samples = append(cal.Samples, busy)
-	cal.Costs = deriveCosts(ctx, local, idle, sendL, sendR)
+	spread, err := timerSpread(a, b, max(rounds/2, 20), 10e6, traced)
+	if err != nil {
+		return nil, err
+	}
+	how = "the two threads' clock readings after the sleep (no tracefs here)"
+	if traced {
+		how = "their sched_waking events, from a tracefs instance"
+	}
+	timers := sampleOf("timer_spread", "how far apart two threads, one per CPU, are woken by timers due at the same instant every 10 ms: "+how, spread)
+	timers.GapUS, timers.CPUA, timers.CPUB = 1e4, a, b
+	cal.Samples = append(cal.Samples, timers)
+	cal.Costs = deriveCosts(ctx, local, idle, sendL, sendR, timers)
 	return cal, nil
 }
 
@@ -247,4 +258,110 @@ func pingPong(a, b, rounds int, gap int64, spin, traced bool) ([]int64, []int64,
 		return nil, nil, nil, fmt.Errorf("the trace showed %d wake-ups of %d", len(klat), rounds)
 	}
 	return rt, klat, send, nil
+}
+
+// timerSpread runs rounds of: two threads, one pinned on cpu a and one on
+// cpu b, each sleep to the same absolute CLOCK_MONOTONIC deadline, one
+// period after the last, so that both CPUs idle until their timers expire
+// at the same instant. It returns, per round, how far apart the two
+// threads were woken: the two sched_waking events (the timer interrupt's
+// hrtimer_wakeup(), each on its own CPU) with traced, else the two
+// threads' own clock readings after the sleep.
+func timerSpread(a, b, rounds int, period int64, traced bool) ([]int64, error) {
+	var goWord uint32
+	var wg, ready sync.WaitGroup
+	errs := make([]error, 2)
+	tids := make([]int, 2)
+	woke := [2][]int64{make([]int64, rounds), make([]int64, rounds)}
+	var t0 int64
+	for i, cpu := range []int{a, b} {
+		wg.Add(1)
+		ready.Add(1)
+		go func() {
+			runtime.LockOSThread()
+			defer wg.Done()
+			tids[i] = gettid()
+			errs[i] = setAffinity(tids[i], []int{cpu})
+			ready.Done()
+			for atomic.LoadUint32(&goWord) == 0 {
+				futexWait(&goWord, 0)
+			}
+			if errs[i] != nil {
+				return
+			}
+			for k := range rounds {
+				sleepUntil(t0 + int64(k+1)*period)
+				woke[i][k] = monoNow()
+			}
+		}()
+	}
+	ready.Wait()
+	var tr *tracer
+	var terr error
+	if traced {
+		if tr, terr = newTracer(tids, 4096); terr == nil {
+			defer tr.close()
+			tr.mark("schedsim clock " + strconv.FormatInt(monoNow(), 10))
+		}
+	}
+	t0 = monoNow() + 5e6
+	atomic.StoreUint32(&goWord, 1)
+	futexWake(&goWord, 10)
+	wg.Wait()
+	for _, e := range errs {
+		if e != nil {
+			return nil, e
+		}
+	}
+	if tr == nil {
+		d := make([]int64, rounds)
+		for k := range d {
+			d[k] = abs64(woke[0][k] - woke[1][k])
+		}
+		return d, terr
+	}
+	tr.mark("schedsim clock " + strconv.FormatInt(monoNow(), 10))
+	data, _, err := tr.stop()
+	if err != nil {
+		return nil, err
+	}
+	clk, err := interop.NewFtraceClock(data)
+	if err != nil {
+		return nil, err
+	}
+	// Each round's first sched_waking of each thread after its deadline.
+	waking := [2][]int64{make([]int64, rounds), make([]int64, rounds)}
+	err = interop.ParseFtrace(data, interop.RepairFtrace(nil, func(e *interop.FtraceEvent) error {
+		if e.Kind != interop.FtraceWaking {
+			return nil
+		}
+		ts := clk.NS(e.TS)
+		k := int((ts-t0)/period) - 1 // the round whose deadline is the last before ts
+		for i, tid := range tids {
+			if e.TPID == tid && k >= 0 && k < rounds && waking[i][k] == 0 {
+				waking[i][k] = ts
+			}
+		}
+		return nil
+	}))
+	if err != nil {
+		return nil, err
+	}
+	var d []int64
+	for k := range rounds {
+		if waking[0][k] > 0 && waking[1][k] > 0 {
+			d = append(d, abs64(waking[0][k]-waking[1][k]))
+		}
+	}
+	if len(d) < rounds/2 {
+		return nil, fmt.Errorf("the trace showed both timer wake-ups in %d rounds of %d", len(d), rounds)
+	}
+	return d, nil
+}
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

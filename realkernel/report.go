@@ -352,6 +352,9 @@ func WriteReport(w io.Writer, opt ReportOptions, intro, outro string) error {
 		for _, st := range c.IdleStates {
 			fmt.Fprintf(w, " %s (after %s, exit %s)", st.Name, st.After, st.ExitLatency)
 		}
+		if c.TimerIRQSpread != "" {
+			fmt.Fprintf(w, ", timer_irq_spread %s", c.TimerIRQSpread)
+		}
 		fmt.Fprintf(w, "; the rest are the simulator's defaults.\n")
 	}
 	for _, r := range results {
