@@ -132,9 +132,13 @@ func TestPresetAim9Burst(t *testing.T) {
 	// The preset's metric is runnable + blocked load (seed 000: aim9 -30 %):
 	// sleeping workers keep their CPUs looking loaded, which idle while
 	// others queue work. load.weight counts only runnable tasks.
+	// Seed 1 for the mechanism (idle while overloaded), seeds 1-3 for the
+	// size: one seed's loss moves by several points (19 % on seed 1 since
+	// the wake list is enqueued after the target's idle exit, 5 December;
+	// 24-35 % on the others).
 	rpb := runPreset(t, "aim9-burst")
 	lw := runPreset(t, "aim9-burst", "policy.load_metric", "load_weight")
-	if float64(rpb.Ops) > 0.8*float64(lw.Ops) || rpb.IdleWhileOverloadedMS < 50 || lw.IdleWhileOverloadedMS > 5 {
+	if rpb.Ops >= lw.Ops || rpb.IdleWhileOverloadedMS < 50 || lw.IdleWhileOverloadedMS > 5 {
 		t.Errorf("runnable_plus_blocked: %d tasks done, %.1f ms idle while overloaded; load_weight: %d, %.1f ms", rpb.Ops, rpb.IdleWhileOverloadedMS, lw.Ops, lw.IdleWhileOverloadedMS)
 	}
 	// 3.8's own fork state (new_task_load zero: runnable_avg_sum and
@@ -153,6 +157,9 @@ func TestPresetAim9Burst(t *testing.T) {
 	t.Logf("seeds 1-3: %d tasks done with 3.8's fork state, %d with the series' full initial load, %d with load.weight", zero, full, weight)
 	if float64(zero) > 0.8*float64(weight) {
 		t.Errorf("new_task_load zero (3.8's fork state): %d tasks done against %d with load.weight (seeds 1-3); want at least 20 %% fewer", zero, weight)
+	}
+	if float64(full) > 0.8*float64(weight) {
+		t.Errorf("runnable_plus_blocked with the series' full initial load: %d tasks done against %d with load.weight (seeds 1-3); want at least 20 %% fewer (seed 000: -30 %%)", full, weight)
 	}
 }
 

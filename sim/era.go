@@ -211,6 +211,12 @@ type era struct {
 	// 3.8 ttwu_queue() and v6.17 ttwu_queue_wakelist() read TTWU_QUEUE;
 	// 2.6.8 has no wake list and its remote wake-ups arrive by IPI.
 	ttwuWakeList func(s *Sim, cpu int, trq *RQ) bool
+	// wakeListAfterExit: an idle CPU enqueues its wake list once it has
+	// left its idle state (3.8 and v6.17: sched_ttwu_pending() runs in the
+	// IPI's handler, or in the idle loop's flush when the polling flag
+	// woke it); until then the wakee is on no runqueue (arrive). 2.6.8's
+	// remote wake-ups, enqueued when their IPI lands, are not a wake list.
+	wakeListAfterExit bool
 	// queuedIPIPolls: the IPI of a wake-up that goes by IPI (the wake
 	// list, 2.6.8's remote wake-up) and of the nohz kick is skipped for a
 	// CPU idle in a polling state (IdleState.Polls). v6.17
@@ -310,6 +316,7 @@ func init() {
 		track:             trackBoth,
 		selectTaskRQ:      selectTaskRQ617,
 		ttwuWakeList:      ttwuWakeList617,
+		wakeListAfterExit: true,
 		queuedIPIPolls:    true,
 		idleMult:          idleMultOne,
 		ttwuAvgIdle:       ttwuAvgIdle617,
@@ -358,6 +365,7 @@ func init() {
 		activeBalance:     (*Sim).activeBalance,
 		nohzIdleUpdate:    (*Sim).updateIdleCPULoad38,
 		ttwuWakeList:      ttwuWakeList38,
+		wakeListAfterExit: true,
 		idleMult:          menuPerfMult3x,
 	}
 	initEraV268()

@@ -286,7 +286,7 @@ func pgbenchTable() *Table {
 			"sizes): a client left on its busy prev waits while another CPU idles (idle-while-overloaded in the why column), a " +
 			"hole stock 3.8's search plugs. Traced at 22 MB (5 December, with the C-state cache flush): under the patch the pgbench " +
 			"process never moves (one migration, its fork's) where stock 3.8 moves it 1263-1300 times a second, and the " +
-			"backends wait on their previous CPUs while others idle: idle while overloaded 316, 477 and 543 ms with seeds 1-3, " +
+			"backends wait on their previous CPUs while others idle: idle while overloaded 316, 510 and 543 ms with seeds 1-3, " +
 			"against 42 ms under stock 3.8. The balancer leaves them there: every CPU carries about two tasks of load.weight, so " +
 			"the busy CPUs' balancing finds no busiest group (seed 1, socket level: schedstat's lb_nobusyg at 50 of 58 balances) " +
 			"and most newly idle pulls fail (64 of 86). Before the flush (traced the same day) seeds 1 and 2 also kept one " +
