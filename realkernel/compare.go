@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"schedplay/scenarios"
 	"schedplay/sim"
@@ -14,6 +15,19 @@ import (
 // here: the same tasks and duration on the host's machine (HostMachine),
 // the v6.17 base with no other policy overrides (the host runs a current
 // kernel, not the scenario's era), and costs when given (Calibrate's).
+//
+// Two things of the real run's, not of the kernel's, are set as the
+// harness has them:
+//   - run steps are exact: a thread spins until its CPU clock has advanced
+//     by the step (run_linux.go), so the simulator's run jitter is 0
+//     (jitter_pct; the default ±2 % stands for requests of varying cost);
+//   - the threads have no PELT history to speak of: they are not forked at
+//     the start but were created before it and slept in its start barrier
+//     (new_task_load zero; a fork's full initial load would give the
+//     simulator's tasks util_avg 512 on an idle CPU, and a util_est that a
+//     task queued behind another never lowers: the real run's four 30 %
+//     tasks began with util_est 91, 103, 115 and 549, the last on a thread
+//     the Go runtime had run before, and all ended near 330).
 func SimScenario(s *scenarios.Scenario, host scenarios.Machine, costs *scenarios.Costs) (*scenarios.Scenario, []string, error) {
 	// The newest format (the same run): the host's machine may be given
 	// per CPU (lscpu's import), which needs version 2.
@@ -23,7 +37,7 @@ func SimScenario(s *scenarios.Scenario, host scenarios.Machine, costs *scenarios
 		len(c.Policy.Features) > 0 || len(c.Policy.Tunables) > 0 {
 		notes = append(notes, fmt.Sprintf("policy: the scenario's policy (base %s and its overrides) replaced by the v6.17 base, the kernel running here", c.Policy.Base))
 	}
-	c.Policy = scenarios.Policy{Base: "v6.17"}
+	c.Policy = scenarios.Policy{Base: "v6.17", NewTaskLoad: "zero"}
 	old := c.Machine
 	c.Machine = host
 	if costs != nil {
@@ -32,11 +46,96 @@ func SimScenario(s *scenarios.Scenario, host scenarios.Machine, costs *scenarios
 		c.Machine.Costs = old.Costs
 		notes = append(notes, "costs: no calibration given (-costs FILE from schedsim calibrate): the simulator's default costs")
 	}
+	exact := 0
+	c.Machine.Costs.JitterPct = &exact
 	out, err := scenarios.Decode(c.Canonical())
 	if err != nil {
 		return nil, notes, fmt.Errorf("the scenario on this machine's topology: %v", err)
 	}
 	return out, notes, nil
+}
+
+// TickPhases is how many tick phases SimulatePhases runs.
+const TickPhases = 8
+
+// SimulatePhases runs s at TickPhases phases of the tick: its tasks start
+// i/TickPhases of a jiffy later in run i. A real run starts at no
+// particular point of the tick (Run sleeps to t0 = its clock + 20 ms), and
+// where the tick falls against a workload's own period decides when the
+// balancers look, and so some migrations: the four 30 % tasks migrate from
+// 0.4 to 70 times a second in the simulator depending on it. The rows of a
+// comparison are then the means over the phases (PhaseRows). The runs end
+// at the scenario's end, so a later start leaves up to a jiffy of an
+// idle beginning in the window (at HZ 250, 4 ms of a 2 s run: rates 0.2 %
+// lower at most).
+func SimulatePhases(s *scenarios.Scenario) ([]sim.Metrics, error) {
+	var ms []sim.Metrics
+	for i := range TickPhases {
+		c, err := TickPhase(s, i)
+		if err != nil {
+			return nil, err
+		}
+		m, err := Simulate(c)
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, m)
+	}
+	return ms, nil
+}
+
+// TickPhase is s with every task's start i/TickPhases of a jiffy later
+// (SimulatePhases).
+func TickPhase(s *scenarios.Scenario, i int) (*scenarios.Scenario, error) {
+	hz := s.Machine.HZ
+	if hz <= 0 {
+		hz = 1000
+	}
+	c, err := scenarios.Decode(s.Canonical())
+	if err != nil {
+		return nil, err
+	}
+	shift := time.Second / time.Duration(hz) * time.Duration(i) / TickPhases
+	for j := range c.Tasks {
+		start := time.Duration(0)
+		if c.Tasks[j].Start != "" {
+			if start, err = time.ParseDuration(c.Tasks[j].Start); err != nil {
+				return nil, fmt.Errorf("tasks[%d].start: %v", j, err)
+			}
+		}
+		c.Tasks[j].Start = (start + shift).String()
+	}
+	return c, nil
+}
+
+// PhaseRows is CompareRows against the mean of several simulations (the
+// tick phases of SimulatePhases), each row's Sim the mean and SimMin and
+// SimMax its range.
+func PhaseRows(r *Result, ms []sim.Metrics) []Row {
+	var rows []Row
+	for k := range ms {
+		rk := CompareRows(r, &ms[k])
+		if k == 0 {
+			rows = rk
+			for i := range rows {
+				rows[i].SimMin, rows[i].SimMax = rows[i].Sim, rows[i].Sim
+			}
+			continue
+		}
+		for i := range rows {
+			rows[i].Sim += rk[i].Sim
+			rows[i].SimMin, rows[i].SimMax = min(rows[i].SimMin, rk[i].Sim), max(rows[i].SimMax, rk[i].Sim)
+		}
+	}
+	for i := range rows {
+		rows[i].Sim = round3(rows[i].Sim / float64(len(ms)))
+		rows[i].Ratio = nil
+		if rows[i].Real != 0 {
+			x := round3(rows[i].Sim / rows[i].Real)
+			rows[i].Ratio = &x
+		}
+	}
+	return rows
 }
 
 // ReadCosts reads a machine.costs object (schedsim calibrate's output, or a
@@ -71,6 +170,10 @@ type Row struct {
 	Real  float64  `json:"real"`
 	Sim   float64  `json:"sim"`
 	Ratio *float64 `json:"sim_over_real"` // null when real is 0
+	// SimMin and SimMax: the range of Sim over the tick phases (PhaseRows;
+	// equal to Sim for one simulation).
+	SimMin float64 `json:"sim_min"`
+	SimMax float64 `json:"sim_max"`
 }
 
 // CompareRows lines up what both count the same way. Simulated
@@ -105,6 +208,7 @@ func CompareRows(r *Result, m *sim.Metrics) []Row {
 	}
 	for i := range rows {
 		rows[i].Real, rows[i].Sim = round3(rows[i].Real), round3(rows[i].Sim)
+		rows[i].SimMin, rows[i].SimMax = rows[i].Sim, rows[i].Sim
 		if rows[i].Real != 0 {
 			x := round3(rows[i].Sim / rows[i].Real)
 			rows[i].Ratio = &x

@@ -94,29 +94,39 @@ func cmdReal(args []string, stdout, stderr io.Writer) error {
 		return badInput(err)
 	}
 	notes = append(notes, more...)
-	m, err := simulate(ss, &limits{maxWork: sim.DefaultMaxWork, timeout: DefaultTimeout})
-	if err != nil {
-		return err
+	// The simulator at the tick phases a real run's start may fall on
+	// (realkernel.SimulatePhases), each run under the CLI's limits.
+	var ms []sim.Metrics
+	for i := range realkernel.TickPhases {
+		ps, err := realkernel.TickPhase(ss, i)
+		if err != nil {
+			return badInput(err)
+		}
+		m, err := simulate(ps, &limits{maxWork: sim.DefaultMaxWork, timeout: DefaultTimeout})
+		if err != nil {
+			return err
+		}
+		ms = append(ms, m)
 	}
-	rows := realkernel.CompareRows(res, &m)
+	rows := realkernel.PhaseRows(res, ms)
 	if *asJSON {
 		return writeJSON(stdout, struct {
 			Real  *realkernel.Result `json:"real"`
-			Sim   sim.Metrics        `json:"sim"`
+			Sim   sim.Metrics        `json:"sim"` // the first tick phase's run (the scenario as written)
 			Rows  []realkernel.Row   `json:"compare"`
 			Notes []string           `json:"notes"`
-		}{res, m, rows, notes})
+		}{res, ms[0], rows, notes})
 	}
 	writeRealTable(stdout, res)
-	fmt.Fprintf(stdout, "\nthe same scenario in the simulator (v6.17 base, this machine's topology%s):\n\n",
-		map[bool]string{true: ", calibrated costs", false: ", default costs"}[costs != nil])
-	table := [][]string{{"", "real", "sim", "sim/real"}}
+	fmt.Fprintf(stdout, "\nthe same scenario in the simulator (v6.17 base, this machine's topology%s; the mean of %d runs a fraction of a tick apart, and their range):\n\n",
+		map[bool]string{true: ", calibrated costs", false: ", default costs"}[costs != nil], realkernel.TickPhases)
+	table := [][]string{{"", "real", "sim", "sim/real", "sim min - max"}}
 	for _, r := range rows {
 		ratio := "-"
 		if r.Ratio != nil {
 			ratio = fmt.Sprintf("%.2f", *r.Ratio)
 		}
-		table = append(table, []string{r.Name, fmt.Sprintf("%.2f", r.Real), fmt.Sprintf("%.2f", r.Sim), ratio})
+		table = append(table, []string{r.Name, fmt.Sprintf("%.2f", r.Real), fmt.Sprintf("%.2f", r.Sim), ratio, fmt.Sprintf("%.2f - %.2f", r.SimMin, r.SimMax)})
 	}
 	writeColumns(stdout, table)
 	for _, n := range notes {

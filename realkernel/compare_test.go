@@ -1,0 +1,58 @@
+package realkernel
+
+import (
+	"testing"
+
+	"schedplay/scenarios"
+	"schedplay/sim"
+)
+
+// TestSimScenarioAsTheHarnessRuns: the simulator's side of a comparison
+// runs the v6.17 base on the host's machine with the harness's two
+// properties: run steps exact (no jitter) and threads without PELT history
+// (they slept in the start barrier; not fresh forks), whatever the
+// scenario or the costs say.
+func TestSimScenarioAsTheHarnessRuns(t *testing.T) {
+	s, err := scenarios.Load("testdata/four-30.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := scenarios.Machine{Nodes: 1, SocketsPerNode: 1, LLCsPerSocket: 1, ClustersPerLLC: 1, CoresPerCluster: 2, ThreadsPerCore: 1, HZ: 250}
+	jitter := 30
+	for _, costs := range []*scenarios.Costs{nil, {ContextSwitch: "4us", JitterPct: &jitter}} {
+		ss, _, err := SimScenario(s, host, costs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j := ss.Machine.Costs.JitterPct; j == nil || *j != 0 || ss.Policy.NewTaskLoad != "zero" || ss.Policy.Base != "v6.17" {
+			t.Errorf("costs %+v: jitter %v, new_task_load %q, base %q; want 0, zero, v6.17", costs, j, ss.Policy.NewTaskLoad, ss.Policy.Base)
+		}
+	}
+}
+
+// TestTickPhases: run i of SimulatePhases starts every task i/8 of a jiffy
+// later (HZ 250: 500 us steps, on top of a start of its own), and
+// PhaseRows gives each row's mean over the runs with its range.
+func TestTickPhases(t *testing.T) {
+	s, err := scenarios.Load("testdata/pipeline.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Machine.HZ = 250
+	s.Tasks[1].Start = "1ms"
+	for i, want := range [][2]string{{"0s", "1ms"}, {"500µs", "1.5ms"}, {"3.5ms", "4.5ms"}} {
+		k := []int{0, 1, 7}[i]
+		p, err := TickPhase(s, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Tasks[0].Start != want[0] || p.Tasks[1].Start != want[1] {
+			t.Errorf("phase %d: starts %q, %q; want %q, %q", k, p.Tasks[0].Start, p.Tasks[1].Start, want[0], want[1])
+		}
+	}
+	real := &Result{SimMS: 1000, OpsPerS: 300}
+	rows := PhaseRows(real, []sim.Metrics{{SimMS: 1000, OpsPerS: 290}, {SimMS: 1000, OpsPerS: 310}, {SimMS: 1000, OpsPerS: 306}})
+	if r := rows[0]; r.Name != "ops/s" || r.Sim != 302 || r.SimMin != 290 || r.SimMax != 310 || r.Ratio == nil || *r.Ratio != 1.007 {
+		t.Errorf("ops/s row %+v (ratio %v): want the mean 302 over 290-310, 1.007 of the real 300", r, r.Ratio)
+	}
+}
