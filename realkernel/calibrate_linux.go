@@ -130,17 +130,7 @@ func pingPong(a, b, rounds int, gap int64, spin, traced bool) ([]int64, []int64,
 	errs := make([]error, 3)
 	tids := make([]int, 3)
 	start := func(i, cpu int, f func()) {
-		wg.Add(1)
-		ready.Add(1)
-		go func() {
-			runtime.LockOSThread()
-			defer wg.Done()
-			tids[i] = gettid()
-			err := setAffinity(tids[i], []int{cpu})
-			ready.Done()
-			for atomic.LoadUint32(&goWord) == 0 {
-				futexWait(&goWord, 0)
-			}
+		startPinned(&wg, &ready, &goWord, cpu, &tids[i], func(err error) {
 			if err != nil {
 				errs[i] = err
 				atomic.StoreUint32(&stop, 1)
@@ -149,7 +139,7 @@ func pingPong(a, b, rounds int, gap int64, spin, traced bool) ([]int64, []int64,
 				return
 			}
 			f()
-		}()
+		})
 	}
 	if spin {
 		start(2, b, func() {
@@ -275,25 +265,15 @@ func timerSpread(a, b, rounds int, period int64, traced bool) ([]int64, error) {
 	woke := [2][]int64{make([]int64, rounds), make([]int64, rounds)}
 	var t0 int64
 	for i, cpu := range []int{a, b} {
-		wg.Add(1)
-		ready.Add(1)
-		go func() {
-			runtime.LockOSThread()
-			defer wg.Done()
-			tids[i] = gettid()
-			errs[i] = setAffinity(tids[i], []int{cpu})
-			ready.Done()
-			for atomic.LoadUint32(&goWord) == 0 {
-				futexWait(&goWord, 0)
-			}
-			if errs[i] != nil {
+		startPinned(&wg, &ready, &goWord, cpu, &tids[i], func(err error) {
+			if errs[i] = err; err != nil {
 				return
 			}
 			for k := range rounds {
 				sleepUntil(t0 + int64(k+1)*period)
 				woke[i][k] = monoNow()
 			}
-		}()
+		})
 	}
 	ready.Wait()
 	var tr *tracer
@@ -357,6 +337,26 @@ func timerSpread(a, b, rounds int, period int64, traced bool) ([]int64, error) {
 		return nil, fmt.Errorf("the trace showed both timer wake-ups in %d rounds of %d", len(d), rounds)
 	}
 	return d, nil
+}
+
+// startPinned runs f on a new OS thread pinned to cpu (its tid in *tid),
+// counted in wg: the thread says it is ready (ready.Done) once pinned,
+// waits until *goWord is set (the start barrier, released with a futex
+// wake), then runs f with the pinning's error.
+func startPinned(wg, ready *sync.WaitGroup, goWord *uint32, cpu int, tid *int, f func(err error)) {
+	wg.Add(1)
+	ready.Add(1)
+	go func() {
+		runtime.LockOSThread()
+		defer wg.Done()
+		*tid = gettid()
+		err := setAffinity(*tid, []int{cpu})
+		ready.Done()
+		for atomic.LoadUint32(goWord) == 0 {
+			futexWait(goWord, 0)
+		}
+		f(err)
+	}()
 }
 
 func abs64(x int64) int64 {
