@@ -224,15 +224,9 @@ func RunCase(c ReportCase, runs int, isolate bool, costs *scenarios.Costs, host 
 		if name == "" {
 			name = "simulator, calibrated (as above)"
 		}
-		v := VariantResult{Set: name}
-		for _, m := range ms {
-			n := float64(len(ms))
-			v.OpsPerS += m.OpsPerS / n
-			v.BusyPct += m.BusyPct / n
-			v.MigPerS += float64(m.Migrations.Total-m.Migrations.Fork) / (m.SimMS / 1e3) / n
-			v.LatP50US += m.WakeupLatencyUS.P50 / n
-		}
-		cr.Variants = append(cr.Variants, v)
+		rows := PhaseRows(&Result{SimMS: 1}, ms)
+		cr.Variants = append(cr.Variants, VariantResult{Set: name, OpsPerS: rowSim(rows, "ops/s"), BusyPct: rowSim(rows, "busy %"),
+			MigPerS: rowSim(rows, "migrations/s"), LatP50US: rowSim(rows, "wake-up latency p50 us")})
 	}
 	for k, cst := range []*scenarios.Costs{costs, nil} {
 		ss, notes, err := SimScenario(s, host, cst)
@@ -259,6 +253,16 @@ func RunCase(c ReportCase, runs int, isolate bool, costs *scenarios.Costs, host 
 		}
 	}
 	return cr, nil
+}
+
+// rowSim is the simulated value of the row named name (0: none).
+func rowSim(rows []Row, name string) float64 {
+	for _, r := range rows {
+		if r.Name == name {
+			return r.Sim
+		}
+	}
+	return 0
 }
 
 func contains(l []string, s string) bool {

@@ -490,19 +490,23 @@ func (s *Sim) activate(rq *RQ, p *Task, flags int) {
 // polling CPU's flags woke it), so an idle target does that only once it
 // has left its idle state: the interrupt brings it out of the C-state
 // first (era.wakeListAfterExit: 3.8 and v6.17; 2.6.8's remote wake-up is
-// enqueued when its IPI lands). Until then the wakee is on no runqueue (ttwu_pending keeps the CPU
-// from looking idle): no balancer can see or pull it, and PELT does not
-// count it runnable. It runs when the exit ends, as if enqueued at once.
+// enqueued when its IPI lands). Until then the wakee is on no runqueue
+// (ttwu_pending keeps the CPU from looking idle): no balancer can see or
+// pull it, and PELT does not count it runnable. It runs when the exit
+// ends, as if enqueued at once.
 func (s *Sim) arrive(p *Task, rq *RQ) {
-	if s.era.wakeListAfterExit && rq.idle {
-		s.wakeIdle(rq)
-	}
-	if s.era.wakeListAfterExit && rq.exiting && s.now < rq.readyAt {
-		// Enqueued when the exit ends, before evIdleReady runs schedule()
-		// (queued again after this arrival: same instant, later sequence).
-		s.q.push(qev{t: rq.readyAt, kind: evArrive, cpu: int32(rq.cpu), task: p.id})
-		s.q.push(qev{t: rq.readyAt, kind: evIdleReady, cpu: int32(rq.cpu)})
-		return
+	if s.era.wakeListAfterExit {
+		if rq.idle {
+			s.wakeIdle(rq)
+		}
+		if rq.exiting && s.now < rq.readyAt {
+			// Enqueued when the exit ends, before evIdleReady runs
+			// schedule() (queued again after this arrival: same
+			// instant, later sequence).
+			s.q.push(qev{t: rq.readyAt, kind: evArrive, cpu: int32(rq.cpu), task: p.id})
+			s.q.push(qev{t: rq.readyAt, kind: evIdleReady, cpu: int32(rq.cpu)})
+			return
+		}
 	}
 	rq.ttwuPending--
 	s.updIdleMask(rq)

@@ -102,6 +102,7 @@ type Costs struct {
 	WakeupIPI     string            `json:"wakeup_ipi"`
 	WakeupIPISend string            `json:"wakeup_ipi_send"`
 	WakeupPoll    string            `json:"wakeup_poll"`
+	TimerSpread   string            `json:"timer_irq_spread"`
 	SearchCPU     string            `json:"search_cpu"`
 	SearchGroup   string            `json:"search_group"`
 	SearchDomain  string            `json:"search_domain"`
@@ -333,6 +334,7 @@ func costs(c sim.Costs) Costs {
 		WakeupIPI:     Duration(c.WakeupIPI),
 		WakeupIPISend: Duration(c.WakeupIPISend),
 		WakeupPoll:    Duration(c.WakeupPoll),
+		TimerSpread:   Duration(c.TimerIRQSpread),
 		SearchCPU:     Duration(c.SearchCPU),
 		SearchGroup:   Duration(c.SearchGroup),
 		SearchDomain:  Duration(c.SearchDomain),
@@ -493,7 +495,8 @@ func (c Costs) byPath() map[string]string {
 	pre := "machine.costs."
 	out := map[string]string{
 		pre + "context_switch": c.ContextSwitch, pre + "wakeup_ipi": c.WakeupIPI, pre + "wakeup_ipi_send": c.WakeupIPISend, pre + "wakeup_poll": c.WakeupPoll,
-		pre + "search_cpu": c.SearchCPU, pre + "search_group": c.SearchGroup,
+		pre + "timer_irq_spread": c.TimerSpread,
+		pre + "search_cpu":       c.SearchCPU, pre + "search_group": c.SearchGroup,
 		pre + "search_domain": c.SearchDomain, pre + "balance_cpu": c.BalanceCPU,
 		pre + "jitter_pct": strconv.Itoa(c.JitterPct),
 	}
