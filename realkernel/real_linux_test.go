@@ -345,3 +345,70 @@ func TestUntracedRun(t *testing.T) {
 		t.Errorf("untraced %.1f ops/s against %.1f traced: the timers set the rate, so the two passes should agree within 2 %%", u, res.OpsPerS)
 	}
 }
+
+// TestRunStepEndsInUserSpace: a run step ends in user space, so a thread
+// whose EEVDF slice ran out while another waited on its CPU finishes its
+// step and goes to sleep, as the simulator's task does; the kernel switches
+// away from it only at a tick. Four 30 % tasks on two CPUs (each 3 ms of
+// every 10 ms, two to a CPU at the timers' instant) switch as often per
+// period on the kernel as in the simulator's tick phases. The control: the
+// same threads reading their CPU clock at the end of each run step (the run
+// step until 5 December), which runs update_curr() and gets the thread
+// preempted right there, switch far more often, and the CPU that finished
+// first pulls the preempted thread.
+func TestRunStepEndsInUserSpace(t *testing.T) {
+	needReal(t)
+	s, err := scenarios.Load("testdata/four-30.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Set("duration", "2s"); err != nil {
+		t.Fatal(err)
+	}
+	host, _, err := HostMachine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss, _, err := SimScenario(s, host, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := SimulatePhases(ss)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := math.Inf(1), 0.0
+	for i := range ms {
+		v := perOp(ms[i].CtxSwitches, ms[i].Ops)
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	var got [2][]float64
+	var migr [2][]float64
+	for k := 0; k < 4; k++ {
+		ctl := k%2 == 1
+		res, _, err := Run(s, Options{Isolate: true, clockAtRunEnd: ctl})
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := 0
+		if ctl {
+			i = 1
+		}
+		got[i] = append(got[i], perOp(res.CtxSwitches, res.Ops))
+		migr[i] = append(migr[i], float64(res.Migrations.Total)/(res.SimMS/1000))
+	}
+	t.Logf("four 30 %% tasks: context switches per op simulated %.3f-%.3f over the tick phases; real %.3f (migrations/s %.1f), with the CPU clock read at each run step's end %.3f (%.1f)", lo, hi, got[0], migr[0], got[1], migr[1])
+	// Measured on the guest of 5 December, four runs of this test: real
+	// 1.495-1.750 (two modes, 1.50 and 1.75, the simulator's phases give
+	// 1.508 and 1.760), the control 2.05-2.50.
+	for _, v := range got[0] {
+		if v < 0.95*lo || v > 1.05*hi {
+			t.Errorf("context switches per op: real %.3f, outside the simulator's %.3f-%.3f (±5 %%): does a run step enter the kernel at its end?", v, lo, hi)
+		}
+	}
+	for _, v := range got[1] {
+		if v < 1.1*hi {
+			t.Errorf("the control (CPU clock read at each run step's end) switched %.3f times per op, within 10 %% of the simulator's %.3f: the check could not tell the two run steps apart", v, hi)
+		}
+	}
+}

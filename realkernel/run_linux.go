@@ -28,8 +28,9 @@ import (
 // all wait at a barrier and start together at t0 (+ their start delay) on
 // an absolute CLOCK_MONOTONIC sleep. Steps:
 //
-//   - run D: spin in user space (no system call: spinCPU) until the
-//     thread's CLOCK_THREAD_CPUTIME_ID advanced by D;
+//   - run D: spin in user space until the thread has had D of CPU time
+//     (runCPU: the vDSO clock, less the preemptions getrusage counts; no
+//     read of the thread's CPU clock, which would check its slice);
 //   - sleep D: clock_nanosleep for D;
 //   - timer P: clock_nanosleep (absolute) to the next multiple of P since
 //     the task started;
@@ -95,6 +96,8 @@ type runner struct {
 	goWord  uint32
 	stop    uint32
 	t0, end int64
+
+	clockAtRunEnd bool // Options.clockAtRunEnd
 }
 
 // Options of a real run.
@@ -112,6 +115,11 @@ type Options struct {
 	// counts (Result.UntracedOpsPerS): what recording the sched events
 	// costs the scenario.
 	Untraced bool
+
+	// clockAtRunEnd makes every run step end with a read of the thread's
+	// CPU clock, as the run step did until 5 December: the tests' control
+	// for the preemption that read causes (runCPU).
+	clockAtRunEnd bool
 }
 
 // AsyncPreemptOff says whether the Go runtime runs with
@@ -184,7 +192,7 @@ func run(s *scenarios.Scenario, opt Options, traced bool) (*Result, *Recording, 
 		return nil, nil, err
 	}
 	wallStart := time.Now()
-	r := &runner{}
+	r := &runner{clockAtRunEnd: opt.clockAtRunEnd}
 	syncTarget := make([]bool, len(cfg.Tasks))
 	for gi, g := range cfg.Tasks {
 		for si, st := range g.Program {
@@ -452,16 +460,12 @@ func (w *worker) loopRun(r *runner) {
 			st := &w.prog[pc]
 			switch st.Op {
 			case sim.OpRun:
-				// Spin without system calls (spinCPU), then check the
-				// thread's CPU clock once: spin for what is still missing
-				// (what the vDSO clock counted as CPU time and the
-				// kernel did not).
-				c0 := threadCPU()
-				for rem := st.Dur; rem > 0; rem = st.Dur - (threadCPU() - c0) {
-					spinCPU(rem, &r.stop)
-					if atomic.LoadUint32(&r.stop) != 0 {
-						return
-					}
+				runCPU(st.Dur, &r.stop)
+				if r.clockAtRunEnd {
+					threadCPU()
+				}
+				if atomic.LoadUint32(&r.stop) != 0 {
+					return
 				}
 			case sim.OpSleep:
 				t := monoNow() + st.Dur
