@@ -38,6 +38,10 @@ func SimScenario(s *scenarios.Scenario, host scenarios.Machine, costs *scenarios
 		notes = append(notes, fmt.Sprintf("policy: the scenario's policy (base %s and its overrides) replaced by the v6.17 base, the kernel running here", c.Policy.Base))
 	}
 	c.Policy = scenarios.Policy{Base: "v6.17", NewTaskLoad: "zero"}
+	if f, note := NewidleFeatures(KernelRelease()); f != nil {
+		c.Policy.Features = f
+		notes = append(notes, note)
+	}
 	old := c.Machine
 	c.Machine = host
 	if costs != nil {
@@ -53,6 +57,37 @@ func SimScenario(s *scenarios.Scenario, host scenarios.Machine, costs *scenarios
 		return nil, notes, fmt.Errorf("the scenario on this machine's topology: %v", err)
 	}
 	return out, notes, nil
+}
+
+// NewidleFeatures says how a kernel of this release treats a newly idle
+// CPU's balancing, as the simulator's switches: nil and a note for a
+// release with v6.17's own rules (the cost bump on failure, 155213a2aed4,
+// merged for 6.17-rc1), and the switches for one with the rules that
+// replaced them: d206fbad9328 reverted the bump and 33cf66d88306 made
+// newidle balancing proportional to its success rate (NI_RANDOM), both for
+// 6.19 and backported; the 6.18 stable queue took the latter on 11 January
+// 2026, for 6.18.6. A release older than 6.17 had neither (some stable
+// kernels took the bump and its replacement; they are not told apart here).
+// An unknown release gets v6.17's rules.
+func NewidleFeatures(release string) (map[string]bool, string) {
+	var major, minor, patch int
+	n, _ := fmt.Sscanf(release, "%d.%d.%d", &major, &minor, &patch)
+	if n < 2 {
+		return nil, ""
+	}
+	v := major*10000 + minor*100
+	if n == 3 {
+		v += min(patch, 99)
+	}
+	switch {
+	case v >= 61806: // 6.18.6 and later, 6.19
+		return map[string]bool{"NEWIDLE_BUMP": false, "NI_RANDOM": true},
+			"policy: newidle balancing as Linux " + release + " has it: proportional to its success rate (NI_RANDOM), without v6.17's cost bump on failure (NEWIDLE_BUMP)"
+	case v < 61700:
+		return map[string]bool{"NEWIDLE_BUMP": false},
+			"policy: newidle balancing as Linux " + release + " has it: without v6.17's cost bump on failure (NEWIDLE_BUMP)"
+	}
+	return nil, ""
 }
 
 // TickPhases is how many tick phases SimulatePhases runs.

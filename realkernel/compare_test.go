@@ -1,6 +1,7 @@
 package realkernel
 
 import (
+	"fmt"
 	"testing"
 
 	"schedplay/scenarios"
@@ -54,5 +55,36 @@ func TestTickPhases(t *testing.T) {
 	rows := PhaseRows(real, []sim.Metrics{{SimMS: 1000, OpsPerS: 290}, {SimMS: 1000, OpsPerS: 310}, {SimMS: 1000, OpsPerS: 306}})
 	if r := rows[0]; r.Name != "ops/s" || r.Sim != 302 || r.SimMin != 290 || r.SimMax != 310 || r.Ratio == nil || *r.Ratio != 1.007 {
 		t.Errorf("ops/s row %+v (ratio %v): want the mean 302 over 290-310, 1.007 of the real 300", r, r.Ratio)
+	}
+}
+
+// TestNewidleFeatures: v6.17's rules (the cost bump) from 6.17 to 6.18.5,
+// the proportional newidle balance from 6.18.6 and in 6.19, neither before
+// 6.17.
+func TestNewidleFeatures(t *testing.T) {
+	for _, c := range []struct {
+		release      string
+		bump, random string // "" = the v6.17 default
+	}{
+		{"6.17.0", "", ""},
+		{"6.18.5-arch1", "", ""},
+		{"6.18.6", "false", "true"},
+		{"6.18.44-fc-v1252", "false", "true"},
+		{"6.19.0-rc3", "false", "true"},
+		{"7.1.2", "false", "true"},
+		{"6.12.40", "false", ""},
+		{"5.15", "false", ""},
+		{"garbage", "", ""},
+	} {
+		f, _ := NewidleFeatures(c.release)
+		got := func(name string) string {
+			if on, ok := f[name]; ok {
+				return fmt.Sprint(on)
+			}
+			return ""
+		}
+		if got("NEWIDLE_BUMP") != c.bump || got("NI_RANDOM") != c.random {
+			t.Errorf("%s: NEWIDLE_BUMP %q NI_RANDOM %q, want %q %q", c.release, got("NEWIDLE_BUMP"), got("NI_RANDOM"), c.bump, c.random)
+		}
 	}
 }

@@ -38,6 +38,9 @@ func Calibrate(CalibrateOptions) (*Calibration, error) { return nil, unsupported
 // KernelVersion is empty off Linux.
 func KernelVersion() string { return runtime.GOOS }
 
+// KernelRelease is empty off Linux.
+func KernelRelease() string { return "" }
+
 // KernelSchedParams is empty off Linux.
 func KernelSchedParams() []string { return nil }
 

@@ -377,6 +377,15 @@ func KernelVersion() string {
 	return "Linux " + cstr(u.Release[:]) + " " + cstr(u.Machine[:])
 }
 
+// KernelRelease is uname's release ("6.18.44-fc-v1252").
+func KernelRelease() string {
+	var u syscall.Utsname
+	if err := syscall.Uname(&u); err != nil {
+		return ""
+	}
+	return cstr(u.Release[:])
+}
+
 // KernelSchedParams lists the kernel command line's parameters that change
 // scheduling or idle behaviour (sched_*, *idle*, *haltpoll*, isolcpus,
 // nohz*), for the report: a kernel booted with such parameters, or a custom

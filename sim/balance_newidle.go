@@ -22,6 +22,16 @@ func (s *Sim) newidleBalance(rq *RQ) bool {
 // earliest idle interval of the domains it visited ("Move the next balance
 // forward": a CPU that goes idle after busy ticks had set next_balance a
 // busy_factor away is balanced, and kicked by nohz, at idle intervals).
+//
+// Each domain's pass updates its max_newidle_lb_cost. With NEWIDLE_BUMP
+// (v6.17) a pass that pulled nothing is recorded as costing half as much
+// again as that maximum ("Failing newidle means it is not effective; bump
+// the cost so we end up doing less of it"), so a CPU whose idle periods
+// are short gives up newidle balancing after a few failures. With
+// NI_RANDOM (the proportional newidle balance of v6.19 and the later
+// stables) a die of 1024 sides is thrown before each domain's pass, which
+// runs only if it shows at most 1 + the domain's success rate, and a
+// success counts with the inverse of that chance.
 func newidleBalance617(s *Sim, rq *RQ) bool {
 	next := s.jiffies() + int64(s.cfg.Machine.HZ)
 	if !s.rdOverloaded || (len(rq.domains) > 0 && rq.avgIdle < rq.domains[0].MaxNewidleLBCost) {
@@ -40,13 +50,47 @@ func newidleBalance617(s *Sim, rq *RQ) bool {
 		if rq.avgIdle < currCost+sd.MaxNewidleLBCost {
 			break
 		}
-		pulled, currCost = s.newidleDomain(rq, sd, currCost, &cont)
+		if sd.Flags&SDBalanceNewidle == 0 {
+			continue
+		}
+		weight := 1
+		if s.feature(FeatNIRandom) {
+			weight = 1 + sd.NewidleRatio
+			if int(s.rng.Uint32()%1024) > weight { // sched_rng() % 1024
+				sd.updateNewidleStats(0)
+				continue
+			}
+			weight = (1024 + weight/2) / weight
+		}
+		var cost int64
+		pulled, cost = s.newidleDomain(rq, sd, &cont)
+		currCost += cost
+		if s.feature(FeatNIRandom) {
+			sd.updateNewidleStats(weight * min(pulled, 1))
+		}
+		if pulled == 0 && s.feature(FeatNewidleBump) {
+			cost = 3 * sd.MaxNewidleLBCost / 2
+		}
+		s.updateNewidleCost(sd, cost)
 		if pulled > 0 || !cont {
 			break
 		}
 	}
 	rq.nextBalance = min(rq.nextBalance, next)
 	return s.newidleDone(rq, pulled, currCost)
+}
+
+// updateNewidleStats mirrors update_newidle_stats() (NI_RANDOM): count a
+// pass and its weighted success; every 1024 passes the successes become
+// the ratio and both counts halve.
+func (sd *SchedDomain) updateNewidleStats(success int) {
+	sd.NewidleCall++
+	sd.NewidleSuccess += success
+	if sd.NewidleCall >= 1024 {
+		sd.NewidleRatio = sd.NewidleSuccess
+		sd.NewidleCall /= 2
+		sd.NewidleSuccess /= 2
+	}
 }
 
 // updateNextBalance mirrors update_next_balance() (v6.17): the domain's
@@ -79,7 +123,12 @@ func newidleBalance38(s *Sim, rq *RQ) bool {
 	var currCost int64
 	cont := true
 	for _, sd := range rq.domains {
-		pulled, currCost = s.newidleDomain(rq, sd, currCost, &cont)
+		var cost int64
+		pulled, cost = s.newidleDomain(rq, sd, &cont)
+		if sd.Flags&SDBalanceNewidle != 0 {
+			s.updateNewidleCost(sd, cost)
+		}
+		currCost += cost
 		if n := sd.LastBalance + msToJiffies(sd.BalanceInterval, s.cfg.Machine.HZ); next > n {
 			next = n
 		}
@@ -93,18 +142,16 @@ func newidleBalance38(s *Sim, rq *RQ) bool {
 	return s.newidleDone(rq, pulled, currCost)
 }
 
-// newidleDomain balances one SD_BALANCE_NEWIDLE domain as CPU_NEWLY_IDLE and
-// accounts its cost; it returns the tasks pulled (0 for a domain without
-// the flag) and the cost so far.
-func (s *Sim) newidleDomain(rq *RQ, sd *SchedDomain, currCost int64, cont *bool) (int, int64) {
+// newidleDomain balances one SD_BALANCE_NEWIDLE domain as CPU_NEWLY_IDLE;
+// it returns the tasks pulled (0 for a domain without the flag) and what
+// the pass cost.
+func (s *Sim) newidleDomain(rq *RQ, sd *SchedDomain, cont *bool) (int, int64) {
 	if sd.Flags&SDBalanceNewidle == 0 {
-		return 0, currCost
+		return 0, 0
 	}
 	before := s.m.balanceCost
 	pulled := s.loadBalance(rq, sd, cpuNewlyIdle, cont)
-	cost := s.m.balanceCost - before
-	s.updateNewidleCost(sd, cost)
-	return pulled, currCost + cost
+	return pulled, s.m.balanceCost - before
 }
 
 // newidleDone is the tail of newidle balancing: the CPU's
@@ -120,10 +167,17 @@ func (s *Sim) newidleDone(rq *RQ, pulled int, currCost int64) bool {
 	return false
 }
 
-// updateNewidleCost mirrors update_newidle_cost().
+// updateNewidleCost mirrors update_newidle_cost(): a dearer pass raises
+// the domain's max_newidle_lb_cost (v6.17, with NEWIDLE_BUMP: to at most
+// sysctl_sched_migration_cost + 200 ns, "we don't want things to grow out
+// of control"); otherwise, a second after the last change, the maximum
+// decays by 3/256.
 func (s *Sim) updateNewidleCost(sd *SchedDomain, cost int64) bool {
 	j := s.jiffies()
 	if cost > sd.MaxNewidleLBCost {
+		if s.feature(FeatNewidleBump) {
+			cost = min(cost, s.migrationCost+200)
+		}
 		sd.MaxNewidleLBCost = cost
 		sd.LastDecayMaxLBCost = j
 	} else if j > sd.LastDecayMaxLBCost+int64(s.cfg.Machine.HZ) {
@@ -143,7 +197,12 @@ func newidleBalance268(s *Sim, rq *RQ) bool {
 	var currCost int64
 	cont := true
 	for _, sd := range rq.domains {
-		pulled, currCost = s.newidleDomain(rq, sd, currCost, &cont)
+		var cost int64
+		pulled, cost = s.newidleDomain(rq, sd, &cont)
+		if sd.Flags&SDBalanceNewidle != 0 {
+			s.updateNewidleCost(sd, cost)
+		}
+		currCost += cost
 		if pulled > 0 || !cont {
 			break
 		}

@@ -272,6 +272,20 @@ const (
 	// of at least sched_nr_latency tasks is picked again next if that is
 	// not too unfair.
 	FeatLastBuddy
+	// FeatNewidleBump is 155213a2aed4 "sched/fair: Bump
+	// sd->max_newidle_lb_cost when newidle balance fails" (v6.17-rc1;
+	// reverted by d206fbad9328 for v6.19 and in the stable kernels that had
+	// it): a newidle pass of a domain that pulls nothing records half as
+	// much again as the domain's max_newidle_lb_cost for its cost (capped
+	// at sysctl_sched_migration_cost + 200 ns), so a CPU whose average
+	// idle time is shorter stops newidle balancing there. On in v6.17.
+	FeatNewidleBump
+	// FeatNIRandom is NI_RANDOM, 33cf66d88306 "sched/fair: Proportional
+	// newidle balance" (v6.19, and the 6.12-6.18 stables with the revert
+	// above): a newidle pass of a domain runs with the probability of the
+	// domain's recent success rate (sd->newidle_ratio of 1024), a die
+	// thrown per pass. Off in v6.17, which does not have it.
+	FeatNIRandom
 	NumFeatures
 )
 
@@ -279,6 +293,7 @@ var featureNames = [NumFeatures]string{
 	"WAKE_AFFINE", "WAKE_WIDE", "NEWIDLE_BALANCE", "NOHZ_IDLE_BALANCE", "ELIGIBLE_FIRST",
 	"SCHED_BALANCE_MAP", "PLACE_LAG", "RUN_TO_PARITY", "WAKEUP_PREEMPTION", "LB_BIAS",
 	"TTWU_QUEUE", "SIS_UTIL", "BALANCE_WAKE_MERGE", "DELAY_DEQUEUE", "LAST_BUDDY",
+	"NEWIDLE_BUMP", "NI_RANDOM",
 }
 
 func (f Feature) String() string {

@@ -96,7 +96,12 @@
 // can_migrate_task(); newidle and nohz idle balancing (3.8
 // update_idle_cpu_load(), v6.17 NOHZ_STATS_KICK, and v6.17
 // sched_balance_newidle()'s "Move the next balance forward", which makes an
-// idle CPU due for balancing at idle intervals); schedstat counters. Two
+// idle CPU due for balancing at idle intervals, and its cost bump on a
+// failed pass, 155213a2aed4, in v6.17 and reverted after it:
+// NEWIDLE_BUMP); schedstat counters. The newidle balance that replaced the
+// bump, proportional to its success rate (NI_RANDOM, 33cf66d88306, 6.19 and
+// 6.18.6), is a switch, off in v6.17; its die is the run's PRNG, not the
+// kernel's per-CPU prandom state. Two
 // patches from the seeds are v3.8 switches: Preeti U Murthy's SD_BALANCE_WAKE
 // merge (BALANCE_WAKE_MERGE; without it SD_BALANCE_WAKE has its stock
 // meaning) and Michael Wang's schedule balance map (SCHED_BALANCE_MAP: its

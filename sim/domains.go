@@ -144,7 +144,11 @@ type SchedDomain struct {
 	BalanceInterval    int64 // ms
 	NrBalanceFailed    int
 	MaxNewidleLBCost   int64 // ns
-	LastDecayMaxLBCost int64 // ns (sim time)
+	LastDecayMaxLBCost int64 // jiffies
+	// Newidle success statistics (NI_RANDOM, 33cf66d88306): passes counted,
+	// successes weighted by the inverse of their chance, and the success
+	// rate of 1024 they give; sd_init() starts them at 50 %.
+	NewidleCall, NewidleSuccess, NewidleRatio int
 
 	// IdleBuddy is the CPU-buddies hint (3.6-rc update_top_cache_domain()),
 	// -1 above sd_llc.
@@ -254,6 +258,7 @@ func sdInit617(sd *SchedDomain) {
 	sd.ImbalancePct = 117
 	sd.CacheNiceTries = 0
 	sd.BalanceInterval = w
+	sd.NewidleCall, sd.NewidleSuccess, sd.NewidleRatio = 512, 256, 512 // "50% success rate"
 	switch {
 	case sd.Flags&SDShareCPUCapacity != 0:
 		sd.ImbalancePct = 110

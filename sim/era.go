@@ -298,7 +298,10 @@ func init() {
 			1<<FeatEligibleFirst |
 			// DELAY_DEQUEUE: SCHED_FEAT(DELAY_DEQUEUE, true) in
 			// kernel/sched/features.h since 6.12 (152e11f6df29).
-			1<<FeatDelayDequeue,
+			1<<FeatDelayDequeue |
+			// 155213a2aed4, in v6.17 (merged for -rc1): the newidle
+			// cost bump on failure (balance_newidle.go).
+			1<<FeatNewidleBump,
 		defLoadMetric: LoadAvg, defSIS: SISUtil, defNewTaskLoad: NewTaskLoadFull,
 		hotSMTExempt:     true,
 		cpuCapacity:      func(int) int64 { return capacityScale },

@@ -51,6 +51,8 @@ var featureReadAt = [NumFeatures]string{
 	FeatBalanceWakeMerge: "read at a v3.8 affine wake-up whose target's LLC has SD_BALANCE_WAKE at some level",
 	FeatDelayDequeue:     "read by v6.17 dequeue_entity() when a task sleeps while other tasks share its runqueue and it is not eligible",
 	FeatLastBuddy:        "read by v3.8 check_preempt_wakeup() when a wake-up preempts a task on a runqueue of at least 8 tasks",
+	FeatNewidleBump:      "read by v6.17 sched_balance_newidle() when a domain's newidle pass pulls nothing",
+	FeatNIRandom:         "read by v6.17 sched_balance_newidle() before each domain's newidle pass",
 }
 
 // countBalanceWakeBypass counts an affine wake-up issued on cpu while one

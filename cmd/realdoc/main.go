@@ -38,7 +38,10 @@ func main() {
 	// The what-ifs: the switches whose effect on these scenarios the
 	// analysis discusses.
 	whatIf := []string{"policy.features.NEWIDLE_BALANCE=false", "policy.features.WAKE_AFFINE=false",
-		"policy.select_idle_sibling=off", "policy.migration_cost=5ms"}
+		"policy.select_idle_sibling=off", "policy.migration_cost=5ms",
+		// v6.17's own newidle rules, where the host kernel has the later
+		// ones (realkernel.NewidleFeatures), and no timer spread.
+		"policy.features.NI_RANDOM=false policy.features.NEWIDLE_BUMP=true", "machine.costs.timer_irq_spread=0s"}
 	cases := []realkernel.ReportCase{
 		{File: dir + "pair-20us.json", Variants: whatIf},
 		{File: dir + "trio-80-40-40.json", Variants: whatIf},
