@@ -300,20 +300,13 @@ func TestRunStepIsCPUWork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	host, _, err := HostMachine()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ss, _, err := SimScenario(s, host, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ss := onHost(t, s)
 	m, err := Simulate(ss)
 	if err != nil {
 		t.Fatal(err)
 	}
 	real, simW := res.RunqWaitUS.P50, m.RunqWaitUS.P50
-	t.Logf("two hogs on one CPU (HZ %d): median wait for the CPU real %.0f us (%d waits), simulated %.0f us (%d)", host.HZ, real, res.RunqWaitUS.N, simW, m.RunqWaitUS.N)
+	t.Logf("two hogs on one CPU (HZ %d): median wait for the CPU real %.0f us (%d waits), simulated %.0f us (%d)", ss.Machine.HZ, real, res.RunqWaitUS.N, simW, m.RunqWaitUS.N)
 	if math.Abs(real-simW) > simW/4 {
 		t.Errorf("a hog waits %.0f us for the CPU on the real kernel, %.0f us in the simulator: the run step is not plain CPU work (does it enter the kernel while it spins?)", real, simW)
 	}
@@ -346,6 +339,21 @@ func TestUntracedRun(t *testing.T) {
 	}
 }
 
+// onHost is s as the simulator's side of a comparison runs it, on this
+// machine's topology with the default costs.
+func onHost(t *testing.T, s *scenarios.Scenario) *scenarios.Scenario {
+	t.Helper()
+	host, _, err := HostMachine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss, _, err := SimScenario(s, host, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ss
+}
+
 // TestRunStepEndsInUserSpace: a run step ends in user space, so a thread
 // whose EEVDF slice ran out while another waited on its CPU finishes its
 // step and goes to sleep, as the simulator's task does; the kernel switches
@@ -365,15 +373,7 @@ func TestRunStepEndsInUserSpace(t *testing.T) {
 	if err := s.Set("duration", "2s"); err != nil {
 		t.Fatal(err)
 	}
-	host, _, err := HostMachine()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ss, _, err := SimScenario(s, host, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms, err := SimulatePhases(ss)
+	ms, err := SimulatePhases(onHost(t, s))
 	if err != nil {
 		t.Fatal(err)
 	}

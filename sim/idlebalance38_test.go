@@ -2,16 +2,13 @@ package sim
 
 import "testing"
 
-// TestIdleBalanceNextBalance38 works 3.8 idle_balance()'s reset of
-// next_balance by hand on an idle two-core machine (nothing to pull), HZ
-// 1000: next_balance = min(jiffies + HZ, last_balance + balance_interval of
-// each domain walked), written only when the CPU pulled a task or its own
-// next_balance has passed, and not at all when avg_idle is under
-// sysctl_sched_migration_cost (the early return).
-func TestIdleBalanceNextBalance38(t *testing.T) {
+// idleTwoCores is a two-core machine of one MC domain under policy p, its
+// one task not started yet: CPU 0's runqueue and domain.
+func idleTwoCores(t *testing.T, p Policy) (*Sim, *RQ, *SchedDomain) {
+	t.Helper()
 	cfg := &Config{Seed: 1, Duration: 1e9,
 		Machine: Machine{Nodes: 1, SocketsPerNode: 1, LLCsPerSocket: 1, ClustersPerLLC: 1, CoresPerCluster: 2, ThreadsPerCore: 1, HZ: 1000, Costs: DefaultCosts()},
-		Policy:  Policy{Base: BaseV38},
+		Policy:  p,
 		Tasks:   []TaskGroup{{Name: "p", Count: 1, Program: []Step{{Op: OpRun, Dur: 1000}}}},
 	}
 	s, err := New(cfg)
@@ -22,7 +19,17 @@ func TestIdleBalanceNextBalance38(t *testing.T) {
 	if len(rq.domains) != 1 {
 		t.Fatalf("%d domains, want the MC level only", len(rq.domains))
 	}
-	sd := rq.domains[0]
+	return s, rq, rq.domains[0]
+}
+
+// TestIdleBalanceNextBalance38 works 3.8 idle_balance()'s reset of
+// next_balance by hand on an idle two-core machine (nothing to pull), HZ
+// 1000: next_balance = min(jiffies + HZ, last_balance + balance_interval of
+// each domain walked), written only when the CPU pulled a task or its own
+// next_balance has passed, and not at all when avg_idle is under
+// sysctl_sched_migration_cost (the early return).
+func TestIdleBalanceNextBalance38(t *testing.T) {
+	s, rq, sd := idleTwoCores(t, Policy{Base: BaseV38})
 	// A balance that finds nothing doubles balance_interval below
 	// max_interval (out_balanced), and idle_balance() reads it after
 	// load_balance(): at max_interval it stays put.

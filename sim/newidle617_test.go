@@ -2,9 +2,9 @@ package sim
 
 import "testing"
 
-// newidleMachine617 is an idle two-CPU v6.17 machine whose root domain is
-// marked overloaded, so that sched_balance_newidle() walks its one domain
-// (MC) and finds nothing to pull: every pass fails.
+// newidleMachine617 is an idle two-CPU v6.17 machine with the features
+// feats set or cleared: sched_balance_newidle() on it (failNewidle) walks
+// its one domain (MC) and finds nothing to pull, so every pass fails.
 func newidleMachine617(t *testing.T, feats map[Feature]bool) (*Sim, *RQ, *SchedDomain) {
 	t.Helper()
 	p := Policy{Base: BaseV617}
@@ -15,21 +15,9 @@ func newidleMachine617(t *testing.T, feats map[Feature]bool) (*Sim, *RQ, *SchedD
 			p.FeatClear |= 1 << f
 		}
 	}
-	cfg := &Config{Seed: 1, Duration: 1e9,
-		Machine: Machine{Nodes: 1, SocketsPerNode: 1, LLCsPerSocket: 1, ClustersPerLLC: 1, CoresPerCluster: 2, ThreadsPerCore: 1, HZ: 1000, Costs: DefaultCosts()},
-		Policy:  p,
-		Tasks:   []TaskGroup{{Name: "p", Count: 1, Program: []Step{{Op: OpRun, Dur: 1000}}}},
-	}
-	s, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rq := s.cpus[0]
-	if len(rq.domains) != 1 {
-		t.Fatalf("%d domains, want the MC level only", len(rq.domains))
-	}
+	s, rq, sd := idleTwoCores(t, p)
 	s.now = 100e6
-	return s, rq, rq.domains[0]
+	return s, rq, sd
 }
 
 // failNewidle is one newly idle balance of rq with the root domain marked
