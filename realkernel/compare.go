@@ -60,8 +60,8 @@ func SimScenario(s *scenarios.Scenario, host scenarios.Machine, costs *scenarios
 }
 
 // NewidleFeatures says how a kernel of this release treats a newly idle
-// CPU's balancing, as the simulator's switches: nil and a note for a
-// release with v6.17's own rules (the cost bump on failure, 155213a2aed4,
+// CPU's balancing, as the simulator's switches and a note saying so: nil
+// for a release with v6.17's own rules (the cost bump on failure, 155213a2aed4,
 // merged for 6.17-rc1), and the switches for one with the rules that
 // replaced them: d206fbad9328 reverted the bump and 33cf66d88306 made
 // newidle balancing proportional to its success rate (NI_RANDOM), both for

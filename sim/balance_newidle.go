@@ -68,10 +68,14 @@ func newidleBalance617(s *Sim, rq *RQ) bool {
 		if s.feature(FeatNIRandom) {
 			sd.updateNewidleStats(weight * min(pulled, 1))
 		}
-		if pulled == 0 && s.feature(FeatNewidleBump) {
-			cost = 3 * sd.MaxNewidleLBCost / 2
+		capAt := int64(0)
+		if s.feature(FeatNewidleBump) {
+			if pulled == 0 {
+				cost = 3 * sd.MaxNewidleLBCost / 2
+			}
+			capAt = s.migrationCost + 200
 		}
-		s.updateNewidleCost(sd, cost)
+		s.updateNewidleCost(sd, cost, capAt)
 		if pulled > 0 || !cont {
 			break
 		}
@@ -126,7 +130,7 @@ func newidleBalance38(s *Sim, rq *RQ) bool {
 		var cost int64
 		pulled, cost = s.newidleDomain(rq, sd, &cont)
 		if sd.Flags&SDBalanceNewidle != 0 {
-			s.updateNewidleCost(sd, cost)
+			s.updateNewidleCost(sd, cost, 0)
 		}
 		currCost += cost
 		if n := sd.LastBalance + msToJiffies(sd.BalanceInterval, s.cfg.Machine.HZ); next > n {
@@ -168,15 +172,16 @@ func (s *Sim) newidleDone(rq *RQ, pulled int, currCost int64) bool {
 }
 
 // updateNewidleCost mirrors update_newidle_cost(): a dearer pass raises
-// the domain's max_newidle_lb_cost (v6.17, with NEWIDLE_BUMP: to at most
-// sysctl_sched_migration_cost + 200 ns, "we don't want things to grow out
-// of control"); otherwise, a second after the last change, the maximum
-// decays by 3/256.
-func (s *Sim) updateNewidleCost(sd *SchedDomain, cost int64) bool {
+// the domain's max_newidle_lb_cost, to at most capAt when capAt > 0 (v6.17
+// with NEWIDLE_BUMP: sysctl_sched_migration_cost + 200 ns, "we don't want
+// things to grow out of control"; the kernel caps after comparing, so a
+// bumped cost at the cap keeps resetting the decay's clock); otherwise, a
+// second after the last change, the maximum decays by 3/256.
+func (s *Sim) updateNewidleCost(sd *SchedDomain, cost, capAt int64) bool {
 	j := s.jiffies()
 	if cost > sd.MaxNewidleLBCost {
-		if s.feature(FeatNewidleBump) {
-			cost = min(cost, s.migrationCost+200)
+		if capAt > 0 {
+			cost = min(cost, capAt)
 		}
 		sd.MaxNewidleLBCost = cost
 		sd.LastDecayMaxLBCost = j
@@ -200,7 +205,7 @@ func newidleBalance268(s *Sim, rq *RQ) bool {
 		var cost int64
 		pulled, cost = s.newidleDomain(rq, sd, &cont)
 		if sd.Flags&SDBalanceNewidle != 0 {
-			s.updateNewidleCost(sd, cost)
+			s.updateNewidleCost(sd, cost, 0)
 		}
 		currCost += cost
 		if pulled > 0 || !cont {

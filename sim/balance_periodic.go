@@ -54,7 +54,7 @@ func rebalanceDomains617(s *Sim, rq *RQ, idle int) {
 	var maxCost int64
 	needDecay := false
 	for _, sd := range rq.domains {
-		needDecay = s.updateNewidleCost(sd, 0) || needDecay
+		needDecay = s.updateNewidleCost(sd, 0, 0) || needDecay
 		maxCost += sd.MaxNewidleLBCost
 		if !cont {
 			if needDecay {
@@ -95,7 +95,7 @@ func rebalanceDomains38(s *Sim, rq *RQ, idle int) {
 	var maxCost int64
 	needDecay := false
 	for _, sd := range rq.domains {
-		needDecay = s.updateNewidleCost(sd, 0) || needDecay
+		needDecay = s.updateNewidleCost(sd, 0, 0) || needDecay
 		maxCost += sd.MaxNewidleLBCost
 		iv := s.balanceInterval(sd, busy, 0)
 		if j >= sd.LastBalance+iv {
