@@ -35,15 +35,18 @@ type Result struct {
 	// clock_nanosleep: raw_syscalls sys_enter to sys_exit while on a CPU),
 	// which the simulator does not model beyond its context-switch cost;
 	// 0 when the trace has no sys_enter events.
-	SyscallPct            float64      `json:"syscall_pct,omitempty"`
-	IdleWhileOverloadedMS *float64     `json:"idle_while_overloaded_ms"`
-	WakeupLatencyUS       Percentiles  `json:"wakeup_latency_us"`
-	RunqWaitUS            Percentiles  `json:"runq_wait_us"`
-	Migrations            Migrations   `json:"migrations"`
-	CtxSwitches           int64        `json:"ctx_switches"`
-	Wakeups               int64        `json:"wakeups"`
-	Tasks                 []TaskResult `json:"tasks"`
-	TraceHash             *string      `json:"trace_hash"`
+	SyscallPct            float64     `json:"syscall_pct,omitempty"`
+	IdleWhileOverloadedMS *float64    `json:"idle_while_overloaded_ms"`
+	WakeupLatencyUS       Percentiles `json:"wakeup_latency_us"`
+	RunqWaitUS            Percentiles `json:"runq_wait_us"`
+	Migrations            Migrations  `json:"migrations"`
+	CtxSwitches           int64       `json:"ctx_switches"`
+	// Preemptions: switches that took a CPU from a scenario thread still
+	// runnable (prev_state R), sim.Metrics.Preemptions' count.
+	Preemptions int64        `json:"preemptions"`
+	Wakeups     int64        `json:"wakeups"`
+	Tasks       []TaskResult `json:"tasks"`
+	TraceHash   *string      `json:"trace_hash"`
 	// LostEvents: events the trace buffer dropped (overrun); with any, the
 	// counts are low bounds.
 	LostEvents int64 `json:"lost_events"`
@@ -389,6 +392,7 @@ func Analyze(trace []byte, threads []Thread, w Window) (*Result, error) {
 				p.running, p.seen = false, true
 				if e.Preempted() {
 					p.queued = ts
+					r.Preemptions++
 				}
 				if e.NextPID == 0 {
 					r.CtxSwitches++

@@ -228,6 +228,7 @@ func CompareRows(r *Result, m *sim.Metrics) []Row {
 		{Name: "wake-up migrations/s", Real: float64(r.Migrations.Wakeup) / sec, Sim: float64(m.Migrations.Wakeup) / ssec},
 		{Name: "other migrations/s", Real: float64(r.Migrations.Other) / sec, Sim: float64(m.Migrations.Total-m.Migrations.Wakeup-m.Migrations.Fork) / ssec},
 		{Name: "context switches/s", Real: float64(r.CtxSwitches) / sec, Sim: float64(m.CtxSwitches) / ssec},
+		{Name: "preemptions/s", Real: float64(r.Preemptions) / sec, Sim: float64(m.Preemptions) / ssec},
 		{Name: "busy %", Real: r.BusyPct, Sim: m.BusyPct},
 		// The simulator has no host: the real busy time less the host's
 		// steal (Result.StealPct) is the one to set beside it.

@@ -484,7 +484,7 @@ func (s *Sim) chargeBalanceCost(rq *RQ, cost int64) {
 	if cost <= 0 || rq.curr == nil || rq.exiting {
 		return
 	}
-	s.updateCurr(rq)
+	s.chargeWork(rq)
 	rq.curr.remaining += cost
 	s.armRunDone(rq)
 }

@@ -94,8 +94,8 @@ var cloneHandling = map[string]string{
 	"rqClass.queueRemove": "re-bound", "rqClass.putPrev": "re-bound", "rqClass.setNext": "re-bound",
 	"rqClass.updateCurr": "re-bound", "rqClass.pick": "re-bound", "rqClass.wakeupPreempt": "re-bound",
 	"rqClass.tickPreempt": "re-bound", "rqClass.taskFork": "re-bound", "rqClass.taskWaking": "re-bound",
-	"rqClass.pickKey": "re-bound",
-	"sisVariant.fn":   "shared: a top-level function",
+	"rqClass.pickKey": "re-bound", "rqClass.chargeWork": "re-bound",
+	"sisVariant.fn": "shared: a top-level function",
 }
 
 // fieldTypes records the type of each field refFields lists.
@@ -494,6 +494,7 @@ var cloneTypes = map[string]string{
 	"o1RQ.arrays":           "[2]sim.o1Array",
 	"o1Task.before":         "*sim.Task",
 	"qbucket.e":             "[]sim.qent",
+	"rqClass.chargeWork":    "func(*sim.Sim, *sim.RQ)",
 	"rqClass.dequeue":       "func(*sim.Sim, *sim.RQ, *sim.Task, int)",
 	"rqClass.enqueue":       "func(*sim.Sim, *sim.RQ, *sim.Task, int)",
 	"rqClass.pick":          "func(*sim.Sim, *sim.RQ, *sim.Task) *sim.Task",

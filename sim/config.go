@@ -401,6 +401,17 @@ const (
 	OpBarrier   // block until all Parties of barrier Obj have arrived
 )
 
+// syscall reports whether a step that goes on without blocking is a system
+// call that can wake or create a task (a wake, a fork, a synchronisation
+// step), whose return to user space is a preemption point (runTask).
+func (o Op) syscall() bool {
+	switch o {
+	case OpWake, OpFork, OpLock, OpUnlock, OpCondWait, OpSignal, OpBroadcast, OpBarrier:
+		return true
+	}
+	return false
+}
+
 // SyncKind is the kind of a synchronisation object.
 type SyncKind uint8
 

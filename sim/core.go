@@ -56,6 +56,9 @@ func (s *Sim) switchTo(rq *RQ, prev, next *Task) {
 	}
 	rq.nrSwitches++
 	s.m.ctxSwitches++
+	if prev != nil && prev.state == TaskRunnable {
+		s.m.preemptions++ // put back on the queue, not blocked
+	}
 	next.remaining += c.ContextSwitch
 	s.m.cost.ctxSwitch += c.ContextSwitch
 	core := s.cpus[s.topo.coreCPUs[rq.cpu][0]]
@@ -209,12 +212,23 @@ func (s *Sim) runTask(rq *RQ, p *Task) bool {
 				return false
 			}
 		}
+		// A step that is a system call and asked for a reschedule of this
+		// CPU (a wakee or a child that preempts the caller: wakeup_preempt(),
+		// resched_curr()) hands the CPU over on its way back to user space
+		// (exit_to_user_mode_loop() reads TIF_NEED_RESCHED), before the
+		// program's next system call: a waker preempted so is still
+		// runnable, and a wait that follows finds its reply already there.
+		// A call that costs CPU time (p.remaining) is preempted when that
+		// time is up (runDone).
+		if p.remaining == 0 && rq.needResched && st.Op.syscall() {
+			return true
+		}
 	}
 }
 
 // runDone handles evRunDone: curr consumed its step's CPU work.
 func (s *Sim) runDone(rq *RQ) {
-	s.updateCurr(rq)
+	s.chargeWork(rq)
 	if !s.runTask(rq, rq.curr) || rq.needResched {
 		s.markResched(rq)
 	}

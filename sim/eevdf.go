@@ -71,10 +71,16 @@ func (rq *RQ) updateMinVruntimeEEVDF() {
 
 // updateCurrEEVDF mirrors v6.17 update_curr(): the shared accounting,
 // vruntime, then update_deadline(): a task past its deadline gets a new
-// slice and asks for a reschedule if another task is runnable.
+// slice and asks for a reschedule if another task is runnable. The time
+// curr ran since the last update_curr() (rq.vPending, what chargeWork
+// charged to its steps meanwhile, and what it ran since) goes into its
+// vruntime in one calc_delta_fair(), as the kernel's delta_exec does.
 func updateCurrEEVDF(s *Sim, rq *RQ) bool {
-	p, delta := s.accountCurr(rq)
-	if p == nil {
+	_, delta := s.accountCurr(rq)
+	p := rq.curr
+	delta += rq.vPending
+	rq.vPending = 0
+	if p == nil || delta <= 0 {
 		return false
 	}
 	p.vruntime += calcDeltaFair(delta, p.weight, p.invW)
@@ -86,6 +92,16 @@ func updateCurrEEVDF(s *Sim, rq *RQ) bool {
 	}
 	rq.updateMinVruntimeEEVDF()
 	return resched
+}
+
+// chargeWorkEEVDF charges curr's step work where the kernel runs no
+// update_curr() (chargeWork): the time counts for the step, and waits in
+// rq.vPending for the next update_curr(), so curr's vruntime stays where
+// the kernel's is (se->vruntime moves only in update_curr(), v6.17 fair.c).
+func chargeWorkEEVDF(s *Sim, rq *RQ) {
+	if _, d := s.accountCurr(rq); d > 0 {
+		rq.vPending += d
+	}
 }
 
 // placeEEVDF mirrors place_entity(): lag-preserving placement (PLACE_LAG),
@@ -196,9 +212,15 @@ func dequeueEEVDF(s *Sim, rq *RQ, p *Task, flags int) {
 // positive lag is dropped and the task re-placed (place_entity()); then
 // update_load_avg() and clear_delayed(). The task is runnable again where
 // it is: no select_task_rq(), no migration. Then wakeup_preempt() unless
-// it is the running task.
+// it is the running task. Nothing on this path calls update_curr() before
+// update_entity_lag() (enqueue_task_fair() returns right after
+// requeue_delayed_entity()), so the lag is measured against avg_vruntime()
+// with curr's vruntime as of its last update_curr(): a sleeper whose
+// vruntime the running task has passed since then keeps its negative lag
+// and its place, and wakeup_preempt()'s update_curr() then finds curr
+// ineligible. On a real 6.18 kernel (docs/real-kernel.md) the shorter of
+// two alternating bursts preempts the longer at nearly every wake-up so.
 func (s *Sim) requeueDelayed(rq *RQ, p *Task) {
-	updateCurrEEVDF(s, rq)
 	peltRequeue(s, rq, p)
 	s.updateEntityLag(rq, p)
 	if p.vlag > 0 {

@@ -256,6 +256,10 @@ type rqClass struct {
 	// updateCurr is the class's update_curr(): charge curr the time it ran;
 	// it reports whether the class asks for a reschedule.
 	updateCurr func(s *Sim, rq *RQ) bool
+	// chargeWork charges curr's step work at a point where the kernel calls
+	// no update_curr() (a step's end, the balancer's softirq stealing time):
+	// chargeByUpdate for a class whose queue does not depend on it.
+	chargeWork func(s *Sim, rq *RQ)
 	// pick chooses the next task; curr (nil unless runnable) competes.
 	pick func(s *Sim, rq *RQ, curr *Task) *Task
 	// wakeupPreempt: does the woken p preempt curr (check_preempt_curr())?
@@ -310,7 +314,7 @@ func init() {
 		class: rqClass{
 			enqueue: enqueueEEVDF, dequeue: dequeueEEVDF,
 			queueAdd: (*RQ).queueAddEEVDF, queueRemove: (*RQ).queueRemoveEEVDF,
-			putPrev: putPrevEEVDF, setNext: setNextEEVDF, updateCurr: updateCurrEEVDF,
+			putPrev: putPrevEEVDF, setNext: setNextEEVDF, updateCurr: updateCurrEEVDF, chargeWork: chargeWorkEEVDF,
 			pick: pickEEVDF, wakeupPreempt: wakeupPreemptEEVDF,
 			tickPreempt: tickPreemptEEVDF,
 			taskFork:    taskForkEEVDF, taskWaking: func(*Sim, *RQ, *Task) {},
@@ -347,7 +351,7 @@ func init() {
 		class: rqClass{
 			enqueue: enqueueCFS38, dequeue: dequeueCFS38,
 			queueAdd: (*RQ).treeAdd, queueRemove: (*RQ).treeRemove,
-			putPrev: putPrevCFS38, setNext: setNextCFS38, updateCurr: updateCurrCFS38,
+			putPrev: putPrevCFS38, setNext: setNextCFS38, updateCurr: updateCurrCFS38, chargeWork: chargeByUpdate,
 			pick: pickCFS38, wakeupPreempt: wakeupPreemptCFS38,
 			tickPreempt: tickPreemptCFS38,
 			taskFork:    taskForkCFS38, taskWaking: taskWakingCFS38,

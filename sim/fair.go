@@ -104,6 +104,19 @@ func (s *Sim) countQueuedTask(rq *RQ, p *Task, n int) {
 // update_curr() directly.
 func (s *Sim) updateCurr(rq *RQ) bool { return s.era.class.updateCurr(s, rq) }
 
+// chargeWork brings curr's step work up to date at a point where the kernel
+// runs no update_curr(): the end of a step's CPU work (the task just goes on
+// in user space) and the softirq time the balancer steals. v6.17 only
+// charges the work there (chargeWorkEEVDF); the other classes run their
+// updateCurr (chargeByUpdate).
+func (s *Sim) chargeWork(rq *RQ) { s.era.class.chargeWork(s, rq) }
+
+// chargeByUpdate is chargeWork for a class whose queue reads nothing that
+// depends on when curr was last brought up to date: 3.8's CFS (every reader
+// of curr's vruntime or min_vruntime calls update_curr() first) and 2.6.8's
+// classes.
+func chargeByUpdate(s *Sim, rq *RQ) { s.updateCurr(rq) }
+
 // accountCurr is the part of update_curr() every class shares: the time curr
 // ran since execStart, charged to its step and CPU time. It returns curr and
 // that time, or nil when there is nothing to charge.
@@ -184,6 +197,7 @@ func (s *Sim) setNext(rq *RQ, p *Task) {
 	s.era.track.setNext(s, rq, p)
 	s.setCurr(rq, p)
 	rq.execStart = s.now
+	rq.vPending = 0 // put_prev_entity()/dequeue_entity() brought prev up to date
 	rq.progAt = s.now
 	p.execStart = s.now
 	p.prevSumExec = p.sumExec

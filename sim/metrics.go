@@ -16,13 +16,17 @@ type Metrics struct {
 	RunqWaitUS            Percentiles `json:"runq_wait_us"`
 	// MigrationWaitUS: from a balancer migration (periodic, newidle, nohz,
 	// active) to the moved task's first run at its new CPU.
-	MigrationWaitUS       Percentiles    `json:"migration_wait_us"`
-	Migrations            MigrationStats `json:"migrations"`
-	Balance               BalanceStats   `json:"balance"`
-	CtxSwitches           int64          `json:"ctx_switches"`
-	Wakeups               int64          `json:"wakeups"`
-	SearchCostMS          float64        `json:"search_cost_ms"`
-	CPUsExaminedPerWakeup float64        `json:"cpus_examined_per_wakeup"`
+	MigrationWaitUS Percentiles    `json:"migration_wait_us"`
+	Migrations      MigrationStats `json:"migrations"`
+	Balance         BalanceStats   `json:"balance"`
+	CtxSwitches     int64          `json:"ctx_switches"`
+	// Preemptions: the context switches that took the CPU from a task
+	// still runnable (sched_switch with prev_state R; the kernel's
+	// involuntary switches, nivcsw), by a wakee, the tick or the balancer.
+	Preemptions           int64   `json:"preemptions"`
+	Wakeups               int64   `json:"wakeups"`
+	SearchCostMS          float64 `json:"search_cost_ms"`
+	CPUsExaminedPerWakeup float64 `json:"cpus_examined_per_wakeup"`
 	// Processes (fork, exec and exit steps; initial instances count as
 	// alive and their exits count): children forked by fork steps, exec
 	// steps run, tasks exited, the most tasks alive at once, and the
@@ -203,6 +207,7 @@ type TaskMetrics struct {
 type metricsAcc struct {
 	ops                int64
 	ctxSwitches        int64
+	preemptions        int64
 	wakeups            int64
 	searchCost         int64
 	balanceCost        int64
@@ -335,6 +340,7 @@ func (s *Sim) Metrics() Metrics {
 		Events:      s.nEvents,
 		Ops:         m.ops,
 		CtxSwitches: m.ctxSwitches,
+		Preemptions: m.preemptions,
 		Wakeups:     m.wakeups,
 		TraceHash:   s.TraceHash(),
 		Work:        s.work,

@@ -664,6 +664,7 @@ func o1Class(s *Sim) rqClass {
 		putPrev:     (*Sim).putPrevO1,
 		setNext:     (*Sim).setNextO1,
 		updateCurr:  (*Sim).updateCurrO1,
+		chargeWork:  chargeByUpdate,
 		pick:        (*Sim).pickO1, wakeupPreempt: (*Sim).wakeupPreemptO1,
 		tickPreempt: (*Sim).tickPreemptO1,
 		taskFork:    (*Sim).taskForkO1, taskWaking: func(*Sim, *RQ, *Task) {},

@@ -143,6 +143,14 @@ type RQ struct {
 	gen   uint32  // generation of the pending evRunDone
 	// execStart is when curr's current accounting segment began.
 	execStart int64
+	// vPending is run time curr has been charged for its step's work but
+	// not yet in its vruntime: v6.17 advances vruntime only in update_curr(),
+	// and the kernel calls none at the end of a step of user work
+	// (chargeWork), so between its calls curr's vruntime is as stale as the
+	// kernel's, which every reader of avg_vruntime() without an update_curr()
+	// first sees (requeue_delayed_entity(); can_migrate_task()'s
+	// eligibility test on the source runqueue).
+	vPending int64
 	// progAt is when curr's step work was last brought up to date
 	// (progress, smt.go; kept only with SMT sharing on); smtOthers is how
 	// many of its SMT siblings had a curr when its core was last settled.

@@ -190,6 +190,7 @@ func staircaseClass(s *Sim) rqClass {
 		putPrev:     (*Sim).putPrevO1,
 		setNext:     (*Sim).setNextStair,
 		updateCurr:  (*Sim).updateCurrO1,
+		chargeWork:  chargeByUpdate,
 		pick:        (*Sim).pickStair, wakeupPreempt: (*Sim).wakeupPreemptStair,
 		tickPreempt: (*Sim).tickPreemptStair,
 		taskFork:    (*Sim).taskForkStair, taskWaking: func(*Sim, *RQ, *Task) {},

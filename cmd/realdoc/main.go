@@ -41,12 +41,16 @@ func main() {
 		"policy.select_idle_sibling=off", "policy.migration_cost=5ms",
 		// v6.17's own newidle rules, where the host kernel has the later
 		// ones (realkernel.NewidleFeatures), and no timer spread.
-		"policy.features.NI_RANDOM=false policy.features.NEWIDLE_BUMP=true", "machine.costs.timer_irq_spread=0s"}
+		"policy.features.NI_RANDOM=false policy.features.NEWIDLE_BUMP=true", "machine.costs.timer_irq_spread=0s",
+		// A sleeper left sched_delayed is what a waker's wake-up finds
+		// and preempts for (sim.TestSyncPairPreemption).
+		"policy.features.DELAY_DEQUEUE=false"}
 	cases := []realkernel.ReportCase{
 		{File: dir + "pair-20us.json", Variants: whatIf},
 		{File: dir + "trio-80-40-40.json", Variants: whatIf},
 		{File: dir + "four-30.json", Variants: whatIf},
 		{File: dir + "server-1to4.json", Variants: whatIf},
+		{File: dir + "pair-one-cpu.json", Variants: whatIf},
 	}
 	if *short {
 		for i := range cases {

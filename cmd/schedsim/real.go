@@ -166,7 +166,7 @@ func writeRealTable(w io.Writer, r *realkernel.Result) {
 		{"wake-up latency us", pct(r.WakeupLatencyUS)},
 		{"run-queue wait us", pct(r.RunqWaitUS)},
 		{"wake-ups", fmt.Sprint(r.Wakeups)},
-		{"context switches", fmt.Sprint(r.CtxSwitches)},
+		{"context switches", fmt.Sprintf("%d (preemptions %d)", r.CtxSwitches, r.Preemptions)},
 		{"migrations", fmt.Sprintf("%d: wakeup %d, other %d (of which active %d)", mg.Total, mg.Wakeup, mg.Other, mg.Active)},
 		{"  by distance", fmt.Sprintf("smt %d, cluster %d, llc %d, package %d, numa %d", mg.SMT, mg.Cluster, mg.LLC, mg.Package, mg.NUMA)},
 	}...)

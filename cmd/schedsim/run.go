@@ -151,7 +151,7 @@ func writeTable(w io.Writer, m *sim.Metrics) {
 	fmt.Fprintf(tw, "wake-up latency us\t%s\n", pct(m.WakeupLatencyUS))
 	fmt.Fprintf(tw, "run-queue wait us\t%s\n", pct(m.RunqWaitUS))
 	fmt.Fprintf(tw, "wake-ups\t%d\n", m.Wakeups)
-	fmt.Fprintf(tw, "context switches\t%d\n", m.CtxSwitches)
+	fmt.Fprintf(tw, "context switches\t%d (preemptions %d)\n", m.CtxSwitches, m.Preemptions)
 	fmt.Fprintf(tw, "migrations\t%d: wakeup %d, balance %d, newidle %d, nohz %d, active %d, fork %d\n",
 		mg.Total, mg.Wakeup, mg.Balance, mg.Newidle, mg.Nohz, mg.Active, mg.Fork)
 	fmt.Fprintf(tw, "  by distance\tsmt %d, cluster %d, llc %d, package %d, numa %d\n", mg.SMT, mg.Cluster, mg.LLC, mg.Package, mg.NUMA)
