@@ -32,7 +32,7 @@ help:
 	@echo "make test-hostile  replay testdata/hostile through the CLI and the page's import path"
 	@echo "make test-e2e   build the wasm, then drive the page in headless Chromium"
 	@echo "make test-real  the simulator against this machine's kernel (root, tracefs; ~20 s, alone)"
-	@echo "make real-kernel regenerate docs/real-kernel.md (root, tracefs; ~11 min, alone)"
+	@echo "make real-kernel regenerate docs/real-kernel.md (root, tracefs; ~12 min, alone)"
 	@echo "make screenshot test-e2e that also writes docs/screenshot.png"
 	@echo "make screens    the canvas at 2, 80 and 256 CPUs, normal, talk, A/B: docs/screenshot-*.png"
 	@echo "make bench      benchmarks (native); BASE=<commit>: against that commit, side by side"
