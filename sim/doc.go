@@ -111,13 +111,14 @@
 // When, too: v6.17's update_curr() runs where the kernel runs it (enqueue,
 // dequeue, put_prev, the tick, a wake-up's preemption check), not at the end
 // of a program's run step, which is no kernel entry, so between two calls
-// the running task's vruntime is as stale as the kernel's; requeue_delayed_
-// entity() reads it so (rq.vPending, chargeWork). A step that is a system
-// call (a wake, a fork, a synchronisation step) and asks for a reschedule of
-// its own CPU hands it over on its way back to user space, before the
-// program's next step (runTask; exit_to_user_mode_loop()). The two together
-// give the wake-up preemptions of this project's 6.18 guest
-// (TestSyncPairPreemption, realkernel.TestSyncPairPreemptionReal).
+// the running task's vruntime is as stale as the kernel's, and
+// requeue_delayed_entity() reads it so (rq.vPending, chargeWork). A step
+// that is a system call (a wake, a fork, a synchronisation step) and asks
+// for a reschedule of its own CPU hands it over on its way back to user
+// space, before the program's next step (runTask;
+// exit_to_user_mode_loop()). The two together give the wake-up preemptions
+// of this project's 6.18 guest (TestSyncPairPreemption,
+// realkernel.TestSyncPairPreemptionReal).
 //
 // # The cost model (what makes policies differ in outcome)
 //
