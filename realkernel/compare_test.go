@@ -8,16 +8,29 @@ import (
 	"schedplay/sim"
 )
 
+// testdataScenario loads testdata/name and sets each path, value pair of
+// sets on it.
+func testdataScenario(t *testing.T, name string, sets ...string) *scenarios.Scenario {
+	t.Helper()
+	s, err := scenarios.Load("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(sets); i += 2 {
+		if err := s.Set(sets[i], sets[i+1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
+
 // TestSimScenarioAsTheHarnessRuns: the simulator's side of a comparison
 // runs the v6.17 base on the host's machine with the harness's two
 // properties: run steps exact (no jitter) and threads without PELT history
 // (they slept in the start barrier; not fresh forks), whatever the
 // scenario or the costs say.
 func TestSimScenarioAsTheHarnessRuns(t *testing.T) {
-	s, err := scenarios.Load("testdata/four-30.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := testdataScenario(t, "four-30.json")
 	host := scenarios.Machine{Nodes: 1, SocketsPerNode: 1, LLCsPerSocket: 1, ClustersPerLLC: 1, CoresPerCluster: 2, ThreadsPerCore: 1, HZ: 250}
 	jitter := 30
 	for _, costs := range []*scenarios.Costs{nil, {ContextSwitch: "4us", JitterPct: &jitter}} {
@@ -35,10 +48,7 @@ func TestSimScenarioAsTheHarnessRuns(t *testing.T) {
 // later (HZ 250: 500 us steps, on top of a start of its own), and
 // PhaseRows gives each row's mean over the runs with its range.
 func TestTickPhases(t *testing.T) {
-	s, err := scenarios.Load("testdata/pipeline.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := testdataScenario(t, "pipeline.json")
 	s.Machine.HZ = 250
 	s.Tasks[1].Start = "1ms"
 	for i, want := range [][2]string{{"0s", "1ms"}, {"500µs", "1.5ms"}, {"3.5ms", "4.5ms"}} {

@@ -292,10 +292,7 @@ func needReal(t *testing.T) {
 // simulated one.
 func TestRunStepIsCPUWork(t *testing.T) {
 	needReal(t)
-	s, err := scenarios.Load("testdata/two-hogs.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := testdataScenario(t, "two-hogs.json")
 	res, _, err := Run(s, Options{Isolate: true})
 	if err != nil {
 		t.Fatal(err)
@@ -318,13 +315,7 @@ func TestRunStepIsCPUWork(t *testing.T) {
 // the traced one; a pass that ran nothing, or something else, does not.
 func TestUntracedRun(t *testing.T) {
 	needReal(t)
-	s, err := scenarios.Load("testdata/pipeline.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Set("duration", "1s"); err != nil {
-		t.Fatal(err)
-	}
+	s := testdataScenario(t, "pipeline.json", "duration", "1s")
 	res, _, err := Run(s, Options{Isolate: true, Untraced: true})
 	if err != nil {
 		t.Fatal(err)
@@ -366,13 +357,7 @@ func onHost(t *testing.T, s *scenarios.Scenario) *scenarios.Scenario {
 // first pulls the preempted thread.
 func TestRunStepEndsInUserSpace(t *testing.T) {
 	needReal(t)
-	s, err := scenarios.Load("testdata/four-30.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Set("duration", "2s"); err != nil {
-		t.Fatal(err)
-	}
+	s := testdataScenario(t, "four-30.json", "duration", "2s")
 	ms, err := SimulatePhases(onHost(t, s))
 	if err != nil {
 		t.Fatal(err)
@@ -431,15 +416,7 @@ func TestSyncPairPreemptionReal(t *testing.T) {
 		client, server string
 		preempted      int // the task index that waits in the queue
 	}{{"30us", "25us", 0}, {"25us", "30us", 1}} {
-		s, err := scenarios.Load("testdata/pair-one-cpu.json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		for path, v := range map[string]string{"duration": "1s", "tasks[0].program[0].run": c.client, "tasks[1].program[1].run": c.server} {
-			if err := s.Set(path, v); err != nil {
-				t.Fatal(err)
-			}
-		}
+		s := testdataScenario(t, "pair-one-cpu.json", "duration", "1s", "tasks[0].program[0].run", c.client, "tasks[1].program[1].run", c.server)
 		res, _, err := Run(s, Options{Isolate: true})
 		if err != nil {
 			t.Fatal(err)
