@@ -11,19 +11,34 @@ package sim
 // may still carry blocked load, only to decay that load (NOHZ_STATS_KICK:
 // `if (READ_ONCE(nohz.has_blocked) && time_after(now,
 // READ_ONCE(nohz.next_blocked))) flags = NOHZ_STATS_KICK;`), even when no
-// balancing is due.
+// balancing is due, and while a CPU has entered nohz idle since the last
+// collation, only to collate the idle CPUs' next_balance (NOHZ_NEXT_KICK:
+// `if (READ_ONCE(nohz.needs_update)) flags |= NOHZ_NEXT_KICK;`).
+//
+// A kick while one is pending adds its flags to the pending one (kick_ilb():
+// atomic_fetch_or() into nohz_flags(ilb_cpu); no second IPI).
 func (s *Sim) nohzBalancerKick(rq *RQ) {
-	if s.m.nIdle == 0 || s.nohzKickPending {
+	rq.nohzStopped = false // nohz_balance_exit_idle(): its first busy tick
+	if s.m.nIdle == 0 {
 		return
 	}
 	j := s.jiffies()
 	stats := s.era.nohzStatsKick && s.nohzHasBlocked && j > s.nohzNextBlocked
 	balance := j >= s.nohzNextBalance && (rq.nrRunning >= 2 || s.era.nohzKickBusy(s, rq))
-	if !stats && !balance {
+	next := s.era.nohzNextKick && s.nohzNeedsUpdate
+	if !stats && !balance && !next {
 		return
 	}
 	if balance {
+		// NOHZ_KICK_MASK: a balance kick decays blocked load too.
+		stats = s.era.nohzStatsKick
 		s.nohzNextBalance = j + 1
+	}
+	if s.nohzKickPending {
+		s.nohzKickBalance = s.nohzKickBalance || balance
+		s.nohzKickStats = s.nohzKickStats || stats
+		s.nohzKickNext = s.nohzKickNext || next
+		return
 	}
 	// find_new_ilb(): the first idle CPU.
 	ilb := -1
@@ -37,7 +52,7 @@ func (s *Sim) nohzBalancerKick(rq *RQ) {
 		return
 	}
 	s.nohzKickPending = true
-	s.nohzKickBalance = balance
+	s.nohzKickBalance, s.nohzKickStats, s.nohzKickNext = balance, stats, next
 	irq := s.cpus[ilb]
 	// The kick's IPI; none to a polling CPU in v6.17 (kick_ilb()'s
 	// smp_call_function_single_async(): era.queuedIPIPolls).
@@ -66,22 +81,38 @@ func nohzKickBusy38(s *Sim, rq *RQ) bool {
 	return false
 }
 
-// nohzIdleBalance mirrors _nohz_idle_balance(): the kicked idle CPU decays
-// the blocked load of every idle CPU and, for a balance kick, balances
-// those whose next_balance is due, starting after itself and ending with
-// itself. A 3.8 idle CPU's cpu_load[] is brought up to date first
-// (update_idle_cpu_load(), 3.8 fair.c:5576).
+// nohzBalanceEnterIdle mirrors v6.17 nohz_balance_enter_idle(), called as
+// the CPU's tick stops in idle (at idle entry in the model): the idle CPUs
+// may carry blocked load, and a CPU whose tick had run busy since it last
+// entered is new to nohz, so nohz.next_balance must take its next_balance.
+func (s *Sim) nohzBalanceEnterIdle(rq *RQ) {
+	if !rq.nohzStopped {
+		rq.nohzStopped = true
+		s.nohzNeedsUpdate = true
+	}
+	s.nohzHasBlocked = true
+}
+
+// nohzIdleBalance mirrors _nohz_idle_balance(): the kicked idle CPU visits
+// every idle CPU, starting after itself and ending with itself: for a stats
+// kick it decays their blocked load, for a balance kick it balances those
+// whose next_balance is due, and for any kick it collates their
+// next_balance into nohz.next_balance. A 3.8 idle CPU's cpu_load[] is
+// brought up to date first (update_idle_cpu_load(), 3.8 fair.c:5576); a
+// 3.8 kick is always a balance kick and decays as one.
 func (s *Sim) nohzIdleBalance(ilb *RQ) {
 	s.nohzKickPending = false
-	balance := s.nohzKickBalance
+	balance, stats, nextKick := s.nohzKickBalance, s.nohzKickStats || !s.era.nohzStatsKick, s.nohzKickNext
+	if nextKick {
+		s.nohzNeedsUpdate = false
+	}
 	if ilb.idle {
 		ilb.idleSince = s.now // it woke up to do this
 	}
 	n := s.topo.NCPU
 	j := s.jiffies()
 	next := j + 60*int64(s.cfg.Machine.HZ)
-	update := false
-	hasBlocked := false
+	update, hasBlocked, aborted := false, false, false
 	s.nohzBalancing = true
 	for i := 1; i <= n; i++ {
 		c := (ilb.cpu + i) % n
@@ -89,13 +120,20 @@ func (s *Sim) nohzIdleBalance(ilb *RQ) {
 			continue
 		}
 		if !s.idleCPU(ilb.cpu) && ilb.needResched {
-			hasBlocked = true // the pass was cut short: keep trying
+			// The pass was cut short: keep trying.
+			hasBlocked = stats
+			if nextKick {
+				s.nohzNeedsUpdate = true
+			}
+			aborted = true
 			break
 		}
 		rq := s.cpus[c]
-		s.era.track.decayBlocked(s, rq)
-		if rq.cfsAvg.LoadAvg > 0 || rq.cfsAvg.UtilAvg > 0 {
-			hasBlocked = true // update_nohz_stats(): still blocked load
+		if stats {
+			s.era.track.decayBlocked(s, rq)
+			if rq.cfsAvg.LoadAvg > 0 || rq.cfsAvg.UtilAvg > 0 {
+				hasBlocked = true // update_nohz_stats(): still blocked load
+			}
 		}
 		if balance && j >= rq.nextBalance {
 			if f := s.era.nohzIdleUpdate; f != nil {
@@ -114,10 +152,20 @@ func (s *Sim) nohzIdleBalance(ilb *RQ) {
 		// the pass left (era.idleMult).
 		s.setIdleMult(ilb)
 	}
-	// nohz.next_blocked = now + LOAD_AVG_PERIOD ms; has_blocked stays set
-	// while some idle CPU still has blocked load.
-	s.nohzNextBlocked = j + (32*int64(s.cfg.Machine.HZ)+999)/1000
-	s.nohzHasBlocked = hasBlocked
+	if aborted && s.era.nohzNextKick {
+		// v6.17 `goto abort`: nohz.next_balance and next_blocked stay as
+		// they were (3.8 sets next_balance from the CPUs it visited).
+		if hasBlocked {
+			s.nohzHasBlocked = true
+		}
+		return
+	}
+	if stats {
+		// nohz.next_blocked = now + LOAD_AVG_PERIOD ms; has_blocked stays
+		// set while some idle CPU still has blocked load.
+		s.nohzNextBlocked = j + (32*int64(s.cfg.Machine.HZ)+999)/1000
+		s.nohzHasBlocked = hasBlocked
+	}
 	if update {
 		s.nohzNextBalance = next
 	}

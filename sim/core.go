@@ -310,6 +310,9 @@ func (s *Sim) goIdle(rq *RQ, prev *Task) {
 	if s.topo.NCPU > 1 && !s.topo.SMT[rq.cpu].Intersects(&s.busyMask) {
 		rq.llc.hasIdleCores = true // the whole core is idle
 	}
+	if s.era.nohzNextKick && s.feature(FeatNohzIdleBalance) {
+		s.nohzBalanceEnterIdle(rq)
+	}
 }
 
 // wakeIdle starts rq's exit from its idle state because work arrived: the
@@ -645,7 +648,9 @@ func (s *Sim) tick(rq *RQ, j int64) {
 	idle := rq.curr == nil
 	if idle && s.feature(FeatNohzIdleBalance) {
 		rq.tickOn = false
-		s.nohzHasBlocked = true // nohz_balance_enter_idle(): WRITE_ONCE(nohz.has_blocked, 1)
+		if !s.era.nohzNextKick {
+			s.nohzHasBlocked = true // nohz_balance_enter_idle(): WRITE_ONCE(nohz.has_blocked, 1)
+		}
 		return
 	}
 	if !idle {

@@ -94,7 +94,9 @@
 // SIS_UTIL), find_idlest_group()/cpu() of both eras; sched_balance_rq() with
 // group classification, calculate_imbalance(), detach_tasks() and
 // can_migrate_task(); newidle and nohz idle balancing (3.8
-// update_idle_cpu_load(), v6.17 NOHZ_STATS_KICK, and v6.17
+// update_idle_cpu_load(), v6.17 NOHZ_STATS_KICK, v6.17 NOHZ_NEXT_KICK, which
+// has a busy tick collate a newly idle CPU's next_balance into
+// nohz.next_balance, and v6.17
 // sched_balance_newidle()'s "Move the next balance forward", which makes an
 // idle CPU due for balancing at idle intervals, and its cost bump on a
 // failed pass, 155213a2aed4, in v6.17 and reverted after it:
@@ -208,7 +210,10 @@
 //     (nothing yields).
 //   - Ticks are aligned on all CPUs (skew_tick=0); an idle CPU stops its
 //     tick (NOHZ) — with NOHZ_IDLE_BALANCE off it keeps ticking and balances
-//     itself, as a kernel without CONFIG_NO_HZ_COMMON would.
+//     itself, as a kernel without CONFIG_NO_HZ_COMMON would. A v6.17 CPU
+//     enters nohz (nohz_balance_enter_idle()) as it goes idle, where the
+//     kernel stops the tick only when its next timer is more than a tick
+//     away and otherwise keeps ticking and balances itself.
 //   - The balance softirq runs inline at the tick that raises it;
 //     SD_SERIALIZE never blocks (the simulator has one balancer at a time).
 //   - C-states: a CPU is in the deepest state whose target residency its

@@ -201,6 +201,15 @@ type era struct {
 	// idle CPUs' blocked load, every LOAD_AVG_PERIOD ms (v6.17
 	// NOHZ_STATS_KICK; 3.8 has no such kick).
 	nohzStatsKick bool
+	// nohzNextKick: a CPU enters nohz idle as it goes idle
+	// (nohz_balance_enter_idle() from tick_nohz_idle_stop_tick(): has_blocked,
+	// and needs_update if its tick had run busy since it last entered), and a
+	// busy tick kicks an idle CPU only to collate the idle CPUs' next_balance
+	// into nohz.next_balance while needs_update is set (v6.17 NOHZ_NEXT_KICK,
+	// 7fd7a9e0caba "sched/fair: Trigger nohz.next_balance updates when a CPU
+	// goes NOHZ-idle", v5.14). Without it a newly idle CPU whose balance is
+	// due waits for nohz.next_balance as the last idle balance left it.
+	nohzNextKick bool
 	// nohzIdleUpdate brings an idle CPU's load history up to date before
 	// the idle load balancer balances it (3.8 update_idle_cpu_load()).
 	nohzIdleUpdate func(s *Sim, rq *RQ)
@@ -338,6 +347,7 @@ func init() {
 		nohzKickBusy:      nohzKickBusy617,
 		activeBalance:     (*Sim).activeBalance,
 		nohzStatsKick:     true,
+		nohzNextKick:      true,
 		nohzIdleUpdate:    func(*Sim, *RQ) {},
 	}
 	eraV38 = era{

@@ -104,3 +104,68 @@ func TestNewidleMovesNextBalance(t *testing.T) {
 		}
 	}
 }
+
+// TestNohzNextKick: a v6.17 CPU whose tick stops in idle for the first time
+// since its last busy tick sets nohz.needs_update (nohz_balance_enter_idle()),
+// and a busy tick then kicks an idle CPU only to collate the idle CPUs'
+// next_balance into nohz.next_balance (NOHZ_NEXT_KICK, 7fd7a9e0caba).
+// Worked by hand on the small machine (HZ 1000, a jiffy is 1 ms), every CPU
+// busy but cpu1, cpu0 ticking with two tasks: cpu1 goes idle at jiffy 100
+// with next_balance 101, while nohz.next_balance is 130 (left by an idle
+// balance whose CPU has turned busy since).
+//   - jiffy 100: 100 < 130, no balance kick, but needs_update: a NEXT kick;
+//     its pass balances no one and takes cpu1's 101 as nohz.next_balance;
+//   - jiffy 101: due, and cpu0 has two tasks: a balance kick.
+//
+// Without NOHZ_NEXT_KICK (3.8) jiffy 100 kicks nothing and the balance waits
+// for jiffy 130. A CPU whose tick stops again with no busy tick in between
+// is still registered (rq->nohz_tick_stopped) and does not set needs_update.
+func TestNohzNextKick(t *testing.T) {
+	for _, base := range []Base{BaseV617, BaseV38} {
+		s := smallSim(t, base, SISV36)
+		if base == BaseV617 {
+			s = smallSim(t, base, SISUtil)
+		}
+		busy(s, 0, 2, 3, 4, 5, 6, 7)
+		s.m.nIdle = 1
+		s.now = 100 * s.tickNS
+		rq0, rq1 := s.cpus[0], s.cpus[1]
+		rq0.nrRunning = 2
+		rq1.nextBalance = 101
+		s.nohzNextBalance = 130
+		if s.era.nohzNextKick {
+			s.nohzBalanceEnterIdle(rq1)
+		}
+		s.nohzBalancerKick(rq0)
+		if base == BaseV38 {
+			if s.nohzKickPending {
+				t.Fatalf("v3.8: a kick at jiffy 100 before nohz.next_balance 130")
+			}
+			continue
+		}
+		if !s.nohzKickPending || s.nohzKickBalance || !s.nohzKickNext {
+			t.Fatalf("jiffy 100: kick pending %v, balance %v, next %v; want a NEXT kick only", s.nohzKickPending, s.nohzKickBalance, s.nohzKickNext)
+		}
+		s.nohzIdleBalance(rq1)
+		if s.nohzNextBalance != 101 || s.nohzNeedsUpdate {
+			t.Fatalf("after the NEXT pass: nohz.next_balance %d, needs_update %v; want 101, false", s.nohzNextBalance, s.nohzNeedsUpdate)
+		}
+		s.now = 101 * s.tickNS
+		s.nohzBalancerKick(rq0)
+		if !s.nohzKickPending || !s.nohzKickBalance || !s.nohzKickStats {
+			t.Fatalf("jiffy 101: kick pending %v, balance %v, stats %v; want a balance kick (NOHZ_KICK_MASK)", s.nohzKickPending, s.nohzKickBalance, s.nohzKickStats)
+		}
+		s.nohzKickPending = false
+		// cpu1's tick stops again with no busy tick of its own in between:
+		// still registered, no new collation.
+		s.nohzBalanceEnterIdle(rq1)
+		if s.nohzNeedsUpdate {
+			t.Fatalf("needs_update set by a CPU still registered in nohz")
+		}
+		s.nohzBalancerKick(rq1) // its busy tick: nohz_balance_exit_idle()
+		s.nohzBalanceEnterIdle(rq1)
+		if !s.nohzNeedsUpdate {
+			t.Fatalf("needs_update not set by a CPU entering nohz after a busy tick")
+		}
+	}
+}

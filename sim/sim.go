@@ -191,9 +191,13 @@ type RQ struct {
 	nextBuddy, lastBuddy *Task
 	tickOn               bool
 	tickFrom             int64 // first jiffy its restarted tick fires
-	idleStamp            int64 // rq->idle_stamp (0: not idle)
-	avgIdle              int64 // rq->avg_idle
-	maxIdleBalanceCost   int64
+	// nohzStopped is rq->nohz_tick_stopped (v6.17): set when the CPU's
+	// tick stops in idle (nohz_balance_enter_idle()), cleared at its first
+	// busy tick (nohz_balance_exit_idle()), not at every wake-up.
+	nohzStopped        bool
+	idleStamp          int64 // rq->idle_stamp (0: not idle)
+	avgIdle            int64 // rq->avg_idle
+	maxIdleBalanceCost int64
 
 	// PELT.
 	cfsAvg          SchedAvg
@@ -305,12 +309,17 @@ type Sim struct {
 	rdOverloaded    bool
 	nohzNextBalance int64 // jiffies
 	nohzKickPending bool
-	// nohzKickBalance: the pending kick asks for balancing (NOHZ_BALANCE_KICK),
-	// not only for blocked-load decay (NOHZ_STATS_KICK, v6.17).
-	nohzKickBalance bool
+	// The pending kick's flags (nohz_flags(ilb_cpu)): balancing
+	// (NOHZ_BALANCE_KICK), blocked-load decay (NOHZ_STATS_KICK, v6.17) and
+	// collating the idle CPUs' next_balance (NOHZ_NEXT_KICK, v6.17). A kick
+	// while one is pending adds its flags to it.
+	nohzKickBalance, nohzKickStats, nohzKickNext bool
 	// nohz.has_blocked and nohz.next_blocked (jiffies), v6.17.
 	nohzHasBlocked  bool
 	nohzNextBlocked int64
+	// nohz.needs_update (v6.17): a CPU has entered nohz idle since
+	// nohz.next_balance was last collated.
+	nohzNeedsUpdate bool
 	nohzBalancing   bool
 	lruBuf          []*Task
 	// Task slots of fork steps: per group, the slots whose task exited
