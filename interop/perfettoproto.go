@@ -439,10 +439,9 @@ func (p *protoTrace) event(e *sim.Event) {
 	c := int(e.CPU)
 	switch e.Kind {
 	case sim.EvSwitch:
-		// prev is the task this CPU ran, which is not always e.Arg: when
-		// a task blocks and newidle balancing pulls another, the simulator
-		// reports idle -> pulled, where the kernel's __schedule() (which
-		// balances before it switches) reports blocked -> pulled.
+		// prev is the task this CPU ran (e.Arg names it too: after a
+		// newidle pull, the task that blocked, as the kernel's __schedule()
+		// reports it), tracked here so that the state written is its own.
 		prev, next := p.cur[c], e.Task
 		if prev < 0 && next < 0 {
 			// A CPU that left idle for a wake-up whose task was taken

@@ -7,10 +7,15 @@ package sim
 // schedule mirrors __schedule() on rq: pick the next entity (curr competes if
 // still runnable), newidle-balance when nothing is runnable, switch, and run
 // the chosen task's program until it needs CPU time.
+//
+// A newidle pass runs inside the kernel's pick (pick_next_task_fair() ->
+// sched_balance_newidle()), so the switch that follows a pull is still from
+// the task that blocked: sched_switch reports it as prev, not the idle task.
 func (s *Sim) schedule(rq *RQ) {
 	if rq.exiting {
 		return // still leaving an idle state: evIdleReady reschedules
 	}
+	var blocked *Task // the task put back before a newidle pass pulled
 	for guard := 0; ; guard++ {
 		if guard > 1_000_000 {
 			panic("sim: schedule loop does not converge")
@@ -22,23 +27,29 @@ func (s *Sim) schedule(rq *RQ) {
 			s.updateCurr(rq)
 		}
 		next := s.pickNext(rq)
+		from := prev
+		if from == nil {
+			from = blocked
+		}
 		if next == nil {
 			if prev != nil {
 				s.putPrev(rq)
 				rq.gen++
 			}
 			if s.newidleBalance(rq) {
+				blocked = from
 				continue
 			}
-			s.goIdle(rq, prev)
+			s.goIdle(rq, from)
 			return
 		}
+		blocked = nil
 		if next != prev {
 			if prev != nil {
 				s.putPrev(rq)
 				rq.gen++
 			}
-			s.switchTo(rq, prev, next)
+			s.switchTo(rq, prev, next, from)
 		}
 		if s.runTask(rq, next) && !rq.needResched {
 			return
@@ -48,8 +59,10 @@ func (s *Sim) schedule(rq *RQ) {
 
 // switchTo makes next the running task (context_switch()) and charges the
 // cost model: the switch itself, a cache-cold refill if next last ran
-// elsewhere, and the communication cost of its waker's message.
-func (s *Sim) switchTo(rq *RQ, prev, next *Task) {
+// elsewhere, and the communication cost of its waker's message. prev is
+// the runqueue's curr (nil when it was idle); from is the task the trace
+// names as the switch's prev (the one that blocked, after a newidle pull).
+func (s *Sim) switchTo(rq *RQ, prev, next, from *Task) {
 	c := &s.costs
 	if prev == nil {
 		s.leaveIdleAccounting(rq)
@@ -101,8 +114,8 @@ func (s *Sim) switchTo(rq *RQ, prev, next *Task) {
 	s.setNext(rq, next)
 	next.state = TaskRunning
 	arg := int32(-1)
-	if prev != nil {
-		arg = prev.id
+	if from != nil {
+		arg = from.id
 	}
 	s.emit(&Event{Kind: EvSwitch, CPU: int16(rq.cpu), From: -1, Task: next.id, Arg: arg, Level: -1, Why: -1})
 	if !rq.tickOn {
