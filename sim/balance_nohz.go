@@ -4,6 +4,15 @@ package sim
 // (nohz_balancer_kick(), 3.8 nohz_kick_needed()), which balances on behalf
 // of every idle CPU whose balance is due (_nohz_idle_balance()).
 
+// nohzFlags are a kick's NOHZ_*_KICK flags.
+type nohzFlags uint8
+
+const (
+	nohzBalanceKick nohzFlags = 1 << iota // balance the idle CPUs that are due
+	nohzStatsKick                         // decay their blocked load (v6.17; every 3.8 kick does)
+	nohzNextKick                          // collate their next_balance (v6.17)
+)
+
 // nohzBalancerKick mirrors nohz_balancer_kick() (3.8 nohz_kick_needed()):
 // a busy CPU's tick asks an idle CPU to balance on behalf of all idle CPUs
 // (NOHZ_BALANCE_KICK) when one is due and this CPU has work to spare. In
@@ -23,21 +32,23 @@ func (s *Sim) nohzBalancerKick(rq *RQ) {
 		return
 	}
 	j := s.jiffies()
-	stats := s.era.nohzStatsKick && s.nohzHasBlocked && j > s.nohzNextBlocked
-	balance := j >= s.nohzNextBalance && (rq.nrRunning >= 2 || s.era.nohzKickBusy(s, rq))
-	next := s.era.nohzNextKick && s.nohzNeedsUpdate
-	if !stats && !balance && !next {
-		return
+	var flags nohzFlags
+	if s.era.nohzStatsKick && s.nohzHasBlocked && j > s.nohzNextBlocked {
+		flags |= nohzStatsKick
 	}
-	if balance {
+	if j >= s.nohzNextBalance && (rq.nrRunning >= 2 || s.era.nohzKickBusy(s, rq)) {
 		// NOHZ_KICK_MASK: a balance kick decays blocked load too.
-		stats = s.era.nohzStatsKick
+		flags |= nohzBalanceKick | nohzStatsKick
 		s.nohzNextBalance = j + 1
 	}
-	if s.nohzKickPending {
-		s.nohzKickBalance = s.nohzKickBalance || balance
-		s.nohzKickStats = s.nohzKickStats || stats
-		s.nohzKickNext = s.nohzKickNext || next
+	if s.era.nohzNextKick && s.nohzNeedsUpdate {
+		flags |= nohzNextKick
+	}
+	if flags == 0 {
+		return
+	}
+	if s.nohzKick != 0 {
+		s.nohzKick |= flags
 		return
 	}
 	// find_new_ilb(): the first idle CPU.
@@ -51,8 +62,7 @@ func (s *Sim) nohzBalancerKick(rq *RQ) {
 	if ilb < 0 {
 		return
 	}
-	s.nohzKickPending = true
-	s.nohzKickBalance, s.nohzKickStats, s.nohzKickNext = balance, stats, next
+	s.nohzKick = flags
 	irq := s.cpus[ilb]
 	// The kick's IPI; none to a polling CPU in v6.17 (kick_ilb()'s
 	// smp_call_function_single_async(): era.queuedIPIPolls).
@@ -101,8 +111,9 @@ func (s *Sim) nohzBalanceEnterIdle(rq *RQ) {
 // brought up to date first (update_idle_cpu_load(), 3.8 fair.c:5576); a
 // 3.8 kick is always a balance kick and decays as one.
 func (s *Sim) nohzIdleBalance(ilb *RQ) {
-	s.nohzKickPending = false
-	balance, stats, nextKick := s.nohzKickBalance, s.nohzKickStats || !s.era.nohzStatsKick, s.nohzKickNext
+	flags := s.nohzKick
+	s.nohzKick = 0
+	balance, stats, nextKick := flags&nohzBalanceKick != 0, flags&nohzStatsKick != 0, flags&nohzNextKick != 0
 	if nextKick {
 		s.nohzNeedsUpdate = false
 	}

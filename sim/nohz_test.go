@@ -20,7 +20,7 @@ func TestUpdateIdleCPULoad38(t *testing.T) {
 	rq.lastLoadUpdate = 0
 	rq.nextBalance = 0
 	s.now = 10 * s.tickNS
-	s.nohzKickBalance = true
+	s.nohzKick = nohzBalanceKick | nohzStatsKick
 	s.nohzIdleBalance(s.cpus[0])
 	if rq.cpuLoad[0] != 0 || rq.cpuLoad[1] != 0 || rq.cpuLoad[2] != 54 || rq.cpuLoad[3] != 263 || rq.lastLoadUpdate != 10 {
 		t.Fatalf("cpu_load after the nohz balance: %v (last update %d), want [0 0 54 263 ...] at jiffy 10", rq.cpuLoad, rq.lastLoadUpdate)
@@ -138,13 +138,13 @@ func TestNohzNextKick(t *testing.T) {
 		}
 		s.nohzBalancerKick(rq0)
 		if base == BaseV38 {
-			if s.nohzKickPending {
+			if s.nohzKick != 0 {
 				t.Fatalf("v3.8: a kick at jiffy 100 before nohz.next_balance 130")
 			}
 			continue
 		}
-		if !s.nohzKickPending || s.nohzKickBalance || !s.nohzKickNext {
-			t.Fatalf("jiffy 100: kick pending %v, balance %v, next %v; want a NEXT kick only", s.nohzKickPending, s.nohzKickBalance, s.nohzKickNext)
+		if s.nohzKick&nohzNextKick == 0 || s.nohzKick&nohzBalanceKick != 0 {
+			t.Fatalf("jiffy 100: kick flags %03b; want a NEXT kick and no balance", s.nohzKick)
 		}
 		s.nohzIdleBalance(rq1)
 		if s.nohzNextBalance != 101 || s.nohzNeedsUpdate {
@@ -152,10 +152,10 @@ func TestNohzNextKick(t *testing.T) {
 		}
 		s.now = 101 * s.tickNS
 		s.nohzBalancerKick(rq0)
-		if !s.nohzKickPending || !s.nohzKickBalance || !s.nohzKickStats {
-			t.Fatalf("jiffy 101: kick pending %v, balance %v, stats %v; want a balance kick (NOHZ_KICK_MASK)", s.nohzKickPending, s.nohzKickBalance, s.nohzKickStats)
+		if want := nohzBalanceKick | nohzStatsKick; s.nohzKick&want != want {
+			t.Fatalf("jiffy 101: kick flags %03b; want a balance kick (NOHZ_KICK_MASK, %03b)", s.nohzKick, want)
 		}
-		s.nohzKickPending = false
+		s.nohzKick = 0
 		// cpu1's tick stops again with no busy tick of its own in between:
 		// still registered, no new collation.
 		s.nohzBalanceEnterIdle(rq1)

@@ -308,12 +308,9 @@ type Sim struct {
 	// Balancing state of the root domain and nohz.
 	rdOverloaded    bool
 	nohzNextBalance int64 // jiffies
-	nohzKickPending bool
-	// The pending kick's flags (nohz_flags(ilb_cpu)): balancing
-	// (NOHZ_BALANCE_KICK), blocked-load decay (NOHZ_STATS_KICK, v6.17) and
-	// collating the idle CPUs' next_balance (NOHZ_NEXT_KICK, v6.17). A kick
-	// while one is pending adds its flags to it.
-	nohzKickBalance, nohzKickStats, nohzKickNext bool
+	// nohzKick is the pending kick's flags (nohz_flags(ilb_cpu)), 0 when
+	// none is pending. A kick while one is pending adds its flags to it.
+	nohzKick nohzFlags
 	// nohz.has_blocked and nohz.next_blocked (jiffies), v6.17.
 	nohzHasBlocked  bool
 	nohzNextBlocked int64
