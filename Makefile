@@ -49,12 +49,15 @@ help:
 all: test
 
 # The page's cold packages (importers and exporters, the scenario schema and
-# decoder, the editor's model) are built without inlining: 84 kB less gzip
-# over the wire (issue 19's 3.5 MB), about 3 % slower describe(); the
-# simulator and the drawing keep the compiler's (and PGO's) inlining, so
-# trace hashes and frame rates do not move.
+# decoder, the editor's model, the share link's QR code) and the label
+# glyphs (a label's width is measured once per frame, its pixels drawn once
+# and cached) are built without inlining: 87 kB less gzip over the wire
+# (issue 19's 3.5 MB; the last two 3 kB), about 3 % slower describe(); the
+# simulator and the stage's drawing keep the compiler's (and PGO's)
+# inlining, so trace hashes do not move.
 WASM_GCFLAGS = -gcflags=schedplay/interop=-l -gcflags=schedplay/scenarios=-l \
-	-gcflags=schedplay/cmd/wasm/pagemodel=-l -gcflags=schedplay/cmd/wasm/importjob=-l
+	-gcflags=schedplay/cmd/wasm/pagemodel=-l -gcflags=schedplay/cmd/wasm/importjob=-l \
+	-gcflags=schedplay/internal/qr=-l -gcflags=schedplay/render/glyphs=-l
 
 wasm:
 	@# Replace main.wasm only when it changed, so its precompressed copies stay fresh.

@@ -5,7 +5,8 @@ import "testing"
 // TestDeriveCosts: context_switch is the ping-pong's one direction;
 // wakeup_ipi what a wake-up to the just-idled other CPU adds to it;
 // wakeup_ipi_send what the waker's call costs it beyond a wake-up on its
-// own CPU; an idle state for each rise of more than 0.5 us. The figures
+// own CPU; timer_wakeup the waker's call on its own CPU; an idle state for
+// each rise of more than 0.5 us. The figures
 // are this project's guest's of 2 December.
 func TestDeriveCosts(t *testing.T) {
 	ctx := Sample{Name: "context_switch", P50US: 2.03, N: 1600}
@@ -18,8 +19,9 @@ func TestDeriveCosts(t *testing.T) {
 	local := Sample{P50US: 2.2, N: 400}
 	remote := Sample{P50US: 9.8, N: 400}
 	c := deriveCosts(ctx, Sample{}, idle, local, remote, Sample{})
-	if c.ContextSwitch != "2µs" || c.WakeupIPI != "21.1µs" || c.WakeupIPISend != "7.6µs" {
-		t.Errorf("context_switch %s, wakeup_ipi %s, wakeup_ipi_send %s; want 2µs, 21.1µs, 7.6µs", c.ContextSwitch, c.WakeupIPI, c.WakeupIPISend)
+	if c.ContextSwitch != "2µs" || c.WakeupIPI != "21.1µs" || c.WakeupIPISend != "7.6µs" || c.TimerWakeup != "2.2µs" {
+		t.Errorf("context_switch %s, wakeup_ipi %s, wakeup_ipi_send %s, timer_wakeup %s; want 2µs, 21.1µs, 7.6µs, 2.2µs (the local wake-up's CPU time)",
+			c.ContextSwitch, c.WakeupIPI, c.WakeupIPISend, c.TimerWakeup)
 	}
 	if len(c.IdleStates) != 3 || c.IdleStates[1].After != "100µs" || c.IdleStates[1].ExitLatency != "7µs" || c.IdleStates[2].ExitLatency != "16.9µs" {
 		t.Errorf("idle states %+v", c.IdleStates)
@@ -29,8 +31,8 @@ func TestDeriveCosts(t *testing.T) {
 	if c := deriveCosts(ctx, Sample{}, idle, remote, local, Sample{}); c.WakeupIPISend != "0s" {
 		t.Errorf("negative difference: %s, want 0s", c.WakeupIPISend)
 	}
-	if c := deriveCosts(ctx, Sample{}, idle, Sample{}, Sample{}, Sample{}); c.WakeupIPISend != "" {
-		t.Errorf("no samples: %q, want unset", c.WakeupIPISend)
+	if c := deriveCosts(ctx, Sample{}, idle, Sample{}, Sample{}, Sample{}); c.WakeupIPISend != "" || c.TimerWakeup != "" {
+		t.Errorf("no samples: wakeup_ipi_send %q, timer_wakeup %q, want both unset", c.WakeupIPISend, c.TimerWakeup)
 	}
 	// Traced latencies (sched_waking to switch-in) are set against the
 	// same interval on one CPU, not against the user-space hand-over: the

@@ -374,6 +374,9 @@ func WriteReport(w io.Writer, opt ReportOptions, intro, outro string) error {
 		if c.TimerIRQSpread != "" {
 			fmt.Fprintf(w, ", timer_irq_spread %s", c.TimerIRQSpread)
 		}
+		if c.TimerWakeup != "" {
+			fmt.Fprintf(w, ", timer_wakeup %s", c.TimerWakeup)
+		}
 		fmt.Fprintf(w, "; the rest are the simulator's defaults.\n")
 	}
 	for _, r := range results {

@@ -309,6 +309,7 @@ func (c *Costs) resolve(p *problems, path string) sim.Costs {
 	optDur(p, join(path, "wakeup_ipi_send"), c.WakeupIPISend, lim("machine.costs.wakeup_ipi_send"), &out.WakeupIPISend)
 	optDur(p, join(path, "wakeup_poll"), c.WakeupPoll, lim("machine.costs.wakeup_poll"), &out.WakeupPoll)
 	optDur(p, join(path, "timer_irq_spread"), c.TimerIRQSpread, lim("machine.costs.timer_irq_spread"), &out.TimerIRQSpread)
+	optDur(p, join(path, "timer_wakeup"), c.TimerWakeup, lim("machine.costs.timer_wakeup"), &out.TimerWakeup)
 	if c.IdleStates != nil {
 		ipath := join(path, "idle_states")
 		if len(c.IdleStates) > MaxIdleStates {

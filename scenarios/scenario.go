@@ -147,6 +147,9 @@ type Costs struct {
 	// TimerIRQSpread: the CPUs' timer interrupts for one instant come up to
 	// this long after it, each CPU's drawn apart (sim.Costs); absent: 0.
 	TimerIRQSpread string `json:"timer_irq_spread,omitempty"`
+	// TimerWakeup: each wake-up a timer interrupt makes takes this long, so
+	// its later ones come later (sim.Costs); absent: 0.
+	TimerWakeup string `json:"timer_wakeup,omitempty"`
 	// RemoteMemPct: a run step begun away from the node holding the task's
 	// memory costs this percent more (sim/numa_cost.go); 0 turns it off.
 	RemoteMemPct *int `json:"remote_mem_pct,omitzero"`

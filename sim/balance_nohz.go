@@ -28,7 +28,8 @@ const (
 // atomic_fetch_or() into nohz_flags(ilb_cpu); no second IPI).
 func (s *Sim) nohzBalancerKick(rq *RQ) {
 	rq.nohzStopped = false // nohz_balance_exit_idle(): its first busy tick
-	if s.m.nIdle == 0 {
+	if s.m.nIdle == s.nTickRetained {
+		// No CPU in nohz.idle_cpus_mask (!nohz.nr_cpus).
 		return
 	}
 	j := s.jiffies()
@@ -51,10 +52,10 @@ func (s *Sim) nohzBalancerKick(rq *RQ) {
 		s.nohzKick |= flags
 		return
 	}
-	// find_new_ilb(): the first idle CPU.
+	// find_new_ilb(): the first idle CPU of nohz.idle_cpus_mask.
 	ilb := -1
 	for c := 0; c < s.topo.NCPU; c++ {
-		if s.idleCPU(c) {
+		if s.nohzIdleCPU(c) {
 			ilb = c
 			break
 		}
@@ -72,6 +73,12 @@ func (s *Sim) nohzBalancerKick(rq *RQ) {
 	s.m.cost.ipi += ipi
 	s.m.cost.idleExit += lat - ipi
 	s.q.push(qev{t: s.now + lat, kind: evNohzKick, cpu: int32(ilb)})
+}
+
+// nohzIdleCPU: cpu is idle and in nohz.idle_cpus_mask (its tick stopped;
+// every idle CPU but one that keeps its tick under NOHZ_AFTER_TICK).
+func (s *Sim) nohzIdleCPU(cpu int) bool {
+	return s.idleCPU(cpu) && !s.cpus[cpu].tickRetained
 }
 
 // nohzKickBusy617: the LLC has more than one busy CPU (nr_busy_cpus).
@@ -127,7 +134,7 @@ func (s *Sim) nohzIdleBalance(ilb *RQ) {
 	s.nohzBalancing = true
 	for i := 1; i <= n; i++ {
 		c := (ilb.cpu + i) % n
-		if !s.idleCPU(c) {
+		if !s.nohzIdleCPU(c) {
 			continue
 		}
 		if !s.idleCPU(ilb.cpu) && ilb.needResched {

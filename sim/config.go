@@ -164,6 +164,11 @@ type Costs struct {
 	// either order, some microseconds apart, as on real hardware. 0: every
 	// timer is woken at its instant, in the order armed. timer.go.
 	TimerIRQSpread int64
+	// TimerWakeup is the CPU time of each wake-up a timer interrupt makes
+	// (hrtimer_wakeup() -> try_to_wake_up() from the interrupt): the
+	// interrupt's later wake-ups for one instant come this much later each.
+	// 0 (the default): all of them at once.
+	TimerWakeup int64
 }
 
 // Base selects the kernel era whose defaults fill the policy.
@@ -286,6 +291,16 @@ const (
 	// domain's recent success rate (sd->newidle_ratio of 1024), a die
 	// thrown per pass. Off in v6.17, which does not have it.
 	FeatNIRandom
+	// FeatNohzAfterTick is f4c31b07b136 "sched: idle: Consolidate the
+	// handling of two special cases" (2026, in the 5.10-6.19 stables): on
+	// a CPU without a cpuidle driver (or with a single idle state),
+	// do_idle() passes cpuidle_idle_call() whether the tick woke the CPU
+	// in the loop's previous pass (got_tick), and the tick is stopped only
+	// then: a CPU that goes idle keeps its tick, and enters nohz
+	// (nohz_balance_enter_idle()) at the first tick that finds it still
+	// idle, after that tick's own idle balance. Off in v6.17, whose idle
+	// loop stops the tick as the CPU goes idle; v6.17 only.
+	FeatNohzAfterTick
 	NumFeatures
 )
 
@@ -293,7 +308,7 @@ var featureNames = [NumFeatures]string{
 	"WAKE_AFFINE", "WAKE_WIDE", "NEWIDLE_BALANCE", "NOHZ_IDLE_BALANCE", "ELIGIBLE_FIRST",
 	"SCHED_BALANCE_MAP", "PLACE_LAG", "RUN_TO_PARITY", "WAKEUP_PREEMPTION", "LB_BIAS",
 	"TTWU_QUEUE", "SIS_UTIL", "BALANCE_WAKE_MERGE", "DELAY_DEQUEUE", "LAST_BUDDY",
-	"NEWIDLE_BUMP", "NI_RANDOM",
+	"NEWIDLE_BUMP", "NI_RANDOM", "NOHZ_AFTER_TICK",
 }
 
 func (f Feature) String() string {

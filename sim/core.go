@@ -323,7 +323,17 @@ func (s *Sim) goIdle(rq *RQ, prev *Task) {
 	if s.topo.NCPU > 1 && !s.topo.SMT[rq.cpu].Intersects(&s.busyMask) {
 		rq.llc.hasIdleCores = true // the whole core is idle
 	}
-	if s.era.nohzNextKick && s.feature(FeatNohzIdleBalance) {
+	if !s.feature(FeatNohzIdleBalance) {
+		return
+	}
+	if s.era.idleTickHeuristic && rq.tickOn && s.feature(FeatNohzAfterTick) {
+		// do_idle()'s first pass (got_tick false): the tick keeps running
+		// and the CPU stays out of nohz until it fires (tick()).
+		rq.tickRetained = true
+		s.nTickRetained++
+		return
+	}
+	if s.era.nohzNextKick {
 		s.nohzBalanceEnterIdle(rq)
 	}
 }
@@ -335,6 +345,10 @@ func (s *Sim) wakeIdle(rq *RQ) {
 	rq.idle = false
 	s.updIdleMask(rq)
 	s.m.nIdle--
+	if rq.tickRetained {
+		rq.tickRetained = false
+		s.nTickRetained--
+	}
 	rq.llc.nrBusyCPUs++
 	s.busyMask.Set(rq.cpu)
 	rq.exiting = true
@@ -659,6 +673,10 @@ func (s *Sim) tickAll() {
 // ticking and balance themselves as CONFIG_NO_HZ=n kernels do.
 func (s *Sim) tick(rq *RQ, j int64) {
 	idle := rq.curr == nil
+	if idle && rq.tickRetained {
+		s.retainedTick(rq, j)
+		return
+	}
 	if idle && s.feature(FeatNohzIdleBalance) {
 		rq.tickOn = false
 		if !s.era.nohzNextKick {
@@ -673,6 +691,28 @@ func (s *Sim) tick(rq *RQ, j int64) {
 	}
 	s.era.track.tick(s, rq, j)
 	s.triggerLoadBalance(rq, idle, j)
+}
+
+// retainedTick is the tick of an idle CPU that kept it (NOHZ_AFTER_TICK):
+// the interrupt wakes the CPU, the tick balances it as an idle CPU when its
+// balance is due (sched_balance_trigger(); an idle CPU kicks no one), and
+// the idle loop's next pass, told the tick woke it (got_tick), stops the
+// tick: the CPU enters nohz (tick_nohz_idle_stop_tick() ->
+// nohz_balance_enter_idle()), unless the balance gave it work.
+func (s *Sim) retainedTick(rq *RQ, j int64) {
+	rq.idleSince = s.now // the tick woke it; it re-enters idle after
+	s.era.track.tick(s, rq, j)
+	s.triggerLoadBalance(rq, true, j)
+	if !rq.tickRetained {
+		return // it pulled a task and left idle (wakeIdle)
+	}
+	rq.tickRetained = false
+	s.nTickRetained--
+	rq.tickOn = false
+	s.setIdleMult(rq)
+	if s.era.nohzNextKick {
+		s.nohzBalanceEnterIdle(rq)
+	}
 }
 
 // wakeUpNewTask mirrors sched_fork() + wake_up_new_task() for p forked on

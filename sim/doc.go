@@ -211,9 +211,14 @@
 //   - Ticks are aligned on all CPUs (skew_tick=0); an idle CPU stops its
 //     tick (NOHZ) — with NOHZ_IDLE_BALANCE off it keeps ticking and balances
 //     itself, as a kernel without CONFIG_NO_HZ_COMMON would. A v6.17 CPU
-//     enters nohz (nohz_balance_enter_idle()) as it goes idle, where the
-//     kernel stops the tick only when its next timer is more than a tick
-//     away and otherwise keeps ticking and balances itself.
+//     enters nohz (nohz_balance_enter_idle()) as it goes idle, as v6.17
+//     does on a CPU without a cpuidle driver; with a driver the governor
+//     keeps the tick when it predicts an idle period shorter than a tick
+//     (menu_select()), which the model does not. NOHZ_AFTER_TICK is the
+//     idle loop of the 2026 kernels (f4c31b07b136, in the stables): the
+//     CPU keeps its tick until the tick wakes it, balances itself at that
+//     tick if due, and enters nohz then (measured on this project's guest,
+//     docs/model-defects.md); off by default.
 //   - The balance softirq runs inline at the tick that raises it;
 //     SD_SERIALIZE never blocks (the simulator has one balancer at a time).
 //   - C-states: a CPU is in the deepest state whose target residency its
@@ -250,7 +255,11 @@
 //     that the CPUs' interrupts, which the kernel takes concurrently and
 //     each after its own idle exit, come apart and in either order; the
 //     delay stands for the exit and the interrupt's delivery, which are
-//     not charged as such (docs/real-kernel.md, four 30 % tasks). No timer
+//     not charged as such (docs/real-kernel.md, four 30 % tasks). The
+//     wake-ups of one interrupt come at once unless Costs.TimerWakeup is
+//     set: then each comes that long after the one before (each
+//     hrtimer_wakeup() is a try_to_wake_up() in the interrupt; 3.2 us apart
+//     in the four 30 % tasks' trace on this project's guest). No timer
 //     slack (the kernel lets a SCHED_OTHER sleeper's hrtimer fire up to
 //     50 us late, the same for every timer of one instant).
 //   - C-states deepen with idle time at their target residencies (and, on

@@ -210,6 +210,11 @@ type era struct {
 	// goes NOHZ-idle", v5.14). Without it a newly idle CPU whose balance is
 	// due waits for nohz.next_balance as the last idle balance left it.
 	nohzNextKick bool
+	// idleTickHeuristic: the idle loop can keep an idle CPU's tick until
+	// that tick has woken it once (NOHZ_AFTER_TICK, a kernel of 2026; 3.8
+	// stops the tick as the CPU goes idle unless a timer is due within a
+	// jiffy, which the model's CPUs never have).
+	idleTickHeuristic bool
 	// nohzIdleUpdate brings an idle CPU's load history up to date before
 	// the idle load balancer balances it (3.8 update_idle_cpu_load()).
 	nohzIdleUpdate func(s *Sim, rq *RQ)
@@ -348,6 +353,7 @@ func init() {
 		activeBalance:     (*Sim).activeBalance,
 		nohzStatsKick:     true,
 		nohzNextKick:      true,
+		idleTickHeuristic: true,
 		nohzIdleUpdate:    func(*Sim, *RQ) {},
 	}
 	eraV38 = era{

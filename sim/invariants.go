@@ -11,7 +11,7 @@ import "fmt"
 func (s *Sim) CheckInvariants() error {
 	where := make([]int, len(s.tasks)) // times seen in a queue or as curr
 	var busy, taskCPU int64
-	nQueued, nIdle, nWaiting := 0, 0, 0
+	nQueued, nIdle, nWaiting, nRetained := 0, 0, 0, 0
 	pending := make([]int, len(s.cpus))
 	attached := make([]int, len(s.cpus))
 	for _, t := range s.tasks {
@@ -88,6 +88,12 @@ func (s *Sim) CheckInvariants() error {
 		} else if rq.curr == nil && len(rq.queue) == 0 && !rq.exiting {
 			return fmt.Errorf("cpu%d: neither idle nor busy", c)
 		}
+		if rq.tickRetained {
+			nRetained++
+			if !rq.idle || !rq.tickOn {
+				return fmt.Errorf("cpu%d: keeps its idle tick but is not idle with its tick on", c)
+			}
+		}
 		if s.idleMask.Has(c) != (rq.idle && rq.ttwuPending == 0) {
 			return fmt.Errorf("cpu%d: idle mask out of step", c)
 		}
@@ -141,6 +147,9 @@ func (s *Sim) CheckInvariants() error {
 	}
 	if nQueued != s.m.nQueued || nIdle != s.m.nIdle || nWaiting != s.m.nWaiting {
 		return fmt.Errorf("counters: queued %d/%d idle %d/%d waiting %d/%d", s.m.nQueued, nQueued, s.m.nIdle, nIdle, s.m.nWaiting, nWaiting)
+	}
+	if nRetained != s.nTickRetained {
+		return fmt.Errorf("counters: idle CPUs keeping their tick %d/%d", s.nTickRetained, nRetained)
 	}
 	if busy != taskCPU {
 		return fmt.Errorf("CPU busy time %d != task CPU time %d", busy, taskCPU)

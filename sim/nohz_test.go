@@ -169,3 +169,57 @@ func TestNohzNextKick(t *testing.T) {
 		}
 	}
 }
+
+// TestNohzAfterTick: with NOHZ_AFTER_TICK (f4c31b07b136: do_idle() stops
+// the tick only when the tick woke the CPU in the idle loop's previous
+// pass) a CPU that goes idle keeps its tick and stays out of
+// nohz.idle_cpus_mask, so a busy CPU's tick finds no CPU to kick; its own
+// next tick stops the tick and enters nohz (nohz_balance_enter_idle():
+// rq->nohz_tick_stopped, nohz.needs_update). Worked on two CPUs (HZ 1000):
+// a hog on one, a task that runs 1.5 ms and sleeps on the other, which is
+// idle from about 1.5 ms; its next tick is at 2 ms. Without the feature
+// the CPU enters nohz as it goes idle (the model lets that tick fire once,
+// doing nothing, where the kernel reprograms it).
+func TestNohzAfterTick(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		p := Policy{Base: BaseV617}
+		if on {
+			p.FeatSet = 1 << FeatNohzAfterTick
+		}
+		cfg := &Config{Seed: 1, Duration: 1e9, Machine: machine(1, 1, 1, 2, 1, NumberLinear), Policy: p,
+			Tasks: []TaskGroup{
+				{Name: "hog", Count: 1, Program: []Step{{Op: OpRun, Dur: 1e9}}},
+				{Name: "sleeper", Count: 1, Loop: 1, Program: []Step{{Op: OpRun, Dur: 1.5e6}, {Op: OpSleep, Dur: 100e6}}},
+			}}
+		s, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.RunUntil(1.9e6)
+		hog, sl := s.tasks[0], s.tasks[1]
+		rq, busyRQ := s.cpus[sl.cpu], s.cpus[hog.cpu]
+		if rq == busyRQ || rq.curr != nil || !rq.idle {
+			t.Fatalf("on=%v: at 1.9 ms the sleeper's cpu%d runs %v (hog on cpu%d); want it idle", on, rq.cpu, rq.curr, busyRQ.cpu)
+		}
+		if rq.tickRetained != on || (on && !rq.tickOn) || rq.nohzStopped == on || s.nohzIdleCPU(rq.cpu) == on {
+			t.Fatalf("on=%v: idle at 1.9 ms: tick kept %v, tick on %v, nohz_tick_stopped %v, in nohz %v",
+				on, rq.tickRetained, rq.tickOn, rq.nohzStopped, s.nohzIdleCPU(rq.cpu))
+		}
+		// A busy CPU with work to spare, balance due: it kicks only a CPU
+		// in nohz.
+		busyRQ.nrRunning, s.nohzNextBalance = 2, 0
+		s.nohzBalancerKick(busyRQ)
+		if (s.nohzKick != 0) == on {
+			t.Fatalf("on=%v: kick flags %03b at 1.9 ms", on, s.nohzKick)
+		}
+		busyRQ.nrRunning, s.nohzKick = 1, 0
+		s.RunUntil(2.1e6)
+		if rq.tickRetained || rq.tickOn || !rq.nohzStopped || !s.nohzIdleCPU(rq.cpu) || s.nTickRetained != 0 {
+			t.Fatalf("on=%v: after the 2 ms tick: tick kept %v, tick on %v, nohz_tick_stopped %v, in nohz %v, %d CPUs keeping ticks; want it in nohz",
+				on, rq.tickRetained, rq.tickOn, rq.nohzStopped, s.nohzIdleCPU(rq.cpu), s.nTickRetained)
+		}
+		if on && !s.nohzNeedsUpdate {
+			t.Fatalf("the CPU entered nohz at its tick without setting nohz.needs_update")
+		}
+	}
+}

@@ -183,6 +183,7 @@ type RQ struct {
 	// The timer interrupt of this CPU for the expiry instant timerIRQAt
 	// comes timerIRQDelay after it (Costs.TimerIRQSpread, timer.go).
 	timerIRQAt, timerIRQDelay int64
+	timerIRQWakes             int64 // the wake-ups that interrupt has made so far
 
 	needResched bool
 	// v3.8 CFS buddies (cfs_rq->next, cfs_rq->last): set by
@@ -215,8 +216,10 @@ type RQ struct {
 	lastLoadUpdate  int64 // jiffies
 
 	// Balancing.
-	nextBalance       int64 // jiffies
-	nohzIdle          bool
+	nextBalance int64 // jiffies
+	// tickRetained: idle with its tick still running, so not yet in
+	// nohz.idle_cpus_mask (NOHZ_AFTER_TICK).
+	tickRetained      bool
 	activeBalance     bool
 	lastBlockedUpdate int64
 
@@ -318,7 +321,10 @@ type Sim struct {
 	// nohz.next_balance was last collated.
 	nohzNeedsUpdate bool
 	nohzBalancing   bool
-	lruBuf          []*Task
+	// nTickRetained counts the idle CPUs whose tick still runs
+	// (RQ.tickRetained): idle, but not in nohz.idle_cpus_mask.
+	nTickRetained int
+	lruBuf        []*Task
 	// Task slots of fork steps: per group, the slots whose task exited
 	// (reused last-in first-out) and the number of slots it has.
 	freeSlots [][]int32

@@ -53,6 +53,7 @@ var featureReadAt = [NumFeatures]string{
 	FeatLastBuddy:        "read by v3.8 check_preempt_wakeup() when a wake-up preempts a task on a runqueue of at least 8 tasks",
 	FeatNewidleBump:      "read by v6.17 sched_balance_newidle() when a domain's newidle pass pulls nothing",
 	FeatNIRandom:         "read by v6.17 sched_balance_newidle() before each domain's newidle pass",
+	FeatNohzAfterTick:    "read by the v6.17 idle loop when a CPU goes idle, with nohz idle balancing on",
 }
 
 // countBalanceWakeBypass counts an affine wake-up issued on cpu while one

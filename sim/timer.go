@@ -32,20 +32,25 @@ package sim
 // timer event is queued again for that moment, and the second call, with
 // p.timerLate set, wakes p).
 func (s *Sim) timerIRQ(p *Task) bool {
-	spread := s.costs.TimerIRQSpread
-	if spread <= 0 || p.timerLate {
+	spread, each := s.costs.TimerIRQSpread, s.costs.TimerWakeup
+	if (spread <= 0 && each <= 0) || p.timerLate {
 		p.timerLate = false
 		return false
 	}
 	rq := s.cpus[p.cpu]
 	if rq.timerIRQAt != s.now {
 		rq.timerIRQAt = s.now
-		rq.timerIRQDelay = s.rng.Int64N(spread + 1)
+		rq.timerIRQDelay, rq.timerIRQWakes = 0, 0
+		if spread > 0 {
+			rq.timerIRQDelay = s.rng.Int64N(spread + 1)
+		}
 	}
-	if rq.timerIRQDelay == 0 {
+	delay := rq.timerIRQDelay + rq.timerIRQWakes*each
+	rq.timerIRQWakes++
+	if delay == 0 {
 		return false
 	}
 	p.timerLate = true
-	s.q.push(qev{t: s.now + rq.timerIRQDelay, kind: evTimer, task: p.id, gen: p.timerGen})
+	s.q.push(qev{t: s.now + delay, kind: evTimer, task: p.id, gen: p.timerGen})
 	return true
 }

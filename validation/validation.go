@@ -225,11 +225,13 @@ func scaled(x int64, f float64) int64 { return int64(math.Round(float64(x) * f))
 var CostFamilies = []CostFamily{
 	{"context switch", func(c *sim.Costs, f float64) { c.ContextSwitch = scaled(c.ContextSwitch, f) }},
 	{"IPI", func(c *sim.Costs, f float64) {
-		// Its latency, the waker's cost of sending it, and the latency of
-		// a wake-up that needs none (a polling idle CPU).
+		// Its latency, the waker's cost of sending it, the latency of a
+		// wake-up that needs none (a polling idle CPU), and what each
+		// wake-up of a timer interrupt takes it (0 by default).
 		c.WakeupIPI = scaled(c.WakeupIPI, f)
 		c.WakeupIPISend = scaled(c.WakeupIPISend, f)
 		c.WakeupPoll = scaled(c.WakeupPoll, f)
+		c.TimerWakeup = scaled(c.TimerWakeup, f)
 	}},
 	{"C-state exits", func(c *sim.Costs, f float64) {
 		// Exit latencies, not target residencies.

@@ -44,7 +44,11 @@ func main() {
 		"policy.features.NI_RANDOM=false policy.features.NEWIDLE_BUMP=true", "machine.costs.timer_irq_spread=0s",
 		// A sleeper left sched_delayed is what a waker's wake-up finds
 		// and preempts for (sim.TestSyncPairPreemption).
-		"policy.features.DELAY_DEQUEUE=false"}
+		"policy.features.DELAY_DEQUEUE=false",
+		// The idle loop of the host's kernel (measured: it stops an idle
+		// CPU's tick only after the tick has woken it) and an interrupt's
+		// wake-ups all at once (calibrated timer_wakeup 0).
+		"policy.features.NOHZ_AFTER_TICK=true", "machine.costs.timer_wakeup=0s"}
 	cases := []realkernel.ReportCase{
 		{File: dir + "pair-20us.json", Variants: whatIf},
 		{File: dir + "trio-80-40-40.json", Variants: whatIf},
