@@ -1,9 +1,11 @@
 package realkernel
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 	"time"
 
 	"schedplay/scenarios"
@@ -32,10 +34,13 @@ type Sample struct {
 
 // Calibration is what Calibrate measured and the costs derived from it.
 type Calibration struct {
-	Kernel  string          `json:"kernel"`
-	Machine string          `json:"machine"`
-	Samples []Sample        `json:"samples"`
-	Costs   scenarios.Costs `json:"costs"`
+	Kernel  string   `json:"kernel"`
+	Machine string   `json:"machine"`
+	Samples []Sample `json:"samples"`
+	// Placements: the wake-up placement probes (not costs: where this
+	// kernel puts a wakee, against mainline's rule; PlacementNote).
+	Placements []Placement     `json:"placements,omitempty"`
+	Costs      scenarios.Costs `json:"costs"`
 }
 
 func sampleOf(name, about string, ns []int64) Sample {
@@ -128,4 +133,98 @@ func deriveCosts(ctx, local Sample, idle []Sample, sendLocal, sendRemote, timers
 		}
 	}
 	return c
+}
+
+// The wake-up placement probe (Calibrate, wakePlacement): every period a
+// waker pinned to CPU a runs for its share of the period, wakes a small
+// task allowed on a and b, and runs on for placementAfter; the wakee runs
+// placementWakee and waits for the next wake-up. Nothing else runs on b.
+const (
+	placementPeriod = int64(10e6)
+	placementAfter  = int64(100e3)
+	placementWakee  = int64(500e3)
+	// placementWarmup: the first wake-ups are not counted, while the two
+	// threads' PELT signals (32 ms half-life) settle.
+	placementWarmup = 30
+)
+
+// placementWakerPcts are the waker's shares of CPU a the probe is run
+// with: a light waker, beside which a packing kernel finds room for the
+// wakee, and a heavy one, beside which it does not (this project's guest,
+// 5 December: 98 % and 2 % of wake-ups on the waker's CPU).
+var placementWakerPcts = []int{20, 70}
+
+// Placement is one run of the wake-up placement probe: of Rounds wake-ups,
+// how many the wakee first ran on the waker's CPU (a) rather than on the
+// idle CPU b.
+//
+// Mainline v6.17 puts the wakee on b whatever the waker's load:
+// select_task_rq_fair() on the waker's CPU a, with the wakee's prev b,
+// asks wake_affine(), whose wake_affine_idle() returns prev when it is
+// idle (a runs the waker), and select_idle_sibling(p, b, b) takes the idle
+// target; in a round whose prev is a, select_idle_sibling(p, a, a) finds
+// a busy and select_idle_cpu() scans from a + 1 to b (SIS_UTIL leaves the
+// scan open: the LLC's utilisation is far below 85 %). A kernel that
+// counts more than a few on a is not placing wake-ups as mainline does
+// (PlacementNote).
+type Placement struct {
+	Name       string `json:"name"`
+	WakerPct   int    `json:"waker_pct"`
+	Rounds     int    `json:"rounds"`
+	OnWakerCPU int    `json:"on_waker_cpu"`
+	CPUA       int    `json:"cpu_a"`
+	CPUB       int    `json:"cpu_b"`
+	About      string `json:"about"`
+	Failed     string `json:"failed,omitempty"`
+}
+
+// PlacementScenario is the probe as a scenario, for the simulator: CPU 0
+// is a, CPU 1 is b.
+func PlacementScenario(wakerPct int) *scenarios.Scenario {
+	busy := placementPeriod * int64(wakerPct) / 100
+	dur := func(ns int64) string { return time.Duration(ns).String() }
+	return &scenarios.Scenario{Version: scenarios.Version, Title: fmt.Sprintf("wake-up placement probe, waker %d %%", wakerPct), Seed: 1,
+		Duration: dur(placementPeriod * 100),
+		Machine:  scenarios.Machine{Nodes: 1, SocketsPerNode: 1, LLCsPerSocket: 1, ClustersPerLLC: 1, CoresPerCluster: 2, ThreadsPerCore: 1, HZ: 250},
+		Policy:   scenarios.Policy{Base: "v6.17"},
+		Tasks: []scenarios.Task{
+			{Name: "waker", Count: 1, CPUs: "0", Program: []scenarios.Step{{Run: dur(busy)}, {Wake: "wakee"}, {Run: dur(placementAfter)}, {Timer: dur(placementPeriod)}}},
+			{Name: "wakee", Count: 1, Program: []scenarios.Step{{Wait: true}, {Run: dur(placementWakee)}}},
+		}}
+}
+
+// PlacementNote says what the probes found when some wake-ups ran on the
+// waker's busy CPU while b was idle, more than one in ten: "" when none
+// did (the kernel places as mainline does).
+func PlacementNote(ps []Placement) string {
+	var parts []string
+	packs := false
+	for _, p := range ps {
+		if p.Rounds == 0 {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%d of %d wake-ups with a %d %% waker", p.OnWakerCPU, p.Rounds, p.WakerPct))
+		if p.OnWakerCPU*10 > p.Rounds {
+			packs = true
+		}
+	}
+	if !packs {
+		return ""
+	}
+	return "wake-up placement (schedsim calibrate's probe): a task woken by a thread busy on its CPU first ran on that CPU, beside an idle one, after " +
+		strings.Join(parts, " and ") + "; v6.17's select_idle_sibling(), and the simulator, take the idle CPU every time. " +
+		"This kernel's wake-up placement is not mainline's, and rows that hang on where a wakee goes (migrations, waits) differ for that reason too"
+}
+
+// ReadPlacements reads the wake-up placement probes of a calibration file
+// (schedsim calibrate's output); none when it has none (a bare
+// machine.costs object, or a calibration of before they were measured).
+func ReadPlacements(data []byte) []Placement {
+	var cal struct {
+		Placements []Placement `json:"placements"`
+	}
+	if json.Unmarshal(data, &cal) != nil {
+		return nil
+	}
+	return cal.Placements
 }

@@ -3,6 +3,7 @@
 package realkernel
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -18,7 +19,9 @@ import (
 // between two threads on one CPU, and wake-up latencies from one CPU to
 // another after the target CPU idled for increasing lengths (5 us to 20 ms,
 // the waker spinning meanwhile), and to a CPU
-// that is busy with a spinning thread. It needs two online CPUs.
+// that is busy with a spinning thread; and, not a cost, where the kernel
+// places a small task woken by a busy thread while another CPU idles
+// (wakePlacement). It needs two online CPUs.
 func Calibrate(opt CalibrateOptions) (*Calibration, error) {
 	rounds := opt.Rounds
 	if rounds <= 0 {
@@ -110,6 +113,9 @@ func Calibrate(opt CalibrateOptions) (*Calibration, error) {
 	timers.GapUS, timers.CPUA, timers.CPUB = 1e4, a, b
 	cal.Samples = append(cal.Samples, timers)
 	cal.Costs = deriveCosts(ctx, local, idle, sendL, sendR, timers)
+	for _, pct := range placementWakerPcts {
+		cal.Placements = append(cal.Placements, wakePlacement(a, b, max(rounds/2, placementWarmup+20), pct))
+	}
 	return cal, nil
 }
 
@@ -364,4 +370,95 @@ func abs64(x int64) int64 {
 		return -x
 	}
 	return x
+}
+
+// wakePlacement runs the wake-up placement probe (Placement) with a waker
+// of wakerPct % on cpu a and a wakee allowed on a and b, for rounds
+// periods. The wakee reads the CPU it runs on with getcpu() as it returns
+// from its futex wait: where it first ran after the wake-up, which is
+// where try_to_wake_up() put it unless a balancer moved it before it ran
+// (the waker goes on for only 100 us). A round in which the wakee was not
+// asleep when woken (it had not finished its previous run) is not
+// counted.
+func wakePlacement(a, b, rounds, wakerPct int) Placement {
+	p := Placement{Name: fmt.Sprintf("wake_placement_%d", wakerPct), WakerPct: wakerPct, CPUA: a, CPUB: b,
+		About: fmt.Sprintf("of the wake-ups of a task allowed on both CPUs by a waker pinned to cpu %d that runs %d %% of every %d ms, those after which the wakee first ran on the waker's CPU while cpu %d had nothing to run (getcpu() in the wakee)",
+			a, wakerPct, placementPeriod/1e6, b)}
+	if sysGetcpu == 0 {
+		p.Failed = "getcpu: no system call number for " + runtime.GOARCH
+		return p
+	}
+	var seq, stop, goWord uint32
+	var wg, ready sync.WaitGroup
+	var wakerErr, wakeeErr error
+	var tids [2]int
+	onA := make([]int8, rounds) // 1: on a, 0: elsewhere, -1: not counted
+	var t0 int64
+	busy := placementPeriod * int64(wakerPct) / 100
+	startPinned(&wg, &ready, &goWord, a, &tids[0], func(err error) {
+		if wakerErr = err; err != nil {
+			atomic.StoreUint32(&stop, 1)
+			atomic.StoreUint32(&seq, 1<<31)
+			futexWake(&seq, 1)
+			return
+		}
+		for k := range rounds {
+			sleepUntil(t0 + int64(k)*placementPeriod)
+			runCPU(busy, &stop)
+			atomic.StoreUint32(&seq, uint32(k+1))
+			futexWake(&seq, 1)
+			runCPU(placementAfter, &stop)
+		}
+	})
+	wg.Add(1)
+	ready.Add(1)
+	go func() {
+		runtime.LockOSThread()
+		defer wg.Done()
+		tids[1] = gettid()
+		wakeeErr = setAffinity(tids[1], []int{a, b})
+		ready.Done()
+		for atomic.LoadUint32(&goWord) == 0 {
+			futexWait(&goWord, 0)
+		}
+		last := uint32(0)
+		for {
+			slept := false
+			for atomic.LoadUint32(&seq) == last {
+				futexWait(&seq, last)
+				slept = true
+			}
+			last = atomic.LoadUint32(&seq)
+			if last > uint32(rounds) {
+				return
+			}
+			k := int(last) - 1
+			switch {
+			case !slept:
+				onA[k] = -1
+			case getcpu() == a:
+				onA[k] = 1
+			}
+			if int(last) == rounds {
+				return
+			}
+			runCPU(placementWakee, &stop)
+		}
+	}()
+	ready.Wait()
+	t0 = monoNow() + 5e6
+	atomic.StoreUint32(&goWord, 1)
+	futexWake(&goWord, 10)
+	wg.Wait()
+	if err := errors.Join(wakerErr, wakeeErr); err != nil {
+		p.Failed = err.Error()
+		return p
+	}
+	for _, v := range onA[min(placementWarmup, rounds):] {
+		if v >= 0 {
+			p.Rounds++
+			p.OnWakerCPU += int(v)
+		}
+	}
+	return p
 }

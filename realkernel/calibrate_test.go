@@ -1,6 +1,11 @@
 package realkernel
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"schedplay/sim"
+)
 
 // TestDeriveCosts: context_switch is the ping-pong's one direction;
 // wakeup_ipi what a wake-up to the just-idled other CPU adds to it;
@@ -53,5 +58,55 @@ func TestDeriveCosts(t *testing.T) {
 	timers := Sample{Name: "timer_spread", P50US: 4.1, N: 200}
 	if c := deriveCosts(ctx, Sample{}, idle, Sample{}, Sample{}, timers); c.TimerIRQSpread != "14µs" {
 		t.Errorf("timer_irq_spread %s, want 14µs", c.TimerIRQSpread)
+	}
+}
+
+// TestPlacementProbeInTheSimulator: the calibration's wake-up placement
+// probe, run in the simulator's v6.17, wakes the wakee on the idle CPU 1
+// every time, whatever the waker's share of CPU 0: wake_affine_idle()
+// returns the idle prev, or, in a round whose prev is the waker's CPU,
+// select_idle_cpu() scans on to CPU 1. That is mainline's rule, against
+// which PlacementNote reads a kernel's counts.
+func TestPlacementProbeInTheSimulator(t *testing.T) {
+	for _, pct := range placementWakerPcts {
+		s := PlacementScenario(pct)
+		cfg, err := s.Config()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sm, err := sim.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sm.SetRecording(true)
+		wakee := -1
+		for _, ti := range sm.Tasks() {
+			if ti.Name == "wakee/0" {
+				wakee = ti.ID
+			}
+		}
+		var evs []sim.Event
+		on := [2]int{}
+		for !sm.Done() && sm.Step() {
+			evs = sm.TakeEvents(evs[:0])
+			for _, e := range evs {
+				if e.Kind == sim.EvWakeup && int(e.Task) == wakee && e.T >= int64(placementWarmup)*placementPeriod {
+					on[e.CPU]++
+				}
+			}
+		}
+		if on[0] != 0 || on[1] < 60 {
+			t.Errorf("waker %d %%: the wakee woken on the waker's CPU %d times and on the idle CPU %d; want 0 and every one", pct, on[0], on[1])
+		}
+		// And the note reads such counts as mainline's.
+		if n := PlacementNote([]Placement{{WakerPct: pct, Rounds: on[0] + on[1], OnWakerCPU: on[0]}}); n != "" {
+			t.Errorf("note for the simulator's counts: %q, want none", n)
+		}
+	}
+	// This project's guest of 5 December: 168 of 170 on the waker's CPU
+	// beside a 20 % waker, 0 of 170 beside a 70 % one.
+	n := PlacementNote([]Placement{{WakerPct: 20, Rounds: 170, OnWakerCPU: 168}, {WakerPct: 70, Rounds: 170}})
+	if !strings.Contains(n, "168 of 170 wake-ups with a 20 % waker and 0 of 170 wake-ups with a 70 % waker") {
+		t.Errorf("note %q", n)
 	}
 }

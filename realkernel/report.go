@@ -316,6 +316,26 @@ func WriteCaseTable(w io.Writer, cr *CaseResult) {
 	}
 }
 
+// writePlacements writes the calibration's wake-up placement probes and,
+// when they found a kernel that does not place as mainline does, the note
+// saying so.
+func writePlacements(w io.Writer, ps []Placement) {
+	if len(ps) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nWake-up placement (`schedsim calibrate`; not a cost): a task allowed on both CPUs, woken every %d ms by a thread pinned to one that runs the share below of each period, while the other CPU has nothing to run. Mainline v6.17 wakes it on the idle CPU every time, and so does the simulator (`realkernel.TestPlacementProbeInTheSimulator`).\n\n| waker's share | wake-ups counted | on the waker's busy CPU |\n|---|---|---|\n", placementPeriod/1e6)
+	for _, p := range ps {
+		if p.Failed != "" {
+			fmt.Fprintf(w, "| %d %% | failed: %s | |\n", p.WakerPct, p.Failed)
+			continue
+		}
+		fmt.Fprintf(w, "| %d %% | %d | %d (%.0f %%) |\n", p.WakerPct, p.Rounds, p.OnWakerCPU, 100*float64(p.OnWakerCPU)/float64(max(p.Rounds, 1)))
+	}
+	if n := PlacementNote(ps); n != "" {
+		fmt.Fprintf(w, "\n- %s.\n", n)
+	}
+}
+
 // WriteReport measures every case and writes docs/real-kernel.md.
 func WriteReport(w io.Writer, opt ReportOptions, intro, outro string) error {
 	host, hostNotes, err := HostMachine()
@@ -378,6 +398,7 @@ func WriteReport(w io.Writer, opt ReportOptions, intro, outro string) error {
 			fmt.Fprintf(w, ", timer_wakeup %s", c.TimerWakeup)
 		}
 		fmt.Fprintf(w, "; the rest are the simulator's defaults.\n")
+		writePlacements(w, cal.Placements)
 	}
 	for _, r := range results {
 		fmt.Fprintf(w, "\n## %s\n\n`%s`, %s per run. %s\n\n", r.Title, r.File, r.Duration, r.ScenarioNote)

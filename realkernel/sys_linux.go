@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -183,6 +184,19 @@ func sleepUntil(t int64) {
 			return
 		}
 	}
+}
+
+// sysGetcpu is getcpu(2)'s number, which package syscall lists for arm64
+// only; 0 on other architectures (the probes that need it say so).
+var sysGetcpu = map[string]uintptr{"amd64": 309, "arm64": 168}[runtime.GOARCH]
+
+// getcpu is the CPU this thread runs on.
+//
+//go:nosplit
+func getcpu() int {
+	var cpu uint32
+	syscall.RawSyscall6(sysGetcpu, uintptr(unsafe.Pointer(&cpu)), 0, 0, 0, 0, 0)
+	return int(cpu)
 }
 
 //go:nosplit

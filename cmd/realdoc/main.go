@@ -53,6 +53,7 @@ func main() {
 		{File: dir + "pair-20us.json", Variants: whatIf},
 		{File: dir + "trio-80-40-40.json", Variants: whatIf},
 		{File: dir + "four-30.json", Variants: whatIf},
+		{File: dir + "three-20.json", Variants: whatIf},
 		{File: dir + "server-1to4.json", Variants: whatIf},
 		{File: dir + "pair-one-cpu.json", Variants: whatIf},
 	}

@@ -37,6 +37,7 @@ func cmdReal(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	var costs *scenarios.Costs
+	var placementNote string // the calibration's wake-up placement probes, when they found a non-mainline rule
 	if *costsFile != "" {
 		if !*compare {
 			return badInputf("schedsim real: -costs is for -compare")
@@ -48,6 +49,7 @@ func cmdReal(args []string, stdout, stderr io.Writer) error {
 		if costs, err = realkernel.ReadCosts(data); err != nil {
 			return badInput(fmt.Errorf("%s: %v", *costsFile, err))
 		}
+		placementNote = realkernel.PlacementNote(realkernel.ReadPlacements(data))
 	}
 	if n := instances(s); n > realkernel.MaxThreads {
 		return badInputf("%s: tasks: the scenario has %d task instances; a real run starts one thread per instance and is limited to %d", pos[0], n, realkernel.MaxThreads)
@@ -94,6 +96,9 @@ func cmdReal(args []string, stdout, stderr io.Writer) error {
 		return badInput(err)
 	}
 	notes = append(notes, more...)
+	if placementNote != "" {
+		notes = append(notes, placementNote)
+	}
 	// The simulator at the tick phases a real run's start may fall on
 	// (realkernel.SimulatePhases), each run under the CLI's limits.
 	var ms []sim.Metrics
@@ -212,6 +217,16 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) error {
 	b = append(b, '\n')
 	for _, s := range cal.Samples {
 		fmt.Fprintf(stderr, "%-22s p50 %7.2f us  (p25 %.2f, p75 %.2f, n %d)  %s\n", s.Name, s.P50US, s.P25US, s.P75US, s.N, s.About)
+	}
+	for _, p := range cal.Placements {
+		if p.Failed != "" {
+			fmt.Fprintf(stderr, "%-22s failed: %s\n", p.Name, p.Failed)
+			continue
+		}
+		fmt.Fprintf(stderr, "%-22s %d of %d  %s\n", p.Name, p.OnWakerCPU, p.Rounds, p.About)
+	}
+	if n := realkernel.PlacementNote(cal.Placements); n != "" {
+		fmt.Fprintln(stderr, "note:", n)
 	}
 	if *out == "" || *out == "-" {
 		_, err := stdout.Write(b)
