@@ -151,7 +151,7 @@ const (
 // placementWakerPcts are the waker's shares of CPU a the probe is run
 // with: a light waker, beside which a packing kernel finds room for the
 // wakee, and a heavy one, beside which it does not (this project's guest,
-// 5 December: 98 % and 2 % of wake-ups on the waker's CPU).
+// 5 December: 98-99 % and 0-3 % of wake-ups on the waker's CPU).
 var placementWakerPcts = []int{20, 70}
 
 // Placement is one run of the wake-up placement probe: of Rounds wake-ups,

@@ -392,7 +392,10 @@ func wakePlacement(a, b, rounds, wakerPct int) Placement {
 	var wg, ready sync.WaitGroup
 	var wakerErr, wakeeErr error
 	var tids [2]int
-	onA := make([]int8, rounds) // 1: on a, 0: elsewhere, -1: not counted
+	onA := make([]int8, rounds) // 1: on a, 0: elsewhere, -1: not counted (a round the wakee missed too)
+	for k := range onA {
+		onA[k] = -1
+	}
 	var t0 int64
 	busy := placementPeriod * int64(wakerPct) / 100
 	startPinned(&wg, &ready, &goWord, a, &tids[0], func(err error) {
@@ -435,9 +438,10 @@ func wakePlacement(a, b, rounds, wakerPct int) Placement {
 			k := int(last) - 1
 			switch {
 			case !slept:
-				onA[k] = -1
 			case getcpu() == a:
 				onA[k] = 1
+			default:
+				onA[k] = 0
 			}
 			if int(last) == rounds {
 				return
