@@ -3,6 +3,7 @@ package interop
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -103,6 +104,38 @@ func TestRTAppCoverAgainstRTApp(t *testing.T) {
 	if err != nil {
 		t.Skip("rt-app is not installed")
 	}
+	// rt-app's consumer sometimes waits for good on one of the producer's
+	// signals, and the run ends at the file's duration with its logs a
+	// phase short: 8 runs in 32 on this project's guest of 5 December
+	// evening (build v1294), none in that day's three CI runs (before
+	// c04c994 it lost the first signal). That is rt-app's run, not the
+	// import this test checks, so a short log reruns it, three runs at most.
+	var measured map[string][]float64
+	for run := 1; ; run++ {
+		measured, err = runCover(t, bin)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, errShortLog) || run == 3 {
+			t.Fatal(err)
+		}
+		t.Logf("rt-app run %d: %v; running it again", run, err)
+	}
+	sim := simulatedPhaseDuty(t)
+	for _, c := range coverPhases {
+		for i := range c.iters {
+			m, s := measured[c.task][i], sim[c.task][i]
+			t.Logf("%s phase %d: rt-app %.4f, simulated %.4f", c.task, i+1, m, s)
+			if math.Abs(s-m) > 0.05*m {
+				t.Errorf("%s phase %d: rt-app measured duty %.4f, simulated %.4f: more than 5%% apart", c.task, i+1, m, s)
+			}
+		}
+	}
+}
+
+// runCover runs rtapp-cover.json with rt-app and returns each task's
+// measured duty cycle per phase (the ready phase left out).
+func runCover(t *testing.T, bin string) (map[string][]float64, error) {
 	dir := t.TempDir()
 	js := bytes.ReplaceAll(readTestdata(t, "rtapp-cover.json"), []byte("LOGDIR"), []byte(dir))
 	file := filepath.Join(dir, "cover.json")
@@ -118,21 +151,15 @@ func TestRTAppCoverAgainstRTApp(t *testing.T) {
 		logf := filepath.Join(dir, fmt.Sprintf("cover-%s-%d.log", c.task, i))
 		d, err := rtappPhaseDuty(logf, slices.Insert(slices.Clone(c.iters), coverReadyAfter+1, 1))
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		measured[c.task] = slices.Delete(d, coverReadyAfter+1, coverReadyAfter+2)
 	}
-	sim := simulatedPhaseDuty(t)
-	for _, c := range coverPhases {
-		for i := range c.iters {
-			m, s := measured[c.task][i], sim[c.task][i]
-			t.Logf("%s phase %d: rt-app %.4f, simulated %.4f", c.task, i+1, m, s)
-			if math.Abs(s-m) > 0.05*m {
-				t.Errorf("%s phase %d: rt-app measured duty %.4f, simulated %.4f: more than 5%% apart", c.task, i+1, m, s)
-			}
-		}
-	}
+	return measured, nil
 }
+
+// errShortLog: an rt-app log with fewer iterations than its phases have.
+var errShortLog = errors.New("the log is short of the file's iterations")
 
 // rtappPhaseDuty reads an rt-app thread log (one line per iteration:
 // idx perf run period ...) and returns sum(run)/sum(period) over each
@@ -161,7 +188,7 @@ func rtappPhaseDuty(path string, iters []int) ([]float64, error) {
 	at := 0
 	for _, n := range iters {
 		if at+n > len(runs) {
-			return nil, fmt.Errorf("%s: %d iterations, want %d", path, len(runs), at+n)
+			return nil, fmt.Errorf("%s: %d iterations, want %d: %w", path, len(runs), at+n, errShortLog)
 		}
 		var r, p float64
 		for i := at; i < at+n; i++ {

@@ -155,8 +155,16 @@ func TestRealVsSim(t *testing.T) {
 		// charge, the kernel time the model lacks (docs/real-kernel.md);
 		// the waker's IPI cost, calibrated since the same day
 		// (wakeup_ipi_send, 8-12 us here), adds its share: the simulator's
-		// 40.03-40.07 became 40.15.
-		{"testdata/pipeline.json", []realQuantity{qOps(299.5, 1.066, 0), qBusy(40.27, 0.1693, 0.283), qWakesPerOp(0.9961, 0.0108, 0)},
+		// 40.03-40.07 became 40.15. The guest's build of 5 December
+		// evening (6.18.44-fc-v1294) spreads single runs far wider:
+		// twelve runs in four checks (one on the quiet guest, three in CI
+		// after the browser tests) gave 39.93-42.40 %, a standard
+		// deviation of 0.659 (the medians of three 40.31, 40.45, 41.05 and
+		// 41.31; the threads' system calls 0.28-0.37 points, 19-25 us per
+		// op), and the last CI run failed the band of 0.169 within at 3.5
+		// spreads. Like a new condition's, that build's spread widens the
+		// band: within is the larger of the two builds' measured spreads.
+		{"testdata/pipeline.json", []realQuantity{qOps(299.5, 1.066, 0), qBusy(40.27, 0.659, 0.283), qWakesPerOp(0.9961, 0.0108, 0)},
 			[2]string{"machine.costs.context_switch", "1ms"}},
 		// server-1to4.json: four clients run 100 us and ask a server (sync
 		// wake-up), which runs 25 us and replies. Eighteen runs (load
