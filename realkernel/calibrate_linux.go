@@ -136,7 +136,7 @@ func pingPong(a, b, rounds int, gap int64, spin, traced bool) ([]int64, []int64,
 	errs := make([]error, 3)
 	tids := make([]int, 3)
 	start := func(i, cpu int, f func()) {
-		startPinned(&wg, &ready, &goWord, cpu, &tids[i], func(err error) {
+		startPinned(&wg, &ready, &goWord, []int{cpu}, &tids[i], func(err error) {
 			if err != nil {
 				errs[i] = err
 				atomic.StoreUint32(&stop, 1)
@@ -271,7 +271,7 @@ func timerSpread(a, b, rounds int, period int64, traced bool) ([]int64, error) {
 	woke := [2][]int64{make([]int64, rounds), make([]int64, rounds)}
 	var t0 int64
 	for i, cpu := range []int{a, b} {
-		startPinned(&wg, &ready, &goWord, cpu, &tids[i], func(err error) {
+		startPinned(&wg, &ready, &goWord, []int{cpu}, &tids[i], func(err error) {
 			if errs[i] = err; err != nil {
 				return
 			}
@@ -345,18 +345,18 @@ func timerSpread(a, b, rounds int, period int64, traced bool) ([]int64, error) {
 	return d, nil
 }
 
-// startPinned runs f on a new OS thread pinned to cpu (its tid in *tid),
+// startPinned runs f on a new OS thread pinned to cpus (its tid in *tid),
 // counted in wg: the thread says it is ready (ready.Done) once pinned,
 // waits until *goWord is set (the start barrier, released with a futex
 // wake), then runs f with the pinning's error.
-func startPinned(wg, ready *sync.WaitGroup, goWord *uint32, cpu int, tid *int, f func(err error)) {
+func startPinned(wg, ready *sync.WaitGroup, goWord *uint32, cpus []int, tid *int, f func(err error)) {
 	wg.Add(1)
 	ready.Add(1)
 	go func() {
 		runtime.LockOSThread()
 		defer wg.Done()
 		*tid = gettid()
-		err := setAffinity(*tid, []int{cpu})
+		err := setAffinity(*tid, cpus)
 		ready.Done()
 		for atomic.LoadUint32(goWord) == 0 {
 			futexWait(goWord, 0)
@@ -398,7 +398,7 @@ func wakePlacement(a, b, rounds, wakerPct int) Placement {
 	}
 	var t0 int64
 	busy := placementPeriod * int64(wakerPct) / 100
-	startPinned(&wg, &ready, &goWord, a, &tids[0], func(err error) {
+	startPinned(&wg, &ready, &goWord, []int{a}, &tids[0], func(err error) {
 		if wakerErr = err; err != nil {
 			atomic.StoreUint32(&stop, 1)
 			atomic.StoreUint32(&seq, 1<<31)
@@ -413,17 +413,8 @@ func wakePlacement(a, b, rounds, wakerPct int) Placement {
 			runCPU(placementAfter, &stop)
 		}
 	})
-	wg.Add(1)
-	ready.Add(1)
-	go func() {
-		runtime.LockOSThread()
-		defer wg.Done()
-		tids[1] = gettid()
-		wakeeErr = setAffinity(tids[1], []int{a, b})
-		ready.Done()
-		for atomic.LoadUint32(&goWord) == 0 {
-			futexWait(&goWord, 0)
-		}
+	startPinned(&wg, &ready, &goWord, []int{a, b}, &tids[1], func(err error) {
+		wakeeErr = err
 		last := uint32(0)
 		for {
 			slept := false
@@ -448,7 +439,7 @@ func wakePlacement(a, b, rounds, wakerPct int) Placement {
 			}
 			runCPU(placementWakee, &stop)
 		}
-	}()
+	})
 	ready.Wait()
 	t0 = monoNow() + 5e6
 	atomic.StoreUint32(&goWord, 1)
