@@ -109,28 +109,73 @@ func TestRTAppCoverAgainstRTApp(t *testing.T) {
 	// phase short: 8 runs in 32 on this project's guest of 5 December
 	// evening (build v1294), none in that day's three CI runs (before
 	// c04c994 it lost the first signal). That is rt-app's run, not the
-	// import this test checks, so a short log reruns it, three runs at most.
-	var measured map[string][]float64
-	for run := 1; ; run++ {
-		measured, err = runCover(t, bin)
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, errShortLog) || run == 3 {
+	// import this test checks, so a short log is set aside and rt-app run
+	// again. And one good run's phase can stretch by the host alone: CI of
+	// a02d7c3 measured the producer's second phase at 0.4349 (simulated
+	// 0.4011, the file's 0.40), its "runtime" spins ending late by 35 ms in
+	// that second, where the phases before and after were within 5 % (the
+	// guest reports no steal time to tell it by). So each phase is the
+	// median of three good runs: one stretched run is outvoted, while a
+	// wrong import is wrong in every run.
+	// (The hang, read in a short run's logs: both threads stop at about
+	// 4.0 s, the consumer in its 100th wait. A consumer woken by a signal
+	// must take the mutex back before the producer's next lock, 14 ms
+	// later; a vCPU held off that long lets the producer lock, signal with
+	// nobody waiting, and the signal is lost: 4 runs of 21 here on 5
+	// December, 23:40-23:55.)
+	const want, maxRuns = 3, 10
+	var runs []map[string][]float64
+	for run := 1; len(runs) < want && run <= maxRuns; run++ {
+		m, err := runCover(t, bin)
+		switch {
+		case err == nil:
+			runs = append(runs, m)
+		case !errors.Is(err, errShortLog):
 			t.Fatal(err)
+		default:
+			t.Logf("rt-app run %d: %v; running it again", run, err)
 		}
-		t.Logf("rt-app run %d: %v; running it again", run, err)
 	}
+	if len(runs) == 0 {
+		t.Fatalf("rt-app hung in all %d runs", maxRuns)
+	}
+	measured := medianPhases(runs)
 	sim := simulatedPhaseDuty(t)
 	for _, c := range coverPhases {
 		for i := range c.iters {
 			m, s := measured[c.task][i], sim[c.task][i]
-			t.Logf("%s phase %d: rt-app %.4f, simulated %.4f", c.task, i+1, m, s)
+			t.Logf("%s phase %d: rt-app %.4f (median of %s), simulated %.4f", c.task, i+1, m, runsOf(runs, c.task, i), s)
 			if math.Abs(s-m) > 0.05*m {
 				t.Errorf("%s phase %d: rt-app measured duty %.4f, simulated %.4f: more than 5%% apart", c.task, i+1, m, s)
 			}
 		}
 	}
+}
+
+// medianPhases returns, per task and phase, the median of the runs' duty
+// cycles.
+func medianPhases(runs []map[string][]float64) map[string][]float64 {
+	out := map[string][]float64{}
+	for _, c := range coverPhases {
+		for i := range c.iters {
+			var v []float64
+			for _, r := range runs {
+				v = append(v, r[c.task][i])
+			}
+			slices.Sort(v)
+			out[c.task] = append(out[c.task], v[len(v)/2])
+		}
+	}
+	return out
+}
+
+// runsOf lists one phase's duty cycle in each run, for the log.
+func runsOf(runs []map[string][]float64, task string, phase int) string {
+	var s []string
+	for _, r := range runs {
+		s = append(s, fmt.Sprintf("%.4f", r[task][phase]))
+	}
+	return strings.Join(s, " ")
 }
 
 // runCover runs rtapp-cover.json with rt-app and returns each task's
