@@ -39,7 +39,10 @@ type Calibration struct {
 	Samples []Sample `json:"samples"`
 	// Placements: the wake-up placement probes (not costs: where this
 	// kernel puts a wakee, against mainline's rule; PlacementNote).
-	Placements []Placement     `json:"placements,omitempty"`
+	Placements []Placement `json:"placements,omitempty"`
+	// SchedDebug: the kernel's tunables from its sched debug file (not
+	// costs: the comparison reads them from the running kernel).
+	SchedDebug *SchedDebug     `json:"sched_debug,omitempty"`
 	Costs      scenarios.Costs `json:"costs"`
 }
 

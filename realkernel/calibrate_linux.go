@@ -116,6 +116,9 @@ func Calibrate(opt CalibrateOptions) (*Calibration, error) {
 	for _, pct := range placementWakerPcts {
 		cal.Placements = append(cal.Placements, wakePlacement(a, b, max(rounds/2, placementWarmup+20), pct))
 	}
+	if d, err := KernelSchedDebug(); err == nil {
+		cal.SchedDebug = d
+	}
 	return cal, nil
 }
 

@@ -56,6 +56,18 @@ func SimScenario(s *scenarios.Scenario, host scenarios.Machine, costs *scenarios
 	if err != nil {
 		return nil, notes, fmt.Errorf("the scenario on this machine's topology: %v", err)
 	}
+	if d, err := KernelSchedDebug(); err != nil {
+		notes = append(notes, fmt.Sprintf("policy: the kernel's base slice not read (%v): the model's v6.17 rule for this many CPUs", err))
+	} else if cfg, err := out.Config(); err == nil {
+		set, note := baseSliceFromKernel(d, cfg.Machine.NCPU())
+		notes = append(notes, note)
+		if set != "" {
+			out.Policy.BaseSlice = set
+			if out, err = scenarios.Decode(out.Canonical()); err != nil {
+				return nil, notes, fmt.Errorf("the scenario with the kernel's base slice: %v", err)
+			}
+		}
+	}
 	return out, notes, nil
 }
 

@@ -54,3 +54,6 @@ func KernelHZ() int { return 0 }
 func HostMachine() (scenarios.Machine, []string, error) {
 	return scenarios.Machine{}, nil, unsupported()
 }
+
+// KernelSchedDebug needs Linux.
+func KernelSchedDebug() (*SchedDebug, error) { return nil, unsupported() }

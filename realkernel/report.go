@@ -399,6 +399,10 @@ func WriteReport(w io.Writer, opt ReportOptions, intro, outro string) error {
 		}
 		fmt.Fprintf(w, "; the rest are the simulator's defaults.\n")
 		writePlacements(w, cal.Placements)
+		if d := cal.SchedDebug; d != nil {
+			fmt.Fprintf(w, "\nThe kernel's sched debug file (`/sys/kernel/debug/sched/debug`): base slice %v (%s scaling), sched features mask %d (bit i is the i-th `SCHED_FEAT` of this kernel's `features.h`).\n",
+				time.Duration(d.BaseSliceNS), d.TunableScaling, d.Features)
+		}
 	}
 	for _, r := range results {
 		fmt.Fprintf(w, "\n## %s\n\n`%s`, %s per run. %s\n\n", r.Title, r.File, r.Duration, r.ScenarioNote)

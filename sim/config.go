@@ -376,7 +376,7 @@ type Policy struct {
 	SDFlags            [NumLevels]FlagOverride
 	Tunables           [NumLevels]Tunables
 	MigrationCost      int64 // sysctl_sched_migration_cost, ns (0 = 500us, -1 = 0: never cache-hot, MigrationCostAlwaysHot = the sysctl's -1)
-	BaseSlice          int64 // EEVDF base slice before scaling, ns (0 = era default)
+	BaseSlice          int64 // EEVDF base slice as the kernel uses it (sysctl_sched_base_slice, scaled), ns (0 = era default: DefaultBaseSlice)
 	// The v2.6.8 era's switches (ignored by the other eras; the scenarios
 	// package refuses them there).
 	CPUScheduler  CPUScheduler

@@ -444,7 +444,7 @@ func New(cfg *Config) (*Sim, error) {
 	s.resolvePolicy()
 	s.tickNS = 1_000_000_000 / int64(m.HZ)
 	f := int64(1 + ilog2(min(topo.NCPU, 8)))
-	s.baseSlice = 700_000 * f
+	s.baseSlice = DefaultBaseSlice(topo.NCPU)
 	if cfg.Policy.BaseSlice > 0 {
 		s.baseSlice = cfg.Policy.BaseSlice
 	}
@@ -1015,3 +1015,13 @@ func (s *Sim) newDecision(path string, p *Task, this int) *Decision {
 }
 
 func (s *Sim) jiffies() int64 { return s.now / s.tickNS }
+
+// DefaultBaseSlice is v6.17's sysctl_sched_base_slice on a machine of ncpu
+// CPUs, in ns: normalized_sysctl_sched_base_slice (0.7 ms since
+// 2ae891b82695 "sched: Reduce the default slice to avoid tasks getting an
+// extra tick", v6.15 and the 6.12 stables; 0.75 ms from v6.6 to it) times
+// get_update_sysctl_factor() under the default SCHED_TUNABLESCALING_LOG,
+// 1 + ilog2(min(ncpu, 8)) (update_sysctl(), kernel/sched/fair.c).
+func DefaultBaseSlice(ncpu int) int64 {
+	return 700_000 * int64(1+ilog2(min(max(ncpu, 1), 8)))
+}

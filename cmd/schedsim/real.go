@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"schedplay/realkernel"
 	"schedplay/scenarios"
@@ -227,6 +228,9 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) error {
 	}
 	if n := realkernel.PlacementNote(cal.Placements); n != "" {
 		fmt.Fprintln(stderr, "note:", n)
+	}
+	if d := cal.SchedDebug; d != nil {
+		fmt.Fprintf(stderr, "%-22s %v (%s scaling); sched features mask %d  from the kernel's sched debug file\n", "base_slice", time.Duration(d.BaseSliceNS), d.TunableScaling, d.Features)
 	}
 	if *out == "" || *out == "-" {
 		_, err := stdout.Write(b)
