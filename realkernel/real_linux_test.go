@@ -164,7 +164,13 @@ func TestRealVsSim(t *testing.T) {
 		// op), and the last CI run failed the band of 0.169 within at 3.5
 		// spreads. Like a new condition's, that build's spread widens the
 		// band: within is the larger of the two builds' measured spreads.
-		{"testdata/pipeline.json", []realQuantity{qOps(299.5, 1.066, 0), qBusy(40.27, 0.659, 0.283), qWakesPerOp(0.9961, 0.0108, 0)},
+		// CI of 3914e5f (6 December, after the browser tests) measured a
+		// median of 42.31 % (41.95-42.34, system calls 0.29-0.34 points),
+		// the simulator 40.12: 3.1 spreads with across at 0.283. Across
+		// is now the spread of all nine conditions' medians (the four
+		// above, the v1294 build's four and this one: 40.27-42.31), 0.658;
+		// the negative control still leaves the band by 19 spreads.
+		{"testdata/pipeline.json", []realQuantity{qOps(299.5, 1.066, 0), qBusy(40.27, 0.659, 0.658), qWakesPerOp(0.9961, 0.0108, 0)},
 			[2]string{"machine.costs.context_switch", "1ms"}},
 		// server-1to4.json: four clients run 100 us and ask a server (sync
 		// wake-up), which runs 25 us and replies. Eighteen runs (load
@@ -321,9 +327,12 @@ func TestRunStepIsCPUWork(t *testing.T) {
 // trace first. On the timer pipeline, whose rate is its timers' (300
 // periods a second), the untraced rate by the threads' own counts equals
 // the traced one; a pass that ran nothing, or something else, does not.
+// Two seconds: CI of 3914e5f counted 293.0 ops/s traced against 300.0
+// untraced in one second, 2.4 % apart, seven operations (two periods) at
+// the run's edges; over two the same edges weigh half.
 func TestUntracedRun(t *testing.T) {
 	needReal(t)
-	s := testdataScenario(t, "pipeline.json", "duration", "1s")
+	s := testdataScenario(t, "pipeline.json", "duration", "2s")
 	res, _, err := Run(s, Options{Isolate: true, Untraced: true})
 	if err != nil {
 		t.Fatal(err)
