@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"schedplay/internal/stats"
 	"schedplay/sim"
 )
 
@@ -163,8 +164,7 @@ func medianPhases(runs []map[string][]float64) map[string][]float64 {
 			for _, r := range runs {
 				v = append(v, r[c.task][i])
 			}
-			slices.Sort(v)
-			out[c.task] = append(out[c.task], v[len(v)/2])
+			out[c.task] = append(out[c.task], stats.Median(v))
 		}
 	}
 	return out
@@ -250,12 +250,7 @@ func rtappPhaseDuty(path string, iters []int) ([]float64, error) {
 				d = append(d, runs[i]/periods[i])
 			}
 		}
-		if len(d) == 0 {
-			out = append(out, 0)
-		} else {
-			slices.Sort(d)
-			out = append(out, d[len(d)/2])
-		}
+		out = append(out, stats.Median(d))
 		at += n
 	}
 	return out, nil

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"syscall"
 )
@@ -21,11 +20,9 @@ func KernelSchedDebug() (*SchedDebug, error) { return schedDebugOnce() }
 
 func readSchedDebug() (*SchedDebug, error) {
 	mounts, _ := os.ReadFile("/proc/self/mounts")
-	for _, line := range strings.Split(string(mounts), "\n") {
-		if fs := strings.Fields(line); len(fs) >= 3 && fs[2] == "debugfs" {
-			if b, err := os.ReadFile(filepath.Join(fs[1], "sched", "debug")); err == nil {
-				return ParseSchedDebug(b)
-			}
+	for _, mp := range mountPoints(mounts, "debugfs") {
+		if b, err := os.ReadFile(filepath.Join(mp, "sched", "debug")); err == nil {
+			return ParseSchedDebug(b)
 		}
 	}
 	if os.Geteuid() != 0 {

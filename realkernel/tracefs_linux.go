@@ -54,11 +54,8 @@ func findTracefs() (root string, mounted bool, err error) {
 // tracefsIn finds tracefs in a mount table (/proc/self/mounts' format), or
 // mounts it on dir.
 func tracefsIn(mounts []byte, dir string, mount func(string) error) (root string, mounted bool, err error) {
-	for _, line := range strings.Split(string(mounts), "\n") {
-		fs := strings.Fields(line)
-		if len(fs) >= 3 && fs[2] == "tracefs" {
-			return fs[1], false, nil
-		}
+	if mp := mountPoints(mounts, "tracefs"); len(mp) > 0 {
+		return mp[0], false, nil
 	}
 	if _, err := os.Stat(dir); err != nil {
 		return "", false, fmt.Errorf("%w: tracefs is not mounted and %s does not exist (a kernel without CONFIG_TRACING?)", ErrNoTracing, dir)
@@ -67,6 +64,18 @@ func tracefsIn(mounts []byte, dir string, mount func(string) error) (root string
 		return "", false, fmt.Errorf("%w: tracefs is not mounted and mount -t tracefs nodev %s failed: %v", ErrNoTracing, dir, err)
 	}
 	return dir, true, nil
+}
+
+// mountPoints lists where a mount table (/proc/self/mounts' format) has
+// file systems of type fstype.
+func mountPoints(mounts []byte, fstype string) []string {
+	var out []string
+	for _, line := range strings.Split(string(mounts), "\n") {
+		if fs := strings.Fields(line); len(fs) >= 3 && fs[2] == fstype {
+			out = append(out, fs[1])
+		}
+	}
+	return out
 }
 
 func writeFile(path, v string) error {
