@@ -43,10 +43,16 @@ type Result struct {
 	CtxSwitches           int64       `json:"ctx_switches"`
 	// Preemptions: switches that took a CPU from a scenario thread still
 	// runnable (prev_state R), sim.Metrics.Preemptions' count.
-	Preemptions int64        `json:"preemptions"`
-	Wakeups     int64        `json:"wakeups"`
-	Tasks       []TaskResult `json:"tasks"`
-	TraceHash   *string      `json:"trace_hash"`
+	Preemptions int64 `json:"preemptions"`
+	// Interruptions: the times a thread outside the scenario took a CPU
+	// from a scenario thread still runnable and the CPU went back to that
+	// same thread (Interruptions). They are not in ctx_switches,
+	// preemptions or the run-queue waits, which the simulator, whose
+	// machine runs nothing else, is compared on.
+	Interruptions Interruptions `json:"interruptions"`
+	Wakeups       int64         `json:"wakeups"`
+	Tasks         []TaskResult  `json:"tasks"`
+	TraceHash     *string       `json:"trace_hash"`
 	// LostEvents: events the trace buffer dropped (overrun); with any, the
 	// counts are low bounds.
 	LostEvents int64 `json:"lost_events"`
@@ -201,6 +207,73 @@ type Migrations struct {
 	NUMA    int64  `json:"numa"`
 }
 
+// Interruptions are the moments a thread outside the scenario took a CPU
+// from a scenario thread that was still runnable (switched out with
+// prev_state R) and the CPU, once the other thread or threads were done,
+// went back to the same scenario thread, which had not moved meanwhile. On
+// a real machine something else always runs now and then: the kernel's
+// own threads (kworker, rcu_preempt, ksoftirqd), the guest's agent, and
+// this harness's own Go runtime, whose sysmon thread wakes about every
+// 10 ms while the workers hold their Ps and preempts whichever thread runs
+// where it wakes. The simulator's machine runs the scenario alone, so an
+// interruption counts as no context switch, no preemption and no
+// run-queue wait; it is counted here instead. A scenario thread switched
+// out for another thread that is followed on its CPU by a second scenario
+// thread (or by the idle task) was preempted, and counts as usual: the
+// other thread changed what the CPU ran next.
+type Interruptions struct {
+	Count int64 `json:"count"`
+	// MS: the time the scenario threads waited through them.
+	MS float64 `json:"ms"`
+	// Harness: those by the harness's own threads (Window.Harness), the
+	// Go runtime's (0 when the harness's threads were not known).
+	Harness int64 `json:"harness"`
+	// By counts them by the interrupting thread's name, up to its first
+	// '/' (kworker/1:0 and kworker/0:2 are both "kworker"); the first
+	// thread to take the CPU is the one named.
+	By map[string]int64 `json:"by,omitempty"`
+}
+
+// interruptedBy is the name an interruption is counted under.
+func interruptedBy(comm string) string {
+	if i := strings.IndexByte(comm, '/'); i > 0 {
+		return comm[:i]
+	}
+	return comm
+}
+
+// interruptionNote says how often other threads interrupted the scenario's
+// over a window of ms milliseconds, and who did ("" when none did).
+func interruptionNote(in *Interruptions, ms float64) string {
+	if in.Count == 0 || ms <= 0 {
+		return ""
+	}
+	names := make([]string, 0, len(in.By))
+	for k := range in.By {
+		names = append(names, k)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if in.By[names[i]] != in.By[names[j]] {
+			return in.By[names[i]] > in.By[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	var who []string
+	for i, k := range names {
+		if i == 4 {
+			who = append(who, "others")
+			break
+		}
+		who = append(who, fmt.Sprintf("%s %d", k, in.By[k]))
+	}
+	harness := ""
+	if in.Harness > 0 {
+		harness = fmt.Sprintf("; %d of them this harness's own Go runtime threads (sysmon wakes every 10 ms while the workers hold their Ps)", in.Harness)
+	}
+	return fmt.Sprintf("other threads took a CPU from a scenario thread and gave it straight back %d times (%.1f/s, %.2f ms in all: %s%s); these interruptions are not counted as context switches, preemptions or run-queue waits, as the simulator's machine runs nothing else",
+		in.Count, float64(in.Count)/(ms/1e3), in.MS, strings.Join(who, ", "), harness)
+}
+
 // TaskResult is one task instance (thread).
 type TaskResult struct {
 	Name       string  `json:"name"`
@@ -245,6 +318,9 @@ type Window struct {
 	NCPU           int
 	// Dist gives the cache distance between two CPUs (nil: all DistLLC).
 	Dist func(a, b int) sim.Distance
+	// Harness: the thread IDs of the harness's own threads (the Go
+	// runtime's), to tell their interruptions from others' (nil: not known).
+	Harness []int
 }
 
 // Analyze computes a Result from a trace text (tracefs format) of a run
@@ -252,9 +328,11 @@ type Window struct {
 // the simulator's (sim/metrics.go):
 //   - wake-up latency: sched_waking of a thread to its next switch-in;
 //   - run-queue wait (tasks[].wait_ms, runq_wait_us): from sched_wakeup, or
-//     from a preemption (switched out still runnable), to the switch-in;
+//     from a preemption (switched out still runnable), to the switch-in,
+//     except through an interruption;
 //   - ctx_switches: switches to a scenario thread, plus switches from one to
-//     the idle task (the simulator has no other tasks);
+//     the idle task (the simulator has no other tasks), less the
+//     interruptions by other threads (Interruptions);
 //   - busy_pct: the scenario threads' CPU time over NCPU x the window;
 //   - cpu_ms: time between switch-in and switch-out.
 //
@@ -296,6 +374,18 @@ func Analyze(trace []byte, threads []Thread, w Window) (*Result, error) {
 	}
 	r := &Result{Source: "real kernel", Unmeasured: unmeasured}
 	var lat, wait []int64
+	harness := make(map[int]bool, len(w.Harness))
+	for _, tid := range w.Harness {
+		harness[tid] = true
+	}
+	// interrupted: per CPU, the scenario thread a thread outside the
+	// scenario took it from while still runnable, when, and that thread.
+	type interruption struct {
+		tid, by int
+		at      int64
+		comm    string
+	}
+	interrupted := map[int]interruption{}
 	var events int64
 	var check CPUCheck
 	// After the window, only the threads' CPU time is followed (CPUCheck).
@@ -380,6 +470,16 @@ func Analyze(trace []byte, threads []Thread, w Window) (*Result, error) {
 				t.inSys = false
 			}
 		case interop.FtraceSwitch:
+			// An interruption ends here when the CPU goes back to the
+			// thread it was taken from, from a thread outside the scenario.
+			iv, wasInterrupted := interrupted[e.CPU]
+			resumed := wasInterrupted && iv.tid == e.NextPID && by[e.PrevPID] == nil
+			if wasInterrupted && (by[e.NextPID] != nil || e.NextPID == 0) {
+				delete(interrupted, e.CPU)
+			}
+			if p := by[e.PrevPID]; p != nil && e.Preempted() && by[e.NextPID] == nil && e.NextPID != 0 {
+				interrupted[e.CPU] = interruption{tid: e.PrevPID, by: e.NextPID, at: ts, comm: e.NextComm}
+			}
 			if p := by[e.PrevPID]; p != nil {
 				if p.inSys && onCPU(p) {
 					p.sys += ts - p.sysFrom
@@ -399,7 +499,6 @@ func Analyze(trace []byte, threads []Thread, w Window) (*Result, error) {
 				}
 			}
 			if n := by[e.NextPID]; n != nil {
-				r.CtxSwitches++
 				check.SwitchIns++
 				if e.Inferred {
 					r.InferredSwitchIns++
@@ -409,6 +508,22 @@ func Analyze(trace []byte, threads []Thread, w Window) (*Result, error) {
 				if n.waking >= 0 {
 					lat = append(lat, ts-n.waking)
 					n.waking = -1
+				}
+				if resumed {
+					in := &r.Interruptions
+					in.Count++
+					in.MS += float64(ts-iv.at) / 1e6
+					if harness[iv.by] {
+						in.Harness++
+					}
+					if in.By == nil {
+						in.By = map[string]int64{}
+					}
+					in.By[interruptedBy(iv.comm)]++
+					r.Preemptions-- // counted at the switch-out
+					n.queued = -1
+				} else {
+					r.CtxSwitches++
 				}
 				if n.queued >= 0 {
 					d := ts - n.queued
@@ -434,6 +549,9 @@ func Analyze(trace []byte, threads []Thread, w Window) (*Result, error) {
 			t := by[e.TPID]
 			if t == nil {
 				return nil
+			}
+			if iv, ok := interrupted[e.OrigCPU]; ok && iv.tid == e.TPID {
+				delete(interrupted, e.OrigCPU) // it will not resume there
 			}
 			m := &r.Migrations
 			m.Total++
@@ -509,6 +627,7 @@ func Analyze(trace []byte, threads []Thread, w Window) (*Result, error) {
 			r.SyscallPct = round3(100 * float64(sys) / (float64(win) * float64(w.NCPU)))
 		}
 	}
+	r.Interruptions.MS = round3(r.Interruptions.MS)
 	r.WakeupLatencyUS = percentiles(lat)
 	r.RunqWaitUS = percentiles(wait)
 	return r, nil

@@ -113,6 +113,86 @@ func TestAnalyzeSyscalls(t *testing.T) {
 	}
 }
 
+// interruptTrace: a/0 runs on CPU 0 and b/0 on CPU 1 from the start.
+//   - 10 us: the harness's own thread (sysmon, 50) takes CPU 0 from a/0,
+//     still runnable, and gives it back at 14: an interruption (harness).
+//   - 20 us: kworker/0:1 takes CPU 0 from a/0; c/0, woken at 18, runs
+//     next at 25: a/0 was preempted (the other thread changed what runs
+//     next) and waits until 40, when c/0 blocks and a/0 is switched in.
+//   - 50 us: the guest's agent (memfd:sealed-91, 60) takes CPU 1 from b/0,
+//     which the stopper moves to CPU 0's queue at 52 (migration/1) and
+//     CPU 0 runs at 70, after a/0 blocks: a preemption, 20 us of wait.
+//   - 90 us: rcu_preempt takes CPU 0 from b/0 and gives it back at 93,
+//     and again from 95 to 97: two more interruptions.
+//
+// So three interruptions (4 + 3 + 2 = 9 us waited, one the harness's), two
+// preemptions (a/0 at 20, b/0 at 50), and the waits of c/0's wake-up
+// (18 -> 25), a/0's preemption (20 -> 40) and b/0's (50 -> 70).
+const interruptTrace = `# tracer: nop
+ x-99 [000] d..2. 1.000000: sched_switch: prev_comm=x prev_pid=99 prev_prio=120 prev_state=S ==> next_comm=a/0 next_pid=10 next_prio=120
+ y-98 [001] d..2. 1.000000: sched_switch: prev_comm=y prev_pid=98 prev_prio=120 prev_state=S ==> next_comm=b/0 next_pid=11 next_prio=120
+ a/0-10 [000] d..2. 1.000010: sched_switch: prev_comm=a/0 prev_pid=10 prev_prio=120 prev_state=R ==> next_comm=schedsim next_pid=50 next_prio=120
+ schedsim-50 [000] d..2. 1.000014: sched_switch: prev_comm=schedsim prev_pid=50 prev_prio=120 prev_state=S ==> next_comm=a/0 next_pid=10 next_prio=120
+ b/0-11 [001] d..2. 1.000018: sched_waking: comm=c/0 pid=12 prio=120 target_cpu=000
+ b/0-11 [001] d..2. 1.000018: sched_wakeup: comm=c/0 pid=12 prio=120 target_cpu=000
+ a/0-10 [000] d..2. 1.000020: sched_switch: prev_comm=a/0 prev_pid=10 prev_prio=120 prev_state=R ==> next_comm=kworker/0:1 next_pid=70 next_prio=120
+ kworker/0:1-70 [000] d..2. 1.000025: sched_switch: prev_comm=kworker/0:1 prev_pid=70 prev_prio=120 prev_state=I ==> next_comm=c/0 next_pid=12 next_prio=120
+ c/0-12 [000] d..2. 1.000040: sched_switch: prev_comm=c/0 prev_pid=12 prev_prio=120 prev_state=S ==> next_comm=a/0 next_pid=10 next_prio=120
+ b/0-11 [001] d..2. 1.000050: sched_switch: prev_comm=b/0 prev_pid=11 prev_prio=120 prev_state=R ==> next_comm=memfd:sealed-91 next_pid=60 next_prio=120
+ migration/1-20 [001] d..2. 1.000052: sched_migrate_task: comm=b/0 pid=11 prio=120 orig_cpu=1 dest_cpu=0
+ memfd:sealed-91-60 [001] d..2. 1.000060: sched_switch: prev_comm=memfd:sealed-91 prev_pid=60 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
+ a/0-10 [000] d..2. 1.000070: sched_switch: prev_comm=a/0 prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=b/0 next_pid=11 next_prio=120
+ b/0-11 [000] d..2. 1.000090: sched_switch: prev_comm=b/0 prev_pid=11 prev_prio=120 prev_state=R ==> next_comm=rcu_preempt next_pid=16 next_prio=120
+ rcu_preempt-16 [000] d..2. 1.000093: sched_switch: prev_comm=rcu_preempt prev_pid=16 prev_prio=120 prev_state=I ==> next_comm=b/0 next_pid=11 next_prio=120
+ b/0-11 [000] d..2. 1.000095: sched_switch: prev_comm=b/0 prev_pid=11 prev_prio=120 prev_state=R+ ==> next_comm=rcu_preempt next_pid=16 next_prio=120
+ rcu_preempt-16 [000] d..2. 1.000097: sched_switch: prev_comm=rcu_preempt prev_pid=16 prev_prio=120 prev_state=I ==> next_comm=b/0 next_pid=11 next_prio=120
+`
+
+// TestAnalyzeInterruptions: another thread that takes a CPU from a
+// scenario thread and gives it straight back interrupts it, which the
+// simulator (whose machine runs nothing else) cannot show: no context
+// switch, preemption or run-queue wait, counted apart by who did it. One
+// after which the CPU runs another scenario thread, or whose thread is
+// moved meanwhile, is a preemption as before.
+func TestAnalyzeInterruptions(t *testing.T) {
+	threads := []Thread{{Name: "a/0", TID: 10}, {Name: "b/0", TID: 11}, {Name: "c/0", TID: 12}}
+	w := testWindow
+	w.Harness = []int{50}
+	r, err := Analyze([]byte(interruptTrace), threads, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := r.Interruptions
+	if in.Count != 3 || in.MS != 0.009 || in.Harness != 1 || in.By["schedsim"] != 1 || in.By["rcu_preempt"] != 2 || len(in.By) != 2 {
+		t.Errorf("interruptions %+v, want 3 (9 us): schedsim 1 (the harness's), rcu_preempt 2", in)
+	}
+	if r.Preemptions != 2 {
+		t.Errorf("preemptions %d, want 2 (a/0 at 20 us, b/0 at 50)", r.Preemptions)
+	}
+	// Switch-ins: a and b at 0, c at 25, a at 40, b at 70 (the
+	// resumptions at 14, 93 and 97 are not switches).
+	if r.CtxSwitches != 5 {
+		t.Errorf("context switches %d, want 5", r.CtxSwitches)
+	}
+	if r.RunqWaitUS.N != 3 || r.Tasks[0].WaitMS != 0.02 || r.Tasks[1].WaitMS != 0.02 || r.Tasks[2].WaitMS != 0.007 {
+		t.Errorf("run-queue waits %+v, a %v b %v c %v ms: want three, 20, 20 and 7 us", r.RunqWaitUS, r.Tasks[0].WaitMS, r.Tasks[1].WaitMS, r.Tasks[2].WaitMS)
+	}
+	// Without the harness's threads known, the same interruptions, none
+	// of them put down to it.
+	r, err = Analyze([]byte(interruptTrace), threads, testWindow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Interruptions.Count != 3 || r.Interruptions.Harness != 0 {
+		t.Errorf("harness unknown: interruptions %+v, want 3, none the harness's", r.Interruptions)
+	}
+	// The CPU time is the threads' own either way: a 0-10, 14-20, 40-70;
+	// b 0-50, 70-90, 93-95, 97-200; c 25-40.
+	if r.Tasks[0].CPUMS != 0.046 || r.Tasks[1].CPUMS != 0.175 || r.Tasks[2].CPUMS != 0.015 {
+		t.Errorf("cpu ms a %v b %v c %v, want 0.046, 0.175, 0.015", r.Tasks[0].CPUMS, r.Tasks[1].CPUMS, r.Tasks[2].CPUMS)
+	}
+}
+
 // leadTrace: a/0 blocks on CPU 1 at 10 us; the idle CPU's interrupt wakes
 // it at 50 us and switches to it at 62 (a 12 us lead: its clock starts at
 // the wake-up). It blocks at 80; b/0, running on CPU 0, wakes it at 100

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"sort"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -492,5 +493,59 @@ func TestComparisonRunsTheKernelsBaseSlice(t *testing.T) {
 		d.BaseSliceNS, d.TunableScaling, cfg.Machine.NCPU(), sim.DefaultBaseSlice(cfg.Machine.NCPU()), got)
 	if got != d.BaseSliceNS {
 		t.Errorf("the comparison's model runs with a base slice of %d ns, the kernel's is %d ns", got, d.BaseSliceNS)
+	}
+}
+
+// TestNiceSharesAndTheHarness: three hogs on two CPUs, one at nice 5
+// (testdata/three-hogs-nice.json), isolated. The nice-5 hog shares a CPU
+// with a nice-0 one and gets 335/1359 of it, the two taking turns at the
+// tick (12 and 4 ms at HZ 250), in the kernel as in the simulator (6
+// December 2026: 496 ms of 2 s real, 492 simulated; 741 and 740 of 3 s).
+//
+// The harness's own Go runtime is a task of the real machine: its sysmon
+// thread wakes every 10.06 ms while the workers hold their Ps and runs for
+// about 6 us (the median of 300 wake-ups in a trace), taking the CPU from
+// a hog that gets it straight back. Analyze counts that as an
+// interruption, not a context switch: 211 interruptions in 2 s here (150
+// of them the harness's), 130 context switches a second against the
+// simulator's 124.5; counted as switches they made 235 a second. The
+// check: the context switches within 25 % of the simulator's, and the
+// nice-5 hog's CPU time within 30 %. The balancer now and then moves a
+// nice-0 hog to the other's CPU, which leaves the nice-5 one a CPU of its
+// own for 100-200 ms (traced: at 1.06 s CPU 1 pulled hog/1 from CPU 0
+// while the nice-5 hog ran there): in three of four 3 s runs that were not
+// isolated (941-1051 ms against 741), in none of three isolated ones; a
+// kernel or a model that ignored the nice value would give it twice the
+// share.
+func TestNiceSharesAndTheHarness(t *testing.T) {
+	needReal(t)
+	s := testdataScenario(t, "three-hogs-nice.json")
+	res, _, err := Run(s, Options{Isolate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Simulate(onHost(t, s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var realNice5, simNice5 float64
+	for _, x := range res.Tasks {
+		if strings.HasPrefix(x.Name, "nice5/") {
+			realNice5 = x.CPUMS
+		}
+	}
+	for _, x := range m.Tasks {
+		if strings.HasPrefix(x.Name, "nice5/") {
+			simNice5 = x.CPUMS
+		}
+	}
+	realCS, simCS := float64(res.CtxSwitches)/(res.SimMS/1e3), float64(m.CtxSwitches)/(m.SimMS/1e3)
+	t.Logf("nice-5 hog: %.0f ms real, %.0f simulated; context switches/s real %.1f (%d interruptions by other threads apart, %d of them the harness's), simulated %.1f",
+		realNice5, simNice5, realCS, res.Interruptions.Count, res.Interruptions.Harness, simCS)
+	if simNice5 == 0 || math.Abs(realNice5-simNice5) > 0.3*simNice5 {
+		t.Errorf("the nice-5 hog ran %.0f ms on the real kernel and %.0f in the simulator: want within 30 %%", realNice5, simNice5)
+	}
+	if math.Abs(realCS-simCS) > 0.25*simCS {
+		t.Errorf("%.1f context switches a second on the real kernel (%d interruptions by other threads apart), %.1f in the simulator: want within 25 %%", realCS, res.Interruptions.Count, simCS)
 	}
 }

@@ -223,6 +223,8 @@ func run(s *scenarios.Scenario, opt Options, traced bool) (*Result, *Recording, 
 			defer restore()
 			notes = append(notes, "isolated: this process's autogroup at nice -20 for the run (sched_autogroup is on: task nice values weigh only inside a session)")
 		}
+	} else {
+		notes = append(notes, "not isolated: the machine's other work and this harness's own Go runtime thread (sysmon: about 6 us every 10 ms while the workers run, in the scenario's session at nice 0) compete with the scenario's threads at their own weights; -isolate gives the scenario the machine")
 	}
 	for gi, g := range cfg.Tasks {
 		r.gfirst = append(r.gfirst, len(r.w))
@@ -361,7 +363,8 @@ func run(s *scenarios.Scenario, opt Options, traced bool) (*Result, *Recording, 
 		threads[i] = Thread{Name: w.name, TID: w.tid, Ops: w.ops, ClockNS: w.clock}
 		dropped += w.dropped
 	}
-	res, err := Analyze(trace, threads, Window{StartNS: r.t0, EndNS: r.end, NCPU: len(cpus), Dist: distFunc()})
+	win := Window{StartNS: r.t0, EndNS: r.end, NCPU: len(cpus), Dist: distFunc(), Harness: harnessThreads(threads)}
+	res, err := Analyze(trace, threads, win)
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading the trace: %v", err)
 	}
@@ -380,6 +383,9 @@ func run(s *scenarios.Scenario, opt Options, traced bool) (*Result, *Recording, 
 	}
 	if res.InferredSwitchIns > 0 {
 		notes = append(notes, fmt.Sprintf("%d switch-ins of the scenario's threads were not in the trace (the kernel reports no event from an idle task's own context on some CPUs here) and were put back from the events around them (interop.RepairFtrace): each at the interrupt that woke the thread, a few microseconds early", res.InferredSwitchIns))
+	}
+	if n := interruptionNote(&res.Interruptions, res.SimMS); n != "" {
+		notes = append(notes, n)
 	}
 	var checkErr error
 	if c := res.CPUCheck; c != nil && stealOK && steal1OK {
@@ -407,7 +413,7 @@ func run(s *scenarios.Scenario, opt Options, traced bool) (*Result, *Recording, 
 	}
 	// A refused run keeps its recording (nil result), so that the trace
 	// that failed the check can be written and looked at.
-	rec := &Recording{Trace: trace, Threads: threads, Window: Window{StartNS: r.t0, EndNS: r.end, NCPU: len(cpus)}}
+	rec := &Recording{Trace: trace, Threads: threads, Window: Window{StartNS: r.t0, EndNS: r.end, NCPU: len(cpus), Harness: win.Harness}}
 	if checkErr != nil {
 		return nil, rec, checkErr
 	}
@@ -415,6 +421,29 @@ func run(s *scenarios.Scenario, opt Options, traced bool) (*Result, *Recording, 
 }
 
 // release opens the start barrier.
+// harnessThreads lists this process's threads other than the scenario's:
+// the Go runtime's own (sysmon among them), which the trace shows taking a
+// CPU from a scenario thread now and then (Interruptions). Go keeps its
+// threads to the end, so the list read after the run holds every one that
+// ran during it.
+func harnessThreads(scenario []Thread) []int {
+	ents, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return nil
+	}
+	ours := make(map[int]bool, len(scenario))
+	for _, t := range scenario {
+		ours[t.TID] = true
+	}
+	var tids []int
+	for _, e := range ents {
+		if tid, err := strconv.Atoi(e.Name()); err == nil && !ours[tid] {
+			tids = append(tids, tid)
+		}
+	}
+	return tids
+}
+
 func (r *runner) release() {
 	atomic.StoreUint32(&r.goWord, 1)
 	futexWake(&r.goWord, 1<<30)
