@@ -56,6 +56,7 @@ func main() {
 		{File: dir + "three-20.json", Variants: whatIf},
 		{File: dir + "server-1to4.json", Variants: whatIf},
 		{File: dir + "pair-one-cpu.json", Variants: whatIf},
+		{File: dir + "three-hogs-nice.json", Variants: whatIf},
 	}
 	if *short {
 		for i := range cases {
