@@ -242,6 +242,10 @@ func interruptedBy(comm string) string {
 	return comm
 }
 
+// interruptionNotePrefix starts interruptionNote's text (the report sums
+// the runs' up instead of repeating them).
+const interruptionNotePrefix = "other threads took a CPU from a scenario thread and gave it straight back"
+
 // interruptionNote says how often other threads interrupted the scenario's
 // over a window of ms milliseconds, and who did ("" when none did).
 func interruptionNote(in *Interruptions, ms float64) string {
@@ -270,7 +274,7 @@ func interruptionNote(in *Interruptions, ms float64) string {
 	if in.Harness > 0 {
 		harness = fmt.Sprintf("; %d of them this harness's own Go runtime threads (sysmon wakes every 10 ms while the workers hold their Ps)", in.Harness)
 	}
-	return fmt.Sprintf("other threads took a CPU from a scenario thread and gave it straight back %d times (%.1f/s, %.2f ms in all: %s%s); these interruptions are not counted as context switches, preemptions or run-queue waits, as the simulator's machine runs nothing else",
+	return fmt.Sprintf(interruptionNotePrefix+" %d times (%.1f/s, %.2f ms in all: %s%s); these interruptions are not counted as context switches, preemptions or run-queue waits, as the simulator's machine runs nothing else",
 		in.Count, float64(in.Count)/(ms/1e3), in.MS, strings.Join(who, ", "), harness)
 }
 

@@ -123,6 +123,8 @@ func RunCase(c ReportCase, runs int, isolate bool, costs *scenarios.Costs, host 
 	var inferred, cpuRatio, steal []float64
 	var refused []string
 	var switchIns float64
+	var intrRate, intrHarness []float64
+	intrBy := map[string]int64{}
 	for i := 0; i < runs; i++ {
 		if load != nil {
 			if l, ok := load(); ok {
@@ -158,7 +160,7 @@ func RunCase(c ReportCase, runs int, isolate bool, costs *scenarios.Costs, host 
 		}
 		for _, n := range res.Notes {
 			// Per-run counts are summed up below, not repeated per run.
-			if strings.Contains(n, "switch-ins of the scenario's threads were not in the trace") || strings.HasPrefix(n, "CPU time check") {
+			if strings.Contains(n, "switch-ins of the scenario's threads were not in the trace") || strings.HasPrefix(n, "CPU time check") || strings.HasPrefix(n, interruptionNotePrefix) {
 				continue
 			}
 			if !contains(cr.Notes, n) && !strings.HasPrefix(n, "trace_clock") {
@@ -173,6 +175,33 @@ func RunCase(c ReportCase, runs int, isolate bool, costs *scenarios.Costs, host 
 			}
 		}
 		switchIns += float64(res.CtxSwitches)
+		if sec := res.SimMS / 1e3; sec > 0 {
+			intrRate = append(intrRate, float64(res.Interruptions.Count)/sec)
+			intrHarness = append(intrHarness, float64(res.Interruptions.Harness)/sec)
+		}
+		for k, v := range res.Interruptions.By {
+			intrBy[k] += v
+		}
+	}
+	if len(intrRate) > 0 {
+		rate, harness := StatOf(intrRate), StatOf(intrHarness)
+		who := make([]string, 0, len(intrBy))
+		for k := range intrBy {
+			who = append(who, k)
+		}
+		sort.Slice(who, func(i, j int) bool {
+			if intrBy[who[i]] != intrBy[who[j]] {
+				return intrBy[who[i]] > intrBy[who[j]]
+			}
+			return who[i] < who[j]
+		})
+		if len(who) > 4 {
+			who = who[:4]
+		}
+		if rate.Max > 0 {
+			cr.Notes = append(cr.Notes, fmt.Sprintf("other threads' interruptions (a CPU taken from a scenario thread and given straight back; not counted as context switches, preemptions or run-queue waits): %.1f – %.1f a second per run, of them this harness's own Go runtime threads %.1f – %.1f; most often %s",
+				rate.Min, rate.Max, harness.Min, harness.Max, strings.Join(who, ", ")))
+		}
 	}
 	if len(inferred) > 0 {
 		st := StatOf(inferred)
