@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"schedplay/internal/stats"
 	"schedplay/scenarios"
 	"schedplay/sim"
 )
@@ -363,6 +364,21 @@ func onHost(t *testing.T, s *scenarios.Scenario) *scenarios.Scenario {
 	return ss
 }
 
+// realAndSim runs s on the real kernel, isolated, and in the simulator on
+// this machine's topology (onHost).
+func realAndSim(t *testing.T, s *scenarios.Scenario) (*Result, sim.Metrics) {
+	t.Helper()
+	res, _, err := Run(s, Options{Isolate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Simulate(onHost(t, s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, m
+}
+
 // TestRunStepEndsInUserSpace: a run step ends in user space, so a thread
 // whose EEVDF slice ran out while another waited on its CPU finishes its
 // step and goes to sleep, as the simulator's task does; the kernel switches
@@ -435,14 +451,7 @@ func TestSyncPairPreemptionReal(t *testing.T) {
 		preempted      int // the task index that waits in the queue
 	}{{"30us", "25us", 0}, {"25us", "30us", 1}} {
 		s := testdataScenario(t, "pair-one-cpu.json", "duration", "1s", "tasks[0].program[0].run", c.client, "tasks[1].program[1].run", c.server)
-		res, _, err := Run(s, Options{Isolate: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := Simulate(onHost(t, s))
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, m := realAndSim(t, s)
 		share := func(preemptions, switches int64) float64 { return float64(preemptions) / max(float64(switches)/2, 1) }
 		rs, ss := share(res.Preemptions, res.CtxSwitches), share(m.Preemptions, m.CtxSwitches)
 		t.Logf("client %s, server %s: preempted at %.3f of the round trips real, %.3f simulated; waits in the queue real %.0f / %.0f ms, simulated %.0f / %.0f ms",
@@ -500,7 +509,8 @@ func TestComparisonRunsTheKernelsBaseSlice(t *testing.T) {
 // (testdata/three-hogs-nice.json), isolated. The nice-5 hog shares a CPU
 // with a nice-0 one and gets 335/1359 of it, the two taking turns at the
 // tick (12 and 4 ms at HZ 250), in the kernel as in the simulator (6
-// December 2026: 496 ms of 2 s real, 492 simulated; 741 and 740 of 3 s).
+// December 2026: 492-497 ms of 2 s real in four runs, 492 simulated; 741
+// and 740 of 3 s).
 //
 // The harness's own Go runtime is a task of the real machine: its sysmon
 // thread wakes every 10.06 ms while the workers hold their Ps and runs for
@@ -508,44 +518,72 @@ func TestComparisonRunsTheKernelsBaseSlice(t *testing.T) {
 // a hog that gets it straight back. Analyze counts that as an
 // interruption, not a context switch: 211 interruptions in 2 s here (150
 // of them the harness's), 130 context switches a second against the
-// simulator's 124.5; counted as switches they made 235 a second. The
-// check: the context switches within 25 % of the simulator's, and the
-// nice-5 hog's CPU time within 30 %. The balancer now and then moves a
-// nice-0 hog to the other's CPU, which leaves the nice-5 one a CPU of its
-// own for 100-200 ms (traced: at 1.06 s CPU 1 pulled hog/1 from CPU 0
-// while the nice-5 hog ran there): in three of four 3 s runs that were not
-// isolated (941-1051 ms against 741), in none of three isolated ones; a
-// kernel or a model that ignored the nice value would give it twice the
-// share.
+// simulator's 124.5; counted as switches they made 235 a second.
+//
+// The balancer now and then moves a nice-0 hog to the other's CPU, which
+// leaves the nice-5 one a CPU of its own for 100-200 ms (traced: at 1.06 s
+// CPU 1 pulled hog/1 from CPU 0 while the nice-5 hog ran there): in three
+// of four 3 s runs that were not isolated (941-1051 ms against 741), and
+// in three of nine isolated 2 s runs (619-824 ms against 492-497), and in
+// four of five isolated 1 s runs in one batch and none in the next (the
+// episodes come with more interruptions by other threads: 97-174 against
+// 86-103 in 1 s); the simulator, with any seed, moves only the nice-5 hog
+// (9 times a second, the kernel 5: docs/real-kernel.md). So the check
+// takes the runs of 1 s in which no nice-0 hog moved, three of them (ten
+// runs at most, one at least): the nice-5 hog's median share within 10 %
+// of the simulator's (a kernel or a model that ignored the nice value
+// would give it twice as much, one that weighed nice 5 as 1024/3 a third
+// more), and their median context switches within 25 %.
 func TestNiceSharesAndTheHarness(t *testing.T) {
 	needReal(t)
-	s := testdataScenario(t, "three-hogs-nice.json")
-	res, _, err := Run(s, Options{Isolate: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := testdataScenario(t, "three-hogs-nice.json", "duration", "1s")
 	m, err := Simulate(onHost(t, s))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var realNice5, simNice5 float64
-	for _, x := range res.Tasks {
-		if strings.HasPrefix(x.Name, "nice5/") {
-			realNice5 = x.CPUMS
+	nice5 := func(tasks []TaskResult) float64 {
+		for _, x := range tasks {
+			if strings.HasPrefix(x.Name, "nice5/") {
+				return x.CPUMS
+			}
 		}
+		return 0
 	}
+	var simNice5 float64
 	for _, x := range m.Tasks {
 		if strings.HasPrefix(x.Name, "nice5/") {
 			simNice5 = x.CPUMS
 		}
 	}
-	realCS, simCS := float64(res.CtxSwitches)/(res.SimMS/1e3), float64(m.CtxSwitches)/(m.SimMS/1e3)
-	t.Logf("nice-5 hog: %.0f ms real, %.0f simulated; context switches/s real %.1f (%d interruptions by other threads apart, %d of them the harness's), simulated %.1f",
-		realNice5, simNice5, realCS, res.Interruptions.Count, res.Interruptions.Harness, simCS)
-	if simNice5 == 0 || math.Abs(realNice5-simNice5) > 0.3*simNice5 {
-		t.Errorf("the nice-5 hog ran %.0f ms on the real kernel and %.0f in the simulator: want within 30 %%", realNice5, simNice5)
+	simCS := float64(m.CtxSwitches) / (m.SimMS / 1e3)
+	var shares, switches []float64
+	for i := 0; i < 10 && len(shares) < 3; i++ {
+		res, _, err := Run(s, Options{Isolate: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var hogMoves int64
+		for _, x := range res.Tasks {
+			if strings.HasPrefix(x.Name, "hog/") {
+				hogMoves += x.Migrations
+			}
+		}
+		cs := float64(res.CtxSwitches) / (res.SimMS / 1e3)
+		t.Logf("run %d: nice-5 hog %.0f ms real, %.0f simulated; nice-0 hogs moved %d times; context switches/s real %.1f (%d interruptions by other threads apart, %d of them the harness's), simulated %.1f",
+			i+1, nice5(res.Tasks), simNice5, hogMoves, cs, res.Interruptions.Count, res.Interruptions.Harness, simCS)
+		if hogMoves == 0 {
+			shares = append(shares, nice5(res.Tasks))
+			switches = append(switches, cs)
+		}
 	}
-	if math.Abs(realCS-simCS) > 0.25*simCS {
-		t.Errorf("%.1f context switches a second on the real kernel (%d interruptions by other threads apart), %.1f in the simulator: want within 25 %%", realCS, res.Interruptions.Count, simCS)
+	if len(shares) == 0 {
+		t.Fatal("a nice-0 hog moved in each of ten runs: no run to compare")
+	}
+	share, cs := stats.Median(shares), stats.Median(switches)
+	if simNice5 == 0 || math.Abs(share-simNice5) > 0.1*simNice5 {
+		t.Errorf("the nice-5 hog ran %.0f ms on the real kernel (the median of %v, runs where no nice-0 hog moved), %.0f in the simulator: want within 10 %%", share, shares, simNice5)
+	}
+	if math.Abs(cs-simCS) > 0.25*simCS {
+		t.Errorf("%.1f context switches a second on the real kernel (the median of %v; other threads' interruptions apart), %.1f in the simulator: want within 25 %%", cs, switches, simCS)
 	}
 }
