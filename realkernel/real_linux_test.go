@@ -364,21 +364,6 @@ func onHost(t *testing.T, s *scenarios.Scenario) *scenarios.Scenario {
 	return ss
 }
 
-// realAndSim runs s on the real kernel, isolated, and in the simulator on
-// this machine's topology (onHost).
-func realAndSim(t *testing.T, s *scenarios.Scenario) (*Result, sim.Metrics) {
-	t.Helper()
-	res, _, err := Run(s, Options{Isolate: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := Simulate(onHost(t, s))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res, m
-}
-
 // TestRunStepEndsInUserSpace: a run step ends in user space, so a thread
 // whose EEVDF slice ran out while another waited on its CPU finishes its
 // step and goes to sleep, as the simulator's task does; the kernel switches
@@ -451,7 +436,14 @@ func TestSyncPairPreemptionReal(t *testing.T) {
 		preempted      int // the task index that waits in the queue
 	}{{"30us", "25us", 0}, {"25us", "30us", 1}} {
 		s := testdataScenario(t, "pair-one-cpu.json", "duration", "1s", "tasks[0].program[0].run", c.client, "tasks[1].program[1].run", c.server)
-		res, m := realAndSim(t, s)
+		res, _, err := Run(s, Options{Isolate: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Simulate(onHost(t, s))
+		if err != nil {
+			t.Fatal(err)
+		}
 		share := func(preemptions, switches int64) float64 { return float64(preemptions) / max(float64(switches)/2, 1) }
 		rs, ss := share(res.Preemptions, res.CtxSwitches), share(m.Preemptions, m.CtxSwitches)
 		t.Logf("client %s, server %s: preempted at %.3f of the round trips real, %.3f simulated; waits in the queue real %.0f / %.0f ms, simulated %.0f / %.0f ms",
