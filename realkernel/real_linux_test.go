@@ -513,22 +513,26 @@ func TestComparisonRunsTheKernelsBaseSlice(t *testing.T) {
 // simulator's 124.5; counted as switches they made 235 a second.
 //
 // The balancer now and then moves a nice-0 hog to the other's CPU, which
-// leaves the nice-5 one a CPU of its own for 100-200 ms (traced: at 1.06 s
-// CPU 1 pulled hog/1 from CPU 0 while the nice-5 hog ran there): in three
-// of four 3 s runs that were not isolated (941-1051 ms against 741), and
-// in three of nine isolated 2 s runs (619-824 ms against 492-497), and in
-// four of five isolated 1 s runs in one batch and none in the next (the
-// episodes come with more interruptions by other threads: 97-174 against
-// 86-103 in 1 s); the simulator, with any seed, moves only the nice-5 hog
-// (9 times a second, the kernel 5: docs/real-kernel.md). So the check
-// takes the runs of 1 s in which no nice-0 hog moved, three of them (ten
-// runs at most, one at least): the nice-5 hog's median share within 10 %
-// of the simulator's (a kernel or a model that ignored the nice value
-// would give it twice as much, one that weighed nice 5 as 1024/3 a third
-// more), and their median context switches within 25 %.
+// leaves the nice-5 one a CPU of its own for hundreds of milliseconds
+// (traced: at 1.06 s CPU 1 pulled hog/1 from CPU 0 while the nice-5 hog ran
+// there), and the simulator never does (docs/model-defects.md, open): in
+// CI of 2063dcc after the browser tests it happened in nine of ten 1 s
+// runs, on the quiet guest in two of five to four of five. So the check
+// pins the two nice-0 hogs, one to each CPU, and leaves the nice-5 one
+// free, which both the kernel and the simulator move between them: its
+// share within 10 % of the simulator's (a kernel or a model that ignored
+// the nice value would give it twice as much, one that weighed nice 5 as
+// 1024/3 a third more), and the context switches within 25 %, each the
+// median of three runs of 1 s.
 func TestNiceSharesAndTheHarness(t *testing.T) {
 	needReal(t)
 	s := testdataScenario(t, "three-hogs-nice.json", "duration", "1s")
+	// One nice-0 hog on each CPU: the nice-5 hog alone is free to move.
+	hog := s.Tasks[0]
+	hog.Count, hog.CPUs = 1, "0"
+	other := hog
+	other.Name, other.CPUs = "hog1", "1"
+	s.Tasks = append([]scenarios.Task{hog, other}, s.Tasks[1:]...)
 	m, err := Simulate(onHost(t, s))
 	if err != nil {
 		t.Fatal(err)
@@ -549,31 +553,20 @@ func TestNiceSharesAndTheHarness(t *testing.T) {
 	}
 	simCS := float64(m.CtxSwitches) / (m.SimMS / 1e3)
 	var shares, switches []float64
-	for i := 0; i < 10 && len(shares) < 3; i++ {
+	for i := 0; i < 3; i++ {
 		res, _, err := Run(s, Options{Isolate: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var hogMoves int64
-		for _, x := range res.Tasks {
-			if strings.HasPrefix(x.Name, "hog/") {
-				hogMoves += x.Migrations
-			}
-		}
 		cs := float64(res.CtxSwitches) / (res.SimMS / 1e3)
-		t.Logf("run %d: nice-5 hog %.0f ms real, %.0f simulated; nice-0 hogs moved %d times; context switches/s real %.1f (%d interruptions by other threads apart, %d of them the harness's), simulated %.1f",
-			i+1, nice5(res.Tasks), simNice5, hogMoves, cs, res.Interruptions.Count, res.Interruptions.Harness, simCS)
-		if hogMoves == 0 {
-			shares = append(shares, nice5(res.Tasks))
-			switches = append(switches, cs)
-		}
-	}
-	if len(shares) == 0 {
-		t.Fatal("a nice-0 hog moved in each of ten runs: no run to compare")
+		t.Logf("run %d: nice-5 hog %.0f ms real (%d migrations), %.0f simulated; context switches/s real %.1f (%d interruptions by other threads apart, %d of them the harness's), simulated %.1f",
+			i+1, nice5(res.Tasks), res.Migrations.Total, simNice5, cs, res.Interruptions.Count, res.Interruptions.Harness, simCS)
+		shares = append(shares, nice5(res.Tasks))
+		switches = append(switches, cs)
 	}
 	share, cs := stats.Median(shares), stats.Median(switches)
 	if simNice5 == 0 || math.Abs(share-simNice5) > 0.1*simNice5 {
-		t.Errorf("the nice-5 hog ran %.0f ms on the real kernel (the median of %v, runs where no nice-0 hog moved), %.0f in the simulator: want within 10 %%", share, shares, simNice5)
+		t.Errorf("the nice-5 hog ran %.0f ms on the real kernel (the median of %v), %.0f in the simulator: want within 10 %%", share, shares, simNice5)
 	}
 	if math.Abs(cs-simCS) > 0.25*simCS {
 		t.Errorf("%.1f context switches a second on the real kernel (the median of %v; other threads' interruptions apart), %.1f in the simulator: want within 25 %%", cs, switches, simCS)
