@@ -516,7 +516,7 @@ func TestComparisonRunsTheKernelsBaseSlice(t *testing.T) {
 // leaves the nice-5 one a CPU of its own for hundreds of milliseconds
 // (traced: at 1.06 s CPU 1 pulled hog/1 from CPU 0 while the nice-5 hog ran
 // there), and the simulator never does (docs/model-defects.md, open): in
-// CI of 2063dcc after the browser tests it happened in nine of ten 1 s
+// CI of b1028c3 after the browser tests it happened in nine of ten 1 s
 // runs, on the quiet guest in two of five to four of five. So the check
 // pins the two nice-0 hogs, one to each CPU, and leaves the nice-5 one
 // free, which both the kernel and the simulator move between them: its
