@@ -646,7 +646,10 @@ func (s *Sim) startTick(rq *RQ) {
 
 // tickAll handles the jiffy event: the tick of every CPU whose tick runs,
 // each followed by the reschedules it asked for, as if they were separate
-// interrupts taken in CPU order.
+// interrupts taken in CPU order. With a timer spread (Costs.TimerIRQSpread)
+// a CPU's tick comes in its timer interrupt for the instant, late by that
+// interrupt's draw (tickIRQDelay), so the CPUs' ticks of a jiffy come in an
+// order nothing fixes, as the kernel's do.
 func (s *Sim) tickAll() {
 	s.tickArmed = false
 	j := s.jiffies()
@@ -654,6 +657,12 @@ func (s *Sim) tickAll() {
 	for _, rq := range s.cpus {
 		if !rq.tickOn || j < rq.tickFrom {
 			any = any || rq.tickOn
+			continue
+		}
+		if d := s.tickIRQDelay(rq); d > 0 {
+			rq.tickJ = j
+			s.q.push(qev{t: s.now + d, kind: evTickCPU, cpu: int32(rq.cpu)})
+			any = true
 			continue
 		}
 		s.tick(rq, j)

@@ -255,8 +255,10 @@
 //     that the CPUs' interrupts, which the kernel takes concurrently and
 //     each after its own idle exit, come apart and in either order; the
 //     delay stands for the exit and the interrupt's delivery, which are
-//     not charged as such (docs/real-kernel.md, four 30 % tasks). The
-//     wake-ups of one interrupt come at once unless Costs.TimerWakeup is
+//     not charged as such (docs/real-kernel.md, four 30 % tasks). A CPU's
+//     tick, an hrtimer of the same interrupt, comes with the same draw
+//     (tickIRQDelay; without a spread, every CPU's tick at its jiffy, in
+//     CPU order). The wake-ups of one interrupt come at once unless Costs.TimerWakeup is
 //     set: then each comes that long after the one before (each
 //     hrtimer_wakeup() is a try_to_wake_up() in the interrupt; 3.2 us apart
 //     in the four 30 % tasks' trace on this project's guest). No timer

@@ -13,6 +13,7 @@ const (
 	evIdleReady                   // a CPU finished leaving its idle state
 	evNohzKick                    // the idle load balancer was kicked
 	evActiveBalance               // the stopper runs on the busiest CPU (task = destination CPU)
+	evTickCPU                     // one CPU's tick, its interrupt late by its spread (timer.go)
 	// Per-task events (at most one pending of each kind per task).
 	evTimer  // a blocked task's sleep/timer expired (gen-checked)
 	evArrive // a woken task arrives at its CPU (after the IPI)
@@ -20,7 +21,7 @@ const (
 	numEvKinds
 )
 
-const numCPUEvKinds = int(evActiveBalance) + 1
+const numCPUEvKinds = int(evTickCPU) + 1
 
 // qev is a queued event. Order: time, then the order in which events were
 // (last) scheduled, so that events at the same instant run in the order they

@@ -183,7 +183,10 @@ type RQ struct {
 	// The timer interrupt of this CPU for the expiry instant timerIRQAt
 	// comes timerIRQDelay after it (Costs.TimerIRQSpread, timer.go).
 	timerIRQAt, timerIRQDelay int64
-	timerIRQWakes             int64 // the wake-ups that interrupt has made so far
+	// tickJ: the jiffy of this CPU's tick while its interrupt is late
+	// (evTickCPU, tickIRQDelay).
+	tickJ         int64
+	timerIRQWakes int64 // the wake-ups that interrupt has made so far
 
 	needResched bool
 	// v3.8 CFS buddies (cfs_rq->next, cfs_rq->last): set by
@@ -896,6 +899,10 @@ func (s *Sim) step() {
 			s.work += 1 + int64(len(rq.queue))
 		}
 		s.tickAll()
+	case evTickCPU:
+		s.work++
+		rq := s.cpus[cpu]
+		s.tick(rq, rq.tickJ)
 	case evTimer:
 		p := s.tasks[task]
 		if gen == p.timerGen && p.state == TaskBlocked && !s.timerIRQ(p) {

@@ -19,13 +19,35 @@ package sim
 // The model: with TimerIRQSpread > 0, the timers expiring on one CPU at one
 // instant are woken together, in the order armed, by that CPU's interrupt
 // for the instant, which comes a delay drawn from [0, TimerIRQSpread] after
-// it (one draw per CPU and instant, from the run's PRNG). With 0 every
+// it (one draw per CPU and instant, from the run's PRNG); the CPU's tick,
+// when one is due at that instant, comes in the same interrupt
+// (tickIRQDelay). With 0 every
 // timer is woken at its instant, the timers of all CPUs in the order armed:
 // the runs of every scenario without a spread are what they were. What
 // stays out: the C-state exit before the interrupt (the wake-up's target
 // pays it, as for any wake-up: sim/doc.go), the interrupt's own CPU time,
 // and timer slack (a SCHED_OTHER sleeper's hrtimer may fire up to 50 us
 // late, the same for every CPU's timers of one instant).
+
+// tickIRQDelay is how late CPU rq's tick for this jiffy comes. The tick is
+// an hrtimer of its own (tick_sched_timer(), expiring at the jiffy), run by
+// the same hrtimer_interrupt() as the CPU's other timers of that instant, so
+// it shares their interrupt's draw: 0 without a spread; at most a tick less
+// 1 ns, so that a CPU's ticks keep their order. Which CPU's tick comes first
+// decides what a balancing pass sees on the other: a task still running
+// there, or one its own tick just switched out (cache-hot, so
+// can_migrate_task() refuses it and the pass fails).
+func (s *Sim) tickIRQDelay(rq *RQ) int64 {
+	spread := s.costs.TimerIRQSpread
+	if spread <= 0 {
+		return 0
+	}
+	if rq.timerIRQAt != s.now {
+		rq.timerIRQAt = s.now
+		rq.timerIRQDelay, rq.timerIRQWakes = s.rng.Int64N(spread+1), 0
+	}
+	return min(rq.timerIRQDelay, s.tickNS-1)
+}
 
 // timerIRQ is called when p's timer expires. It reports whether the
 // wake-up is deferred to p's CPU's interrupt for this instant (then the

@@ -160,3 +160,74 @@ func TestTimerIRQSpreadRace(t *testing.T) {
 		t.Error("no wakee moved to the other CPU behind its CPU's first wakee in 5 runs of 200 ms")
 	}
 }
+
+// tickRun runs two hogs pinned to each of two CPUs (HZ 1000, v6.17's 1.4 ms
+// slice: each pair takes turns at the tick) for 100 ms with the timer
+// interrupts spread by spread, and returns the switches from one hog to
+// another, which only a tick makes.
+func tickRun(t *testing.T, seed uint64, spread int64) []Event {
+	t.Helper()
+	m := machine(1, 1, 1, 2, 1, NumberLinear)
+	m.Costs.TimerIRQSpread = spread
+	var on0, on1 CPUMask
+	on0.Set(0)
+	on1.Set(1)
+	hog := []Step{{Op: OpRun, Dur: 50e6}}
+	cfg := &Config{Seed: seed, Duration: 100e6, Machine: m, Policy: Policy{Base: BaseV617},
+		Tasks: []TaskGroup{{Name: "a", Count: 2, CPUs: on0, Program: hog}, {Name: "b", Count: 2, CPUs: on1, Program: hog}}}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.SetRecording(true)
+	s.RunUntil(cfg.Duration)
+	var sw []Event
+	for _, e := range s.TakeEvents(nil) {
+		if e.Kind == EvSwitch && e.Task >= 0 && e.Arg >= 0 && e.T > 0 {
+			sw = append(sw, e)
+		}
+	}
+	if len(sw) < 60 {
+		t.Fatalf("seed %d: %d switches between hogs in 100 ms, want one about every 2 ms on each CPU", seed, len(sw))
+	}
+	return sw
+}
+
+// TestTickIRQSpread: a CPU's tick comes in its timer interrupt for the
+// jiffy (tick_sched_timer() is one of the hrtimers hrtimer_interrupt()
+// runs), so with a spread of 20 us each CPU's tick, and the switch it
+// makes, is 0-20 us after the jiffy, and the two CPUs' ticks of one jiffy
+// come in either order; without a spread every tick is at its jiffy, the
+// CPUs in order (the runs of before).
+func TestTickIRQSpread(t *testing.T) {
+	for _, e := range tickRun(t, 1, 0) {
+		if e.T%1e6 != 0 {
+			t.Fatalf("no spread: a switch at %d ns, not at a jiffy", e.T)
+		}
+	}
+	const spread = 20000
+	at := map[int64]map[int16]int64{} // jiffy -> CPU -> the switch's time
+	for _, e := range tickRun(t, 1, spread) {
+		j := e.T / 1e6
+		if d := e.T - j*1e6; d > spread {
+			t.Errorf("a switch on cpu%d %d ns after the jiffy, want 0-%d", e.CPU, d, spread)
+		}
+		if at[j] == nil {
+			at[j] = map[int16]int64{}
+		}
+		at[j][e.CPU] = e.T
+	}
+	first := map[int16]int{}
+	for _, c := range at {
+		if len(c) == 2 && c[0] != c[1] {
+			if c[0] < c[1] {
+				first[0]++
+			} else {
+				first[1]++
+			}
+		}
+	}
+	if first[0] < 3 || first[1] < 3 {
+		t.Errorf("jiffies where both CPUs switched, by the CPU whose tick came first: %v; want both orders", first)
+	}
+}
