@@ -246,24 +246,29 @@ func interruptedBy(comm string) string {
 // the runs' up instead of repeating them).
 const interruptionNotePrefix = "other threads took a CPU from a scenario thread and gave it straight back"
 
+// topInterrupters lists by's names, most interruptions first (ties by name).
+func topInterrupters(by map[string]int64) []string {
+	names := make([]string, 0, len(by))
+	for k := range by {
+		names = append(names, k)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if by[names[i]] != by[names[j]] {
+			return by[names[i]] > by[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	return names
+}
+
 // interruptionNote says how often other threads interrupted the scenario's
 // over a window of ms milliseconds, and who did ("" when none did).
 func interruptionNote(in *Interruptions, ms float64) string {
 	if in.Count == 0 || ms <= 0 {
 		return ""
 	}
-	names := make([]string, 0, len(in.By))
-	for k := range in.By {
-		names = append(names, k)
-	}
-	sort.Slice(names, func(i, j int) bool {
-		if in.By[names[i]] != in.By[names[j]] {
-			return in.By[names[i]] > in.By[names[j]]
-		}
-		return names[i] < names[j]
-	})
 	var who []string
-	for i, k := range names {
+	for i, k := range topInterrupters(in.By) {
 		if i == 4 {
 			who = append(who, "others")
 			break

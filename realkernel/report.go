@@ -185,16 +185,7 @@ func RunCase(c ReportCase, runs int, isolate bool, costs *scenarios.Costs, host 
 	}
 	if len(intrRate) > 0 {
 		rate, harness := StatOf(intrRate), StatOf(intrHarness)
-		who := make([]string, 0, len(intrBy))
-		for k := range intrBy {
-			who = append(who, k)
-		}
-		sort.Slice(who, func(i, j int) bool {
-			if intrBy[who[i]] != intrBy[who[j]] {
-				return intrBy[who[i]] > intrBy[who[j]]
-			}
-			return who[i] < who[j]
-		})
+		who := topInterrupters(intrBy)
 		if len(who) > 4 {
 			who = who[:4]
 		}

@@ -38,15 +38,24 @@ package sim
 // there, or one its own tick just switched out (cache-hot, so
 // can_migrate_task() refuses it and the pass fails).
 func (s *Sim) tickIRQDelay(rq *RQ) int64 {
-	spread := s.costs.TimerIRQSpread
-	if spread <= 0 {
+	if s.costs.TimerIRQSpread <= 0 {
 		return 0
 	}
+	return min(s.irqAt(rq), s.tickNS-1)
+}
+
+// irqAt is how late rq's timer interrupt for this instant comes: one draw
+// from [0, TimerIRQSpread] per CPU and instant, taken by whichever of its
+// timers and its tick asks first.
+func (s *Sim) irqAt(rq *RQ) int64 {
 	if rq.timerIRQAt != s.now {
 		rq.timerIRQAt = s.now
-		rq.timerIRQDelay, rq.timerIRQWakes = s.rng.Int64N(spread+1), 0
+		rq.timerIRQDelay, rq.timerIRQWakes = 0, 0
+		if spread := s.costs.TimerIRQSpread; spread > 0 {
+			rq.timerIRQDelay = s.rng.Int64N(spread + 1)
+		}
 	}
-	return min(rq.timerIRQDelay, s.tickNS-1)
+	return rq.timerIRQDelay
 }
 
 // timerIRQ is called when p's timer expires. It reports whether the
@@ -60,14 +69,7 @@ func (s *Sim) timerIRQ(p *Task) bool {
 		return false
 	}
 	rq := s.cpus[p.cpu]
-	if rq.timerIRQAt != s.now {
-		rq.timerIRQAt = s.now
-		rq.timerIRQDelay, rq.timerIRQWakes = 0, 0
-		if spread > 0 {
-			rq.timerIRQDelay = s.rng.Int64N(spread + 1)
-		}
-	}
-	delay := rq.timerIRQDelay + rq.timerIRQWakes*each
+	delay := s.irqAt(rq) + rq.timerIRQWakes*each
 	rq.timerIRQWakes++
 	if delay == 0 {
 		return false
