@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -231,6 +232,60 @@ func randomCosts(t testing.TB, s *Scenario, seed uint64) *Scenario {
 	return decodeGenerated(t, seed, "the cost generator", s)
 }
 
+// randomSwitches gives half the scenarios the switches that the generators
+// above leave at the base's defaults (a stream of its own, like
+// randomCosts): every feature the schema knows, each drawn on its own (a
+// v2.6.8 scenario only its era's), the spread of the CPUs' timer
+// interrupts and what each wake-up of an interrupt costs, the migration
+// cost, the EEVDF base slice, and one domain level's balancing tunables.
+// So the invariants are checked on the model's later paths too: NI_RANDOM's
+// die and NEWIDLE_BUMP, the ticks' interrupt order, NOHZ_AFTER_TICK,
+// DELAY_DEQUEUE, BALANCE_WAKE_MERGE, LAST_BUDDY, ...
+func randomSwitches(t testing.TB, s *Scenario, seed uint64) *Scenario {
+	r := rand.New(rand.NewPCG(seed, 0x5717c4e5))
+	if r.IntN(2) == 0 {
+		return s
+	}
+	ns := func(max int) string { return fmt.Sprintf("%dns", r.IntN(max+1)) }
+	c := &s.Machine.Costs
+	if r.IntN(2) == 0 {
+		c.TimerIRQSpread = ns(100_000)
+	}
+	if r.IntN(3) == 0 {
+		c.TimerWakeup = ns(10_000)
+	}
+	p := &s.Policy
+	era268 := p.Base == "v2.6.8"
+	if p.Features == nil {
+		p.Features = map[string]bool{}
+	}
+	for _, f := range featureNames() {
+		if (!era268 || slices.Contains(features268, f)) && r.IntN(3) == 0 {
+			p.Features[f] = r.IntN(2) == 0
+		}
+	}
+	if !era268 {
+		if r.IntN(3) == 0 {
+			p.MigrationCost = ns(2_000_000)
+		}
+		if r.IntN(3) == 0 {
+			p.BaseSlice = fmt.Sprintf("%dus", 100+r.IntN(10_000))
+		}
+	}
+	if r.IntN(3) == 0 {
+		lo := 1 + r.IntN(20)
+		pick := func(v int) *int { return &v }
+		p.Tunables = map[string]Tunables{levelNames()[r.IntN(len(levelNames()))]: {
+			ImbalancePct:   pick(100 + r.IntN(200)),
+			BusyFactor:     pick(1 + r.IntN(64)),
+			MinInterval:    fmt.Sprintf("%dms", lo),
+			MaxInterval:    fmt.Sprintf("%dms", lo+r.IntN(100)),
+			CacheNiceTries: pick(r.IntN(4)),
+		}}
+	}
+	return decodeGenerated(t, seed, "the switch generator", s)
+}
+
 // randomPerCPU gives a third of the scenarios an irregular machine given per
 // CPU, as lscpu and sysfs describe real ones (a stream of its own, like
 // randomCosts): 1-3 nodes with a random symmetric distance table (some
@@ -311,7 +366,7 @@ func ptr(v int) *int { return &v }
 // checkRandom runs a random scenario, checking the invariants after every
 // event, and the determinism of its trace.
 func checkRandom(t testing.TB, seed uint64) sim.Metrics {
-	s := randomCosts(t, randomPerCPU(t, randomStructuredEras(t, seed, true), seed), seed)
+	s := randomSwitches(t, randomCosts(t, randomPerCPU(t, randomStructuredEras(t, seed, true), seed), seed), seed)
 	cfg, err := s.Config()
 	if err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
