@@ -159,16 +159,26 @@ func (s *Sim) newidleDomain(rq *RQ, sd *SchedDomain, cont *bool) (int, int64) {
 }
 
 // newidleDone is the tail of newidle balancing: the CPU's
-// max_idle_balance_cost, and whether it has work now.
+// max_idle_balance_cost, its idle_stamp, and whether it has work now, so
+// that the pick runs again.
+//
+// A pass that moved tasks clears idle_stamp (3.8 idle_balance(): "if
+// (pulled_task) { this_rq->idle_stamp = 0; break; }"; v6.17 the same), but
+// the CPU has work only if a task is queued on it: 3.8's load_balance()
+// may move the tasks that cannot run here to another CPU of this CPU's
+// group (LBF_SOME_PINNED, new_dst_cpu: 3.8.13's load_balance() gives a
+// newly idle pass the group's mask too; later kernels set dst_grpmask to
+// NULL for CPU_NEWLY_IDLE, "we don't need to consider other cpus in our
+// group"), counts them in ld_moved all the same, and __schedule() then
+// picks the idle task: it calls idle_balance() once.
 func (s *Sim) newidleDone(rq *RQ, pulled int, currCost int64) bool {
 	if currCost > rq.maxIdleBalanceCost {
 		rq.maxIdleBalanceCost = currCost
 	}
 	if pulled > 0 || len(rq.queue) > 0 {
 		rq.idleStamp = 0
-		return true
 	}
-	return false
+	return len(rq.queue) > 0
 }
 
 // updateNewidleCost mirrors update_newidle_cost(): a dearer pass raises
