@@ -401,8 +401,9 @@ func TestRandomScenarios(t *testing.T) {
 	var forks, execs, exits int64
 	// And the seeds of longer runs that found a defect, kept: 4520 (a 3.8
 	// newly idle pass that moved a task to another CPU of its group
-	// balanced again forever).
-	seeds := []uint64{4520}
+	// balanced again forever), 34607 (a task attached to PELT at time 0
+	// left it at once; its CPU's util_avg outgrew its tasks').
+	seeds := []uint64{4520, 34607}
 	for seed := uint64(1); seed <= n; seed++ {
 		seeds = append(seeds, seed)
 	}

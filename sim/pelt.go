@@ -111,9 +111,19 @@ func (sa *SchedAvg) accumulateSum(delta uint64, load, runnable uint64, running b
 
 // updateLoadSum mirrors ___update_load_sum(); it reports whether a period
 // boundary was crossed (the *_avg then need ___update_load_avg).
+//
+// Time going backwards sets last_update_time to now, as the kernel does
+// ("when we swap over to TSC"), except to 0: a last_update_time of 0 is
+// update_load_avg()'s "not attached" (DO_ATTACH attaches such an entity at
+// its next enqueue), and the simulation's clock starts at 0, which the
+// kernel's never reads. attach_entity_load_avg() at time 0 leaves an
+// entity at 1 for that reason (attachEntityLoadAvg); an update at time 0
+// then set it back to 0, and a task forked and first picked at the start
+// was left out of PELT (its own load and util stayed 0, where its CPU's
+// grew, until it slept or moved: the cfs_rq kept what it ran as residue).
 func (sa *SchedAvg) updateLoadSum(now uint64, load, runnable uint64, running bool) bool {
 	if now < sa.LastUpdateTime {
-		sa.LastUpdateTime = now
+		sa.LastUpdateTime = max(now, 1)
 		return false
 	}
 	delta := (now - sa.LastUpdateTime) >> 10

@@ -181,3 +181,31 @@ func TestForkState38(t *testing.T) {
 			p.state, a.RunnableAvgSum, a.RunnableAvgPeriod, a.LoadAvgContrib, rq.runnableLoadAvg, rq.blockedLoadAvg)
 	}
 }
+
+// TestPeltAttachedAtTimeZero: a task attached at the simulation's start
+// stays in PELT. attach_entity_load_avg() copies the cfs_rq's
+// last_update_time, which is 0 at time 0 (a clock the kernel never reads),
+// and 0 is update_load_avg()'s "not attached"; the model attaches it at 1,
+// and an update at time 0 that follows (set_next_entity() of the task
+// forked and picked at once) must not take it back to 0: the task then ran
+// for 4 ms and its util_avg grew with its CPU's.
+func TestPeltAttachedAtTimeZero(t *testing.T) {
+	s, rq, _ := idleTwoCores(t, Policy{Base: BaseV617})
+	p := s.tasks[0]
+	s.now = 0
+	p.onRq, p.cpu, rq.loadWeight = true, 0, p.weight // enqueued on cpu0
+	s.updateLoadAvg(rq, p, true, false)              // enqueue_entity(): DO_ATTACH
+	if p.avg.LastUpdateTime == 0 {
+		t.Fatal("not attached by the enqueue at time 0")
+	}
+	rq.curr = p
+	s.updateLoadAvg(rq, p, false, false) // set_next_entity() at time 0
+	if p.avg.LastUpdateTime == 0 {
+		t.Fatal("an update at time 0 left the attached task with last_update_time 0 (not attached)")
+	}
+	s.now = 4e6
+	s.updateLoadAvg(rq, p, false, false) // the tick, 4 ms later
+	if p.avg.UtilAvg == 0 || rq.cfsAvg.UtilAvg == 0 || p.avg.UtilAvg != rq.cfsAvg.UtilAvg {
+		t.Errorf("after 4 ms running: the task's util_avg %d, its CPU's %d, want equal and > 0", p.avg.UtilAvg, rq.cfsAvg.UtilAvg)
+	}
+}
