@@ -286,6 +286,54 @@ func randomSwitches(t testing.TB, s *Scenario, seed uint64) *Scenario {
 	return decodeGenerated(t, seed, "the switch generator", s)
 }
 
+// randomSync gives a third of the scenarios synchronisation steps (a stream
+// of its own, like randomCosts): in the top-level programs, at random
+// places, critical sections (lock and unlock of one of two mutexes, around
+// any steps or none), waits on a condition variable with one of the
+// mutexes, signals and broadcasts of it, and a barrier that every group
+// naming it meets (not the groups started by forks, which the format
+// refuses). Nothing is made to pair up: a task may unlock what it does not
+// hold, wait where nobody signals, or deadlock, as a workload file may.
+func randomSync(t testing.TB, s *Scenario, seed uint64) *Scenario {
+	r := rand.New(rand.NewPCG(seed, 0x5c0c5))
+	if r.IntN(3) != 0 {
+		return s
+	}
+	s.Version = 2
+	mutex := func() string { return []string{"m0", "m1"}[r.IntN(2)] }
+	for i := range s.Tasks {
+		task := &s.Tasks[i]
+		for range r.IntN(4) {
+			prog := task.Program
+			var st SyncStep
+			switch r.IntN(5) {
+			case 0, 1: // a critical section
+				m := mutex()
+				a := r.IntN(len(prog) + 1)
+				b := a + r.IntN(len(prog)-a+1)
+				prog = slices.Insert(prog, b, Step{SyncStep: &SyncStep{Unlock: m}})
+				task.Program = slices.Insert(prog, a, Step{SyncStep: &SyncStep{Lock: m}})
+				continue
+			case 2:
+				st = SyncStep{CondWait: "c0", Mutex: mutex()}
+			case 3:
+				if r.IntN(2) == 0 {
+					st = SyncStep{Signal: "c0"}
+				} else {
+					st = SyncStep{Broadcast: "c0"}
+				}
+			case 4:
+				if task.Count == 0 {
+					continue
+				}
+				st = SyncStep{Barrier: "b0"}
+			}
+			task.Program = slices.Insert(prog, r.IntN(len(prog)+1), Step{SyncStep: &st})
+		}
+	}
+	return decodeGenerated(t, seed, "the synchronisation generator", s)
+}
+
 // randomPerCPU gives a third of the scenarios an irregular machine given per
 // CPU, as lscpu and sysfs describe real ones (a stream of its own, like
 // randomCosts): 1-3 nodes with a random symmetric distance table (some
@@ -366,7 +414,7 @@ func ptr(v int) *int { return &v }
 // checkRandom runs a random scenario, checking the invariants after every
 // event, and the determinism of its trace.
 func checkRandom(t testing.TB, seed uint64) sim.Metrics {
-	s := randomSwitches(t, randomCosts(t, randomPerCPU(t, randomStructuredEras(t, seed, true), seed), seed), seed)
+	s := randomSwitches(t, randomCosts(t, randomPerCPU(t, randomSync(t, randomStructuredEras(t, seed, true), seed), seed), seed), seed)
 	cfg, err := s.Config()
 	if err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
