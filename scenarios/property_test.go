@@ -483,6 +483,63 @@ func FuzzRandomScenario(f *testing.F) {
 	})
 }
 
+// TestRandomFeatureDefaults: on random scenarios, setting a feature to the
+// value its base gives it changes nothing (issue 14: "setting one to its
+// default changes nothing"), for every feature of the base's era: the
+// schema's override and the base's default are one fact.
+func TestRandomFeatureDefaults(t *testing.T) {
+	n := uint64(60)
+	if testing.Short() {
+		n = 15
+	}
+	run := func(s *Scenario) (*sim.Sim, string) {
+		t.Helper()
+		cfg, err := s.Config()
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, err := sim.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x.Run()
+		return x, x.TraceHash()
+	}
+	checked := 0
+	moved := map[string]int{}
+	for seed := uint64(1); seed <= n; seed++ {
+		s := randomSwitches(t, randomCosts(t, randomPerCPU(t, randomSync(t, randomStructuredEras(t, seed, true), seed), seed), seed), seed)
+		for _, name := range featureNames() {
+			if s.Policy.Base == "v2.6.8" && !slices.Contains(features268, name) {
+				continue
+			}
+			f, _ := sim.FeatureByName(name)
+			without := decodeGenerated(t, seed, "the test", s)
+			delete(without.Policy.Features, name)
+			x, plain := run(without)
+			with := decodeGenerated(t, seed, "the test", without)
+			if with.Policy.Features == nil {
+				with.Policy.Features = map[string]bool{}
+			}
+			with.Policy.Features[name] = x.Feature(f)
+			if _, h := run(decodeGenerated(t, seed, "the test", with)); h != plain {
+				t.Errorf("seed %d: %s=%v (base %s's own) changed the run: %s, without it %s", seed, name, x.Feature(f), s.Policy.Base, h, plain)
+			}
+			// The other value is an A/B switch: that it moves some runs
+			// says these runs reach the feature at all.
+			with.Policy.Features[name] = !x.Feature(f)
+			if _, h := run(decodeGenerated(t, seed, "the test", with)); h != plain {
+				moved[name]++
+			}
+			checked++
+		}
+	}
+	t.Logf("%d scenario and feature pairs; runs the other value moved, by feature: %v", checked, moved)
+	if len(moved) < len(featureNames())/2 {
+		t.Errorf("the other value moved the runs of only %d features of %d: the scenarios do not reach the rest", len(moved), len(featureNames()))
+	}
+}
+
 // decodeGenerated is what a file or a link would carry of a generated
 // scenario: Decode(Canonical(s)), which must succeed (who names the
 // generator in the failure).
