@@ -334,10 +334,13 @@ func applyOverrides(sd *SchedDomain, p *Policy) {
 		sd.BusyFactor = t.BusyFactor
 	}
 	if t.MinInterval > 0 {
+		// min_interval alone, as a write of the domain's sysctl does: the
+		// balance interval starts where the era's init put it (2.6.8's
+		// SD_NODE_INIT starts it at 1 ms under a min_interval of 8) and
+		// comes back to min_interval after a balance that found an
+		// imbalance. Raising it here made min_interval=8ms, the NUMA
+		// level's own value, change 2.6.8 runs.
 		sd.MinInterval = t.MinInterval
-		if sd.BalanceInterval < sd.MinInterval {
-			sd.BalanceInterval = sd.MinInterval
-		}
 	}
 	if t.MaxInterval > 0 {
 		sd.MaxInterval = t.MaxInterval

@@ -156,3 +156,31 @@ func TestCPUMask(t *testing.T) {
 		t.Fatalf("hex %s", MaskOf(0, 40).HexString(80))
 	}
 }
+
+// TestMinIntervalOverride: policy.tunables' min_interval is the domain's
+// min_interval alone, as a write of its sysctl is; the balance interval
+// starts where the era's init put it. 2.6.8's SD_NODE_INIT starts it at 1 ms
+// under a min_interval of 8, so an override of 8 ms, the level's own value,
+// builds the same domain and gives the same run; 16 ms is another machine.
+func TestMinIntervalOverride(t *testing.T) {
+	cfg := func(minMS int64) *Config {
+		p := Policy{Base: BaseV268}
+		p.Tunables[LevelNUMA].MinInterval = minMS
+		return &Config{Seed: 1, Duration: 200e6, Machine: machine(2, 1, 1, 2, 1, NumberLinear), Policy: p, Tasks: dutyCycle()}
+	}
+	s, err := New(cfg(8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	numa := s.cpus[0].domains[len(s.cpus[0].domains)-1]
+	if numa.Level != LevelNUMA || numa.MinInterval != 8 || numa.BalanceInterval != 1 {
+		t.Fatalf("the NUMA domain with min_interval=8ms: level %v, min_interval %d, balance_interval %d; want NUMA, 8, 1 (SD_NODE_INIT's)",
+			numa.Level, numa.MinInterval, numa.BalanceInterval)
+	}
+	def, _ := runHash(t, cfg(0))
+	same, _ := runHash(t, cfg(8))
+	other, _ := runHash(t, cfg(16))
+	if same != def || other == def {
+		t.Errorf("runs: the base's %s, min_interval=8ms %s (want the same), 16ms %s (want another)", def, same, other)
+	}
+}
