@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,9 +15,18 @@ import (
 // or tunable as CPU 0's domain of that level has it. The value is in Set's
 // form ("v3.8", "false", "117", "8ms"). ok is false for a path of another
 // kind, a name the schema does not know, a level the machine does not
-// build on CPU 0, and a resolved value that has no name in the file format
-// (2.6.8's nr_running load).
+// build on CPU 0, a resolved value that has no name in the file format
+// (2.6.8's nr_running load), and a switch the simulator's base does not
+// have (select_idle_sibling, the new-task load or a later era's feature on
+// v2.6.8), which a file could not set.
 func EffectiveValue(sm *sim.Sim, path string) (v string, ok bool) {
+	base := sm.Base()
+	switch path {
+	case "policy.select_idle_sibling", "policy.load_metric", "policy.new_task_load":
+		if !onBases(fieldRow(path).Bases, base) {
+			return "", false // v2.6.8 has no such switch: nothing a file could say
+		}
+	}
 	switch path {
 	case "policy.select_idle_sibling":
 		return spelled(SISName(sm.SIS()))
@@ -27,7 +37,7 @@ func EffectiveValue(sm *sim.Sim, path string) (v string, ok bool) {
 	}
 	if name, found := strings.CutPrefix(path, "policy.features."); found {
 		f, known := sim.FeatureByName(name)
-		if !known {
+		if !known || !onBases(keyBases("<feature>", name), base) {
 			return "", false
 		}
 		return strconv.FormatBool(sm.Feature(f)), true
@@ -69,6 +79,20 @@ func EffectiveValue(sm *sim.Sim, path string) (v string, ok bool) {
 		return "", false
 	}
 	return "", false
+}
+
+// onBases is whether a schema row's or key's Bases list (empty: every
+// base) has b.
+func onBases(list []string, b sim.Base) bool {
+	if len(list) == 0 {
+		return true
+	}
+	for _, n := range bases {
+		if n.val == b {
+			return slices.Contains(list, n.name)
+		}
+	}
+	return false
 }
 
 // spelled is a file-format spelling and whether there is one.

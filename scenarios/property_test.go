@@ -272,6 +272,27 @@ func randomSwitches(t testing.TB, s *Scenario, seed uint64) *Scenario {
 			p.BaseSlice = fmt.Sprintf("%dus", 100+r.IntN(10_000))
 		}
 	}
+	// Flags the editor offers (those of the era), at any level, the
+	// cluster and package levels too.
+	for range r.IntN(3) {
+		level := levelNames()[r.IntN(len(levelNames()))]
+		var flags []string
+		for _, f := range EditableFlags() {
+			if era268 && slices.Contains(flags268, f) || !era268 && !slices.Contains(flagsOnly268, f) {
+				flags = append(flags, f)
+			}
+		}
+		if p.SDFlags == nil {
+			p.SDFlags = map[string]map[string]bool{}
+		}
+		if level == "DIE" && p.SDFlags["PKG"] != nil || level == "PKG" && p.SDFlags["DIE"] != nil {
+			continue // one level, two names: the file would not say which wins
+		}
+		if p.SDFlags[level] == nil {
+			p.SDFlags[level] = map[string]bool{}
+		}
+		p.SDFlags[level][flags[r.IntN(len(flags))]] = r.IntN(2) == 0
+	}
 	if r.IntN(3) == 0 {
 		lo := 1 + r.IntN(20)
 		pick := func(v int) *int { return &v }
@@ -538,6 +559,93 @@ func TestRandomFeatureDefaults(t *testing.T) {
 	if len(moved) < len(featureNames())/2 {
 		t.Errorf("the other value moved the runs of only %d features of %d: the scenarios do not reach the rest", len(moved), len(featureNames()))
 	}
+}
+
+// TestRandomEffectiveValues: on random scenarios, writing into the file the
+// value a policy switch the file leaves to its base runs with
+// (EffectiveValue, which the page's A/B labels show) changes no run: the
+// wake-up search, the load metric, the new-task load, each sched-domain
+// flag the editor offers and each tunable of every level CPU 0 builds.
+func TestRandomEffectiveValues(t *testing.T) {
+	n := uint64(40)
+	if testing.Short() {
+		n = 10
+	}
+	run := func(s *Scenario) (*sim.Sim, string) {
+		t.Helper()
+		cfg, err := s.Config()
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, err := sim.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x.Run()
+		return x, x.TraceHash()
+	}
+	checked := 0
+	for seed := uint64(1); seed <= n; seed++ {
+		s := randomSwitches(t, randomCosts(t, randomPerCPU(t, randomSync(t, randomStructuredEras(t, seed, true), seed), seed), seed), seed)
+		x, plain := run(s)
+		era268 := s.Policy.Base == "v2.6.8"
+		paths := []string{"policy.select_idle_sibling", "policy.load_metric", "policy.new_task_load"}
+		// A level's flags and tunables are one switch for every CPU's
+		// domain of that level, and EffectiveValue reads CPU 0's: only
+		// the levels whose domains agree on every CPU have one value to
+		// write (on an irregular machine a cluster or NUMA level's
+		// intervals follow its span's weight, which differs by CPU).
+		type dom struct {
+			flags      sim.SDFlag
+			i, b, a, z int64
+			c          int
+		}
+		seen := map[sim.Level]dom{}
+		split := map[sim.Level]bool{}
+		cfg, _ := s.Config()
+		for c := range cfg.Machine.NCPU() {
+			for _, d := range x.Domains(c) {
+				v := dom{d.Flags, int64(d.ImbalancePct), int64(d.BusyFactor), d.MinInterval, d.MaxInterval, d.CacheNiceTries}
+				if w, ok := seen[d.Level]; ok && w != v {
+					split[d.Level] = true
+				}
+				seen[d.Level] = v
+			}
+		}
+		for _, d := range x.Domains(0) {
+			if split[d.Level] || d.Level.String() == "PKG" && (s.Policy.SDFlags["DIE"] != nil || s.Policy.Tunables["DIE"] != (Tunables{})) {
+				continue // CPUs' domains disagree, or the file names the level by its old name
+			}
+			lp := "policy.sd_flags." + d.Level.String() + "."
+			for _, f := range EditableFlags() {
+				if era268 && slices.Contains(flags268, f) || !era268 && !slices.Contains(flagsOnly268, f) {
+					paths = append(paths, lp+f)
+				}
+			}
+			for _, f := range []string{"imbalance_pct", "busy_factor", "min_interval", "max_interval", "cache_nice_tries"} {
+				paths = append(paths, "policy.tunables."+d.Level.String()+"."+f)
+			}
+		}
+		for _, path := range paths {
+			if v, err := s.Get(path); err != nil || v != "" {
+				continue // the file sets it (or the path is not one of this scenario's)
+			}
+			v, ok := EffectiveValue(x, path)
+			if !ok {
+				continue
+			}
+			c := decodeGenerated(t, seed, "the test", s)
+			if err := c.Set(path, v); err != nil {
+				t.Errorf("seed %d: %s=%s, the value it runs with, cannot be written: %v", seed, path, v, err)
+				continue
+			}
+			if _, h := run(decodeGenerated(t, seed, "the test's "+path, c)); h != plain {
+				t.Errorf("seed %d (base %s): %s=%s, the value it runs with, changed the run", seed, s.Policy.Base, path, v)
+			}
+			checked++
+		}
+	}
+	t.Logf("%d scenario and switch pairs", checked)
 }
 
 // decodeGenerated is what a file or a link would carry of a generated
