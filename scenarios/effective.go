@@ -26,13 +26,12 @@ func EffectiveValue(sm *sim.Sim, path string) (v string, ok bool) {
 		if !onBases(fieldRow(path).Bases, base) {
 			return "", false // v2.6.8 has no such switch: nothing a file could say
 		}
-	}
-	switch path {
-	case "policy.select_idle_sibling":
-		return spelled(SISName(sm.SIS()))
-	case "policy.load_metric":
-		return spelled(LoadMetricName(sm.LoadMetric()))
-	case "policy.new_task_load":
+		switch path {
+		case "policy.select_idle_sibling":
+			return spelled(SISName(sm.SIS()))
+		case "policy.load_metric":
+			return spelled(LoadMetricName(sm.LoadMetric()))
+		}
 		return spelled(NewTaskLoadName(sm.NewTaskLoad()))
 	}
 	if name, found := strings.CutPrefix(path, "policy.features."); found {
@@ -87,12 +86,7 @@ func onBases(list []string, b sim.Base) bool {
 	if len(list) == 0 {
 		return true
 	}
-	for _, n := range bases {
-		if n.val == b {
-			return slices.Contains(list, n.name)
-		}
-	}
-	return false
+	return slices.Contains(list, nameOf(bases, b))
 }
 
 // spelled is a file-format spelling and whether there is one.
