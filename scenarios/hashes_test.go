@@ -6,8 +6,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-
-	"schedplay/sim"
 )
 
 var updateHashes = flag.Bool("update-hashes", false, "rewrite testdata/trace_hashes.txt")
@@ -26,16 +24,7 @@ func TestTraceHashes(t *testing.T) {
 		if err := s.Set("duration", "40ms"); err != nil {
 			t.Fatal(err)
 		}
-		cfg, err := s.Config()
-		if err != nil {
-			t.Fatal(err)
-		}
-		x, err := sim.New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		x.Run()
-		m := x.Metrics()
+		m := runScenario(t, s).Metrics()
 		fmt.Fprintf(&b, "%s %s events=%d ops=%d\n", p.Name, m.TraceHash, m.Events, m.Ops)
 	}
 	path := "testdata/trace_hashes.txt"

@@ -28,16 +28,7 @@ func runPreset(t *testing.T, name string, sets ...string) sim.Metrics {
 			t.Fatalf("%s=%s: %v", sets[i], sets[i+1], err)
 		}
 	}
-	cfg, err := s.Config()
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := sim.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x.Run()
-	return x.Metrics()
+	return runScenario(t, s).Metrics()
 }
 
 func balancerMigrations(m sim.Metrics) int64 {

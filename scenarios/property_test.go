@@ -260,7 +260,7 @@ func randomSwitches(t testing.TB, s *Scenario, seed uint64) *Scenario {
 		p.Features = map[string]bool{}
 	}
 	for _, f := range featureNames() {
-		if (!era268 || slices.Contains(features268, f)) && r.IntN(3) == 0 {
+		if settableOn("<feature>", f, p.Base) && r.IntN(3) == 0 {
 			p.Features[f] = r.IntN(2) == 0
 		}
 	}
@@ -276,12 +276,7 @@ func randomSwitches(t testing.TB, s *Scenario, seed uint64) *Scenario {
 	// cluster and package levels too.
 	for range r.IntN(3) {
 		level := levelNames()[r.IntN(len(levelNames()))]
-		var flags []string
-		for _, f := range EditableFlags() {
-			if era268 && slices.Contains(flags268, f) || !era268 && !slices.Contains(flagsOnly268, f) {
-				flags = append(flags, f)
-			}
-		}
+		flags := editableFlagsOn(p.Base)
 		if p.SDFlags == nil {
 			p.SDFlags = map[string]map[string]bool{}
 		}
@@ -432,10 +427,50 @@ func randomPerCPU(t testing.TB, s *Scenario, seed uint64) *Scenario {
 
 func ptr(v int) *int { return &v }
 
+// randomAll is the property test's scenario of a seed: every generator
+// above, each on its own PRNG stream.
+func randomAll(t testing.TB, seed uint64) *Scenario {
+	return randomSwitches(t, randomCosts(t, randomPerCPU(t, randomSync(t, randomStructuredEras(t, seed, true), seed), seed), seed), seed)
+}
+
+// settableOn is whether a file may set the flag ("<flag>") or feature
+// ("<feature>") name on base (keyBases, the schema's fact).
+func settableOn(placeholder, name, base string) bool {
+	l := keyBases(placeholder, name)
+	return len(l) == 0 || slices.Contains(l, base)
+}
+
+// editableFlagsOn are the flags the editor offers that a file may set on
+// base.
+func editableFlagsOn(base string) []string {
+	var out []string
+	for _, f := range EditableFlags() {
+		if settableOn("<flag>", f, base) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// runScenario builds s's simulator and runs it to the end.
+func runScenario(t testing.TB, s *Scenario) *sim.Sim {
+	t.Helper()
+	cfg, err := s.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := sim.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.Run()
+	return x
+}
+
 // checkRandom runs a random scenario, checking the invariants after every
 // event, and the determinism of its trace.
 func checkRandom(t testing.TB, seed uint64) sim.Metrics {
-	s := randomSwitches(t, randomCosts(t, randomPerCPU(t, randomSync(t, randomStructuredEras(t, seed, true), seed), seed), seed), seed)
+	s := randomAll(t, seed)
 	cfg, err := s.Config()
 	if err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
@@ -513,43 +548,31 @@ func TestRandomFeatureDefaults(t *testing.T) {
 	if testing.Short() {
 		n = 15
 	}
-	run := func(s *Scenario) (*sim.Sim, string) {
-		t.Helper()
-		cfg, err := s.Config()
-		if err != nil {
-			t.Fatal(err)
-		}
-		x, err := sim.New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		x.Run()
-		return x, x.TraceHash()
-	}
 	checked := 0
 	moved := map[string]int{}
 	for seed := uint64(1); seed <= n; seed++ {
-		s := randomSwitches(t, randomCosts(t, randomPerCPU(t, randomSync(t, randomStructuredEras(t, seed, true), seed), seed), seed), seed)
+		s := randomAll(t, seed)
 		for _, name := range featureNames() {
-			if s.Policy.Base == "v2.6.8" && !slices.Contains(features268, name) {
+			if !settableOn("<feature>", name, s.Policy.Base) {
 				continue
 			}
 			f, _ := sim.FeatureByName(name)
 			without := decodeGenerated(t, seed, "the test", s)
 			delete(without.Policy.Features, name)
-			x, plain := run(without)
+			x := runScenario(t, without)
+			plain := x.TraceHash()
 			with := decodeGenerated(t, seed, "the test", without)
 			if with.Policy.Features == nil {
 				with.Policy.Features = map[string]bool{}
 			}
 			with.Policy.Features[name] = x.Feature(f)
-			if _, h := run(decodeGenerated(t, seed, "the test", with)); h != plain {
+			if h := runScenario(t, decodeGenerated(t, seed, "the test", with)).TraceHash(); h != plain {
 				t.Errorf("seed %d: %s=%v (base %s's own) changed the run: %s, without it %s", seed, name, x.Feature(f), s.Policy.Base, h, plain)
 			}
 			// The other value is an A/B switch: that it moves some runs
 			// says these runs reach the feature at all.
 			with.Policy.Features[name] = !x.Feature(f)
-			if _, h := run(decodeGenerated(t, seed, "the test", with)); h != plain {
+			if runScenario(t, decodeGenerated(t, seed, "the test", with)).TraceHash() != plain {
 				moved[name]++
 			}
 			checked++
@@ -571,24 +594,11 @@ func TestRandomEffectiveValues(t *testing.T) {
 	if testing.Short() {
 		n = 10
 	}
-	run := func(s *Scenario) (*sim.Sim, string) {
-		t.Helper()
-		cfg, err := s.Config()
-		if err != nil {
-			t.Fatal(err)
-		}
-		x, err := sim.New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		x.Run()
-		return x, x.TraceHash()
-	}
 	checked := 0
 	for seed := uint64(1); seed <= n; seed++ {
-		s := randomSwitches(t, randomCosts(t, randomPerCPU(t, randomSync(t, randomStructuredEras(t, seed, true), seed), seed), seed), seed)
-		x, plain := run(s)
-		era268 := s.Policy.Base == "v2.6.8"
+		s := randomAll(t, seed)
+		x := runScenario(t, s)
+		plain := x.TraceHash()
 		paths := []string{"policy.select_idle_sibling", "policy.load_metric", "policy.new_task_load"}
 		// A level's flags and tunables are one switch for every CPU's
 		// domain of that level, and EffectiveValue reads CPU 0's: only
@@ -617,10 +627,8 @@ func TestRandomEffectiveValues(t *testing.T) {
 				continue // CPUs' domains disagree, or the file names the level by its old name
 			}
 			lp := "policy.sd_flags." + d.Level.String() + "."
-			for _, f := range EditableFlags() {
-				if era268 && slices.Contains(flags268, f) || !era268 && !slices.Contains(flagsOnly268, f) {
-					paths = append(paths, lp+f)
-				}
+			for _, f := range editableFlagsOn(s.Policy.Base) {
+				paths = append(paths, lp+f)
 			}
 			for _, f := range []string{"imbalance_pct", "busy_factor", "min_interval", "max_interval", "cache_nice_tries"} {
 				paths = append(paths, "policy.tunables."+d.Level.String()+"."+f)
@@ -639,7 +647,7 @@ func TestRandomEffectiveValues(t *testing.T) {
 				t.Errorf("seed %d: %s=%s, the value it runs with, cannot be written: %v", seed, path, v, err)
 				continue
 			}
-			if _, h := run(decodeGenerated(t, seed, "the test's "+path, c)); h != plain {
+			if runScenario(t, decodeGenerated(t, seed, "the test's "+path, c)).TraceHash() != plain {
 				t.Errorf("seed %d (base %s): %s=%s, the value it runs with, changed the run", seed, s.Policy.Base, path, v)
 			}
 			checked++
