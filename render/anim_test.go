@@ -322,3 +322,61 @@ func TestGlideBadgesDoNotOverlap(t *testing.T) {
 	}
 	t.Logf("badges shown: %q", names)
 }
+
+// TestGlideBadgesSpareCPUNumbers: a move's badge does not hide a CPU's
+// number where a place along its arc leaves them all readable. On the
+// desktop page's 80-CPU Westmere (tbench-pairs) a wake-up from cpu11 to
+// cpu13 bows into the row below, and the "LLC" at its apex sat on cpu52's
+// and cpu53's numbers; the badge now slides along the arc to the nearest
+// place that covers none.
+func TestGlideBadgesSpareCPUNumbers(t *testing.T) {
+	tp := topo(t, sim.Machine{Nodes: 4, SocketsPerNode: 1, LLCsPerSocket: 1, ClustersPerLLC: 1, CoresPerCluster: 10, ThreadsPerCore: 2, Numbering: sim.NumberX86})
+	l, err := NewLayout(tp, Rect{X: 470, Y: 148, W: 764, H: 444}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewPainter(l, tasksN(1), idle, nil)
+	numbers := func() (rs []Rect) {
+		for i := range l.Cells {
+			if l.Cells[i].Label != "" {
+				rs = append(rs, p.numberRect(&l.Cells[i]))
+			}
+		}
+		return rs
+	}()
+	if len(numbers) != tp.NCPU {
+		t.Fatalf("%d of %d cells carry their number: the layout is not the page's", len(numbers), tp.NCPU)
+	}
+	moves, spared := 0, 0
+	for from := range tp.NCPU {
+		for _, to := range []int{from + 1, from + 2, from + 3} {
+			if to >= tp.NCPU || tp.Distance(from, to) != sim.DistLLC {
+				continue
+			}
+			gl := Glide{From: int16(from), To: int16(to), Cause: sim.CauseWakeup, Dist: sim.DistLLC}
+			var sc Scene
+			p.DrawGlides([]Glide{gl}, GlideDuration/2, GlideDuration, &sc)
+			var badge *Text
+			for k := range sc.Texts {
+				if sc.Texts[k].S == "LLC" {
+					badge = &sc.Texts[k]
+				}
+			}
+			if badge == nil {
+				continue // too short a move for a badge
+			}
+			moves++
+			w := p.Measure(badge.S, badge.Size) + badge.Size*0.6
+			box := Rect{X: badge.X - w/2, Y: badge.Y - badge.Size*0.7, W: w, H: badge.Size * 1.4}
+			if !slices.ContainsFunc(numbers, box.Overlaps) {
+				spared++
+				continue
+			}
+			t.Errorf("cpu%d→cpu%d: the badge at (%.0f,%.0f) covers a CPU's number", from, to, badge.X, badge.Y)
+		}
+	}
+	if moves < 40 {
+		t.Fatalf("only %d moves had a badge", moves)
+	}
+	t.Logf("%d of %d LLC moves' badges cover no CPU's number", spared, moves)
+}

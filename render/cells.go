@@ -473,6 +473,70 @@ func (p *Painter) lift(gl *Glide, x0, y0, x1, y1, side float64) float64 {
 	return ArcLiftIn(x0, y0, x1, y1, ArcLift(gl.Dist), cx, cy, p.L.Stage.Inset(side/2+2))
 }
 
+// badgeSteps are the places along a move's arc a badge may sit, as
+// fractions of the arc, apex first: where the apex's badge would cover a
+// CPU's number (an LLC move between two cells of one row bows into the
+// row below, and "LLC" hid cpu52 and cpu53), the nearest place along the
+// arc that covers none is taken.
+var badgeSteps = [...]float64{0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8}
+
+// badgeSpot is where the badge (w×h px) of the move from (x0,y0) to
+// (x1,y1) goes: the first place of badgeSteps, kept inside the machine,
+// that covers no badge already placed and no CPU's number; failing that,
+// the first that covers no badge (a number covered, as before); ok false
+// when every place covers a badge.
+func (p *Painter) badgeSpot(gl *Glide, x0, y0, x1, y1, side, w, h float64) (r Rect, ok bool) {
+	l := p.L
+	mcx, mcy := l.Stage.Center()
+	lift := p.lift(gl, x0, y0, x1, y1, side)
+	var fallback Rect
+	for _, t := range badgeSteps {
+		x, y := Arc(x0, y0, x1, y1, lift, t, mcx, mcy)
+		x = clamp(x, l.Stage.X+w/2, l.Stage.Right()-w/2)
+		y = clamp(y, l.Stage.Y+h/2, l.Stage.Bottom()-h/2)
+		c := Rect{x - w/2, y - h/2, w, h}
+		if slices.ContainsFunc(p.badges, c.Overlaps) {
+			continue
+		}
+		if !p.coversNumber(c) {
+			return c, true
+		}
+		if !ok {
+			fallback, ok = c, true
+		}
+	}
+	return fallback, ok
+}
+
+// coversNumber reports whether r covers part of a CPU's number as
+// fullCell and compactCell draw it.
+func (p *Painter) coversNumber(r Rect) bool {
+	l := p.L
+	for i := range l.Cells {
+		c := &l.Cells[i]
+		if c.Label == "" || !c.Rect.Overlaps(r) {
+			continue
+		}
+		if r.Overlaps(p.numberRect(c)) {
+			return true
+		}
+	}
+	return false
+}
+
+// numberRect is the box of cell c's number (c.Label) as drawn: at the left
+// of the label band, or centred on the running task's block in the compact
+// view.
+func (p *Painter) numberRect(c *Cell) Rect {
+	f := p.L.CellFont
+	w, h := p.Measure(c.Label, f), f
+	if p.L.Compact {
+		cx, cy := c.Run.Center()
+		return Rect{cx - w/2, cy - h/2, w, h}
+	}
+	return Rect{c.Run.X, c.Band.Y + c.Band.H/2 - h/2, w, h}
+}
+
 // glideSide is the side of a gliding task's block.
 func (p *Painter) glideSide() float64 {
 	l := p.L
@@ -580,7 +644,6 @@ func (p *Painter) DrawGlides(act []Glide, now, dur float64, dst *Scene) {
 			continue
 		}
 		fade := gl.Fade(now, gl.duration(dur))
-		x, y := Arc(x0, y0, x1, y1, p.lift(gl, x0, y0, x1, y1, side), 0.5, mcx, mcy)
 		w := p.Measure(name, badge) + badge*0.6
 		// Inside the machine: the arc's apex is, but a badge as wide as
 		// "128→130 LLC" (256 CPUs on a phone) centred on it stuck out
@@ -588,12 +651,11 @@ func (p *Painter) DrawGlides(act []Glide, now, dur float64, dst *Scene) {
 		if w > l.Stage.W || badge*1.4 > l.Stage.H {
 			continue
 		}
-		x = clamp(x, l.Stage.X+w/2, l.Stage.Right()-w/2)
-		y = clamp(y, l.Stage.Y+badge*0.7, l.Stage.Bottom()-badge*0.7)
-		r := Rect{x - w/2, y - badge*0.7, w, badge * 1.4}
-		if slices.ContainsFunc(p.badges, r.Overlaps) {
+		r, ok := p.badgeSpot(gl, x0, y0, x1, y1, side, w, badge*1.4)
+		if !ok {
 			continue
 		}
+		x, y := r.Center()
 		p.badges = append(p.badges, r)
 		dst.Fill(r, WithAlpha(Background, 0.85*fade))
 		dst.Stroke(r, 1, WithAlpha(CauseColor(gl.Cause), fade))
