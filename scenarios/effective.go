@@ -12,10 +12,11 @@ import (
 // scenario, runs with at a policy path the scenario leaves to its base
 // (Get returns ""): the era's select_idle_sibling() variant, load metric
 // and new-task load, a feature's state, and one level's sched-domain flag
-// or tunable as CPU 0's domain of that level has it. The value is in Set's
-// form ("v3.8", "false", "117", "8ms"). ok is false for a path of another
-// kind, a name the schema does not know, a level the machine does not
-// build on CPU 0, a resolved value that has no name in the file format
+// or tunable as every CPU's domain of that level has it. The value is in
+// Set's form ("v3.8", "false", "117", "8ms"). ok is false for a path of
+// another kind, a name the schema does not know, a level the machine does
+// not build, a level whose domains differ between CPUs (no one value a
+// file could write), a resolved value that has no name in the file format
 // (2.6.8's nr_running load), and a switch the simulator's base does not
 // have (select_idle_sibling, the new-task load or a later era's feature on
 // v2.6.8), which a file could not set.
@@ -55,27 +56,46 @@ func EffectiveValue(sm *sim.Sim, path string) (v string, ok bool) {
 	if !two || !lok {
 		return "", false
 	}
-	for _, d := range sm.Domains(0) {
-		if d.Level != level {
-			continue
+	// A level's flag or tunable is one switch for every CPU's domain of
+	// that level: it has one value to show only where those domains agree.
+	// On a machine given per CPU they need not (a cluster or NUMA level's
+	// intervals follow its span's weight, which differs by CPU), and
+	// writing CPU 0's value would change the others.
+	var dst []sim.DomainView
+	for cpu := range sm.Topology().NCPU {
+		dst = sm.DomainsInto(cpu, dst[:0])
+		for _, d := range dst {
+			if d.Level != level {
+				continue
+			}
+			w, wok := domainValue(d, kind, field)
+			if !wok || ok && w != v {
+				return "", false
+			}
+			v, ok = w, true
 		}
-		if kind == "flag" {
-			f, fok := sim.SDFlagByName(field)
-			return strconv.FormatBool(fok && d.Flags&f != 0), fok
-		}
-		switch field {
-		case "imbalance_pct":
-			return strconv.Itoa(d.ImbalancePct), true
-		case "busy_factor":
-			return strconv.Itoa(d.BusyFactor), true
-		case "min_interval":
-			return strconv.FormatInt(d.MinInterval, 10) + "ms", true
-		case "max_interval":
-			return strconv.FormatInt(d.MaxInterval, 10) + "ms", true
-		case "cache_nice_tries":
-			return strconv.Itoa(d.CacheNiceTries), true
-		}
-		return "", false
+	}
+	return v, ok
+}
+
+// domainValue is domain d's value of a flag (kind "flag") or tunable, as
+// a file spells it.
+func domainValue(d sim.DomainView, kind, field string) (string, bool) {
+	if kind == "flag" {
+		f, fok := sim.SDFlagByName(field)
+		return strconv.FormatBool(fok && d.Flags&f != 0), fok
+	}
+	switch field {
+	case "imbalance_pct":
+		return strconv.Itoa(d.ImbalancePct), true
+	case "busy_factor":
+		return strconv.Itoa(d.BusyFactor), true
+	case "min_interval":
+		return strconv.FormatInt(d.MinInterval, 10) + "ms", true
+	case "max_interval":
+		return strconv.FormatInt(d.MaxInterval, 10) + "ms", true
+	case "cache_nice_tries":
+		return strconv.Itoa(d.CacheNiceTries), true
 	}
 	return "", false
 }

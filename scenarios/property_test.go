@@ -594,17 +594,16 @@ func TestRandomEffectiveValues(t *testing.T) {
 	if testing.Short() {
 		n = 10
 	}
-	checked := 0
+	checked, splitLevels := 0, 0
 	for seed := uint64(1); seed <= n; seed++ {
 		s := randomAll(t, seed)
 		x := runScenario(t, s)
 		plain := x.TraceHash()
 		paths := []string{"policy.select_idle_sibling", "policy.load_metric", "policy.new_task_load"}
 		// A level's flags and tunables are one switch for every CPU's
-		// domain of that level, and EffectiveValue reads CPU 0's: only
-		// the levels whose domains agree on every CPU have one value to
-		// write (on an irregular machine a cluster or NUMA level's
-		// intervals follow its span's weight, which differs by CPU).
+		// domain of that level: where those domains differ (on an
+		// irregular machine a cluster or NUMA level's intervals follow
+		// its span's weight), EffectiveValue must say there is no value.
 		type dom struct {
 			flags      sim.SDFlag
 			i, b, a, z int64
@@ -612,27 +611,40 @@ func TestRandomEffectiveValues(t *testing.T) {
 		}
 		seen := map[sim.Level]dom{}
 		split := map[sim.Level]bool{}
+		var levels []sim.Level
 		cfg, _ := s.Config()
 		for c := range cfg.Machine.NCPU() {
 			for _, d := range x.Domains(c) {
 				v := dom{d.Flags, int64(d.ImbalancePct), int64(d.BusyFactor), d.MinInterval, d.MaxInterval, d.CacheNiceTries}
-				if w, ok := seen[d.Level]; ok && w != v {
+				w, ok := seen[d.Level]
+				if ok && w != v {
 					split[d.Level] = true
+				}
+				if !ok {
+					levels = append(levels, d.Level)
 				}
 				seen[d.Level] = v
 			}
 		}
-		for _, d := range x.Domains(0) {
-			if split[d.Level] || d.Level.String() == "PKG" && (s.Policy.SDFlags["DIE"] != nil || s.Policy.Tunables["DIE"] != (Tunables{})) {
-				continue // CPUs' domains disagree, or the file names the level by its old name
+		for _, lv := range levels {
+			if lv.String() == "PKG" && (s.Policy.SDFlags["DIE"] != nil || s.Policy.Tunables["DIE"] != (Tunables{})) {
+				continue // the file names the level by its old name
 			}
-			lp := "policy.sd_flags." + d.Level.String() + "."
+			lp := "policy.sd_flags." + lv.String() + "."
+			var lpaths []string
 			for _, f := range editableFlagsOn(s.Policy.Base) {
-				paths = append(paths, lp+f)
+				lpaths = append(lpaths, lp+f)
 			}
 			for _, f := range []string{"imbalance_pct", "busy_factor", "min_interval", "max_interval", "cache_nice_tries"} {
-				paths = append(paths, "policy.tunables."+d.Level.String()+"."+f)
+				lpaths = append(lpaths, "policy.tunables."+lv.String()+"."+f)
 			}
+			if split[lv] {
+				splitLevels++
+				if !slices.ContainsFunc(lpaths, func(p string) bool { _, ok := EffectiveValue(x, p); return !ok }) {
+					t.Errorf("seed %d: the CPUs' %s domains differ, but EffectiveValue gives a value for each of its switches", seed, lv)
+				}
+			}
+			paths = append(paths, lpaths...)
 		}
 		for _, path := range paths {
 			if v, err := s.Get(path); err != nil || v != "" {
@@ -653,7 +665,7 @@ func TestRandomEffectiveValues(t *testing.T) {
 			checked++
 		}
 	}
-	t.Logf("%d scenario and switch pairs", checked)
+	t.Logf("%d scenario and switch pairs; %d levels whose CPUs' domains differ", checked, splitLevels)
 }
 
 // decodeGenerated is what a file or a link would carry of a generated
