@@ -1,6 +1,9 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+	"math/bits"
+)
 
 // The v2.6.8 runqueue class: Ingo Molnar's O(1) scheduler as 2.6.7/2.6.8
 // kernel/sched.c has it (docs/era-2.6.8.md): two 140-list priority arrays
@@ -67,11 +70,33 @@ type o1RQ struct {
 	albLost, albFailed         int64
 }
 
-// o1Array is struct prio_array: nr_active and the lists (the bitmap is
-// the lists' emptiness).
+// o1Array is struct prio_array: nr_active, the bitmap of the priorities
+// whose list holds a task, and the lists.
 type o1Array struct {
-	nr    int
-	queue [o1MaxPrio][]*Task
+	nr     int
+	bitmap [(o1MaxPrio + 63) / 64]uint64
+	queue  [o1MaxPrio][]*Task
+}
+
+// first is sched_find_first_bit(): the highest priority (lowest number)
+// whose list holds a task, o1MaxPrio if none does.
+func (a *o1Array) first() int {
+	return a.next(0)
+}
+
+// next is the first priority from prio on whose list holds a task,
+// o1MaxPrio if none does.
+func (a *o1Array) next(prio int) int {
+	for w := prio / 64; w < len(a.bitmap); w++ {
+		b := a.bitmap[w]
+		if w == prio/64 {
+			b &= ^uint64(0) << (prio % 64)
+		}
+		if b != 0 {
+			return w*64 + bits.TrailingZeros64(b)
+		}
+	}
+	return o1MaxPrio
 }
 
 // o1Task is the O(1)/staircase part of task_struct.
@@ -226,6 +251,7 @@ func (s *Sim) o1ListInsert(rq *RQ, p *Task, arr, at int) {
 	copy(l[at+1:], l[at:])
 	l[at] = p
 	a.queue[p.o1.prio] = l
+	a.bitmap[p.o1.prio/64] |= 1 << (p.o1.prio % 64)
 	a.nr++
 	p.o1.arr = arr
 }
@@ -239,6 +265,9 @@ func (s *Sim) o1ListDel(rq *RQ, p *Task) {
 			copy(l[i:], l[i+1:])
 			l[len(l)-1] = nil
 			a.queue[p.o1.prio] = l[:len(l)-1]
+			if len(l) == 1 {
+				a.bitmap[p.o1.prio/64] &^= 1 << (p.o1.prio % 64)
+			}
 			a.nr--
 			p.o1.arr = -1
 			return
@@ -302,16 +331,14 @@ func o1First(rq *RQ, arr int, curr *Task) *Task {
 	if curr != nil && curr.o1.backArr == arr {
 		cp = curr.o1.prio
 	}
-	for prio := 0; prio < o1MaxPrio; prio++ {
-		if prio == cp && !curr.o1.backTail && (curr.o1.ahead == 0 || len(a.queue[prio]) == 0) {
-			return curr
-		}
-		if l := a.queue[prio]; len(l) > 0 {
-			return l[0]
-		}
-		if prio == cp {
-			return curr
-		}
+	f := a.first()
+	switch {
+	case cp < f: // curr's list is empty, and every one before it
+		return curr
+	case cp == f && f < o1MaxPrio && !curr.o1.backTail && curr.o1.ahead == 0:
+		return curr
+	case f < o1MaxPrio:
+		return a.queue[f][0]
 	}
 	return nil
 }
@@ -616,8 +643,9 @@ func (s *Sim) o1PickKey(t *Task) int64 {
 func (s *Sim) o1PickOrder(rq *RQ) []*Task {
 	out := s.orderBuf[:0]
 	for _, arr := range [2]int{rq.o1.active, 1 - rq.o1.active} {
-		for prio := range rq.o1.arrays[arr].queue {
-			out = append(out, rq.o1.arrays[arr].queue[prio]...)
+		a := &rq.o1.arrays[arr]
+		for prio := a.first(); prio < o1MaxPrio; prio = a.next(prio + 1) {
+			out = append(out, a.queue[prio]...)
 		}
 	}
 	s.orderBuf = out
@@ -679,7 +707,13 @@ func (rq *RQ) o1Invariants() error {
 	for a := range rq.o1.arrays {
 		arr := &rq.o1.arrays[a]
 		cnt := 0
-		for prio, l := range arr.queue {
+		// Only the lists the bitmap marks: one it leaves out that holds a
+		// task makes the count fall short of nr_active.
+		for prio := arr.first(); prio < o1MaxPrio; prio = arr.next(prio + 1) {
+			l := arr.queue[prio]
+			if len(l) == 0 {
+				return fmt.Errorf("array %d: the bitmap marks priority %d, whose list is empty", a, prio)
+			}
 			for _, t := range l {
 				if t.o1.arr != a || t.o1.prio != prio || t == rq.curr {
 					return fmt.Errorf("%s in list %d/%d, records %d/%d (curr %v)", t.info.Name, a, prio, t.o1.arr, t.o1.prio, t == rq.curr)
