@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -730,4 +731,64 @@ func decodeGenerated(t testing.TB, seed uint64, who string, s *Scenario) *Scenar
 		t.Fatalf("seed %d: %s made an invalid scenario: %v\n%s", seed, who, err, s.Canonical())
 	}
 	return out
+}
+
+// TestRandomCostDefaults: on random scenarios, writing into the file the
+// value a cost the file leaves out runs with (the resolved machine's, from
+// sim.DefaultCosts) changes no run: every duration, the three integers and
+// the C-state table. The cost overrides and the defaults are one fact, and
+// an override has no effect beyond its own value.
+func TestRandomCostDefaults(t *testing.T) {
+	n := uint64(30)
+	if testing.Short() {
+		n = 8
+	}
+	ns := func(v int64) string { return strconv.FormatInt(v, 10) + "ns" }
+	checked := 0
+	for seed := uint64(1); seed <= n; seed++ {
+		s := randomAll(t, seed)
+		cfg, err := s.Config()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := cfg.Machine.Costs
+		plain := runScenario(t, s).TraceHash()
+		values := map[string]string{
+			"context_switch": ns(c.ContextSwitch), "wakeup_ipi": ns(c.WakeupIPI),
+			"wakeup_ipi_send": ns(c.WakeupIPISend), "wakeup_poll": ns(c.WakeupPoll),
+			"search_cpu": ns(c.SearchCPU), "search_group": ns(c.SearchGroup),
+			"search_domain": ns(c.SearchDomain), "balance_cpu": ns(c.BalanceCPU),
+			"timer_irq_spread": ns(c.TimerIRQSpread), "timer_wakeup": ns(c.TimerWakeup),
+			"jitter_pct": strconv.Itoa(c.JitterPct), "remote_mem_pct": strconv.Itoa(c.RemoteMemPct),
+			"smt_gain": strconv.FormatInt(c.SMTGain, 10),
+		}
+		for d, name := range map[sim.Distance]string{sim.DistSMT: "smt", sim.DistCluster: "cluster", sim.DistLLC: "llc", sim.DistPackage: "package", sim.DistNUMA: "numa"} {
+			values["cache_cold."+name] = ns(c.CacheCold[d])
+		}
+		for d, name := range map[sim.Distance]string{sim.DistSame: "same", sim.DistSMT: "smt", sim.DistCluster: "cluster", sim.DistLLC: "llc", sim.DistPackage: "package", sim.DistNUMA: "numa"} {
+			values["comm."+name] = ns(c.Comm[d])
+		}
+		var states []string
+		for _, st := range c.IdleStates {
+			states = append(states, fmt.Sprintf(`{"name":%q,"after":%q,"exit_latency":%q,"package":%v,"polls":%v,"flushes":%v}`,
+				st.Name, ns(st.After), ns(st.ExitLatency), st.Package, st.Polls, st.Flushes))
+		}
+		values["idle_states"] = "[" + strings.Join(states, ",") + "]"
+		for _, key := range slices.Sorted(maps.Keys(values)) {
+			path := "machine.costs." + key
+			if v, err := s.Get(path); err != nil || v != "" {
+				continue // the file sets it
+			}
+			w := decodeGenerated(t, seed, "the test", s)
+			if err := w.Set(path, values[key]); err != nil {
+				t.Errorf("seed %d: %s=%s, the value it runs with, cannot be written: %v", seed, path, values[key], err)
+				continue
+			}
+			if runScenario(t, decodeGenerated(t, seed, "the test's "+path, w)).TraceHash() != plain {
+				t.Errorf("seed %d (base %s): %s=%s, the value it runs with, changed the run", seed, s.Policy.Base, path, values[key])
+			}
+			checked++
+		}
+	}
+	t.Logf("%d scenario and cost pairs", checked)
 }
