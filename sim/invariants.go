@@ -28,7 +28,7 @@ func (s *Sim) CheckInvariants() error {
 		if t.onRq && !s.era.noPELT && t.avg.LastUpdateTime == 0 {
 			return fmt.Errorf("%s is on cpu%d's runqueue but not attached to its PELT (last_update_time 0)", t.info.Name, t.cpu)
 		}
-		if t.cpu >= 0 {
+		if t.cpu >= 0 && t.state != TaskExited && t.state != TaskUnborn {
 			attached[t.cpu]++
 			utilSum[t.cpu] += t.avg.UtilAvg
 		}
@@ -116,7 +116,9 @@ func (s *Sim) CheckInvariants() error {
 		}
 		// A cfs_rq's util_avg is what attaching its tasks added (running,
 		// queued or blocked there; at most their util_avg now, as both
-		// decay alike), plus what it accrued itself while a task ran, less
+		// decay alike; an exited task's went at its exit, task_dead_fair(),
+		// so only live tasks count), plus what it accrued itself while a
+		// task ran, less
 		// what detaching and removing tasks took away: so it can exceed the
 		// capacity, and tasks that left by wake-up are subtracted at its
 		// next update. What it accrued itself is at most the capacity's
