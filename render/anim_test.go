@@ -336,11 +336,24 @@ func TestGlideBadgesSpareCPUNumbers(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := NewPainter(l, tasksN(1), idle, nil)
+	// The numbers as the cells draw them.
 	numbers := func() (rs []Rect) {
+		var sc Scene
+		p.Cells(emptySnap(tp.NCPU), &sc)
+		labels := map[string]bool{}
 		for i := range l.Cells {
-			if l.Cells[i].Label != "" {
-				rs = append(rs, p.numberRect(&l.Cells[i]))
+			labels[l.Cells[i].Label] = true
+		}
+		for _, tx := range sc.Texts {
+			if !labels[tx.S] {
+				continue
 			}
+			w := p.Measure(tx.S, tx.Size)
+			x0 := tx.X - w/2
+			if tx.Align == AlignLeft {
+				x0 = tx.X
+			}
+			rs = append(rs, Rect{X: x0, Y: tx.Y - tx.Size/2, W: w, H: tx.Size})
 		}
 		return rs
 	}()

@@ -475,17 +475,25 @@ func editableFlagsOn(base string) []string {
 	return out
 }
 
+// newScenarioSim builds s's configuration and simulator (who names s in
+// a failure).
+func newScenarioSim(t testing.TB, who string, s *Scenario) (*sim.Config, *sim.Sim) {
+	t.Helper()
+	cfg, err := s.Config()
+	if err == nil {
+		var x *sim.Sim
+		if x, err = sim.New(cfg); err == nil {
+			return cfg, x
+		}
+	}
+	t.Fatalf("%s: %v", who, err)
+	return nil, nil
+}
+
 // runScenario builds s's simulator and runs it to the end.
 func runScenario(t testing.TB, s *Scenario) *sim.Sim {
 	t.Helper()
-	cfg, err := s.Config()
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := sim.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, x := newScenarioSim(t, s.Title, s)
 	x.Run()
 	return x
 }
@@ -500,14 +508,7 @@ func checkRandom(t testing.TB, seed uint64) sim.Metrics {
 // after every event, and the determinism of its trace.
 func runChecked(t testing.TB, who string, s *Scenario) sim.Metrics {
 	t.Helper()
-	cfg, err := s.Config()
-	if err != nil {
-		t.Fatalf("%s: %v", who, err)
-	}
-	x, err := sim.New(cfg)
-	if err != nil {
-		t.Fatalf("%s: %v", who, err)
-	}
+	cfg, x := newScenarioSim(t, who, s)
 	n := 0
 	for x.NextEventTime() >= 0 && x.NextEventTime() <= cfg.Duration && x.Step() {
 		n++
