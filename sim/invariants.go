@@ -15,6 +15,15 @@ func (s *Sim) CheckInvariants() error {
 	pending := make([]int, len(s.cpus))
 	attached := make([]int, len(s.cpus))
 	utilSum := make([]uint64, len(s.cpus))
+	// What the runqueues' sums over their enqueued tasks must be: 3.8's
+	// runnable_load_avg (the load_avg_contrib of every entity on_rq, kept
+	// by enqueue_entity_load_avg()/dequeue_entity_load_avg() and by the
+	// contrib deltas of update_entity_load_avg(se, 1)) and v6.17's
+	// cfs_rq util_est (util_est_enqueue()/util_est_dequeue() of every
+	// enqueued task but a sched_delayed one, whose estimate left as it
+	// was delayed).
+	contribSum := make([]uint64, len(s.cpus))
+	utilEstSum := make([]uint64, len(s.cpus))
 	for _, t := range s.tasks {
 		if t.state == TaskWaking {
 			pending[t.cpu]++
@@ -27,6 +36,12 @@ func (s *Sim) CheckInvariants() error {
 		// of the PELT clock at time 0, TestPeltAttachedAtTimeZero).
 		if t.onRq && !s.era.noPELT && t.avg.LastUpdateTime == 0 {
 			return fmt.Errorf("%s is on cpu%d's runqueue but not attached to its PELT (last_update_time 0)", t.info.Name, t.cpu)
+		}
+		if t.onRq && !s.era.noPELT {
+			contribSum[t.cpu] += t.avg38.LoadAvgContrib
+			if !t.delayed {
+				utilEstSum[t.cpu] += taskUtilEst(t)
+			}
 		}
 		if t.cpu >= 0 && t.state != TaskExited && t.state != TaskUnborn {
 			attached[t.cpu]++
@@ -79,6 +94,11 @@ func (s *Sim) CheckInvariants() error {
 		}
 		if s.era.classFor != nil {
 			if err := rq.o1Invariants(); err != nil {
+				return fmt.Errorf("cpu%d: %v", c, err)
+			}
+		}
+		if s.era.base == BaseV617 {
+			if err := s.eevdfInvariants(rq); err != nil {
 				return fmt.Errorf("cpu%d: %v", c, err)
 			}
 		}
@@ -136,6 +156,14 @@ func (s *Sim) CheckInvariants() error {
 		// detach and decay adds the slack.
 		if u := rq.cfsAvg.UtilAvg; u > rq.removedUtil && u-rq.removedUtil > capacityScale+utilSum[c]+capacityScale/4 {
 			return fmt.Errorf("cpu%d: cfs util_avg %d out of range for %d tasks of util_avg %d in all", c, rq.cfsAvg.UtilAvg, attached[c], utilSum[c])
+		}
+		if !s.era.noPELT {
+			if rq.runnableLoadAvg != contribSum[c] {
+				return fmt.Errorf("cpu%d: runnable_load_avg %d, its tasks' load_avg_contrib sum to %d", c, rq.runnableLoadAvg, contribSum[c])
+			}
+			if rq.cfsAvg.UtilEst != utilEstSum[c] {
+				return fmt.Errorf("cpu%d: cfs util_est %d, its enqueued tasks' sum to %d", c, rq.cfsAvg.UtilEst, utilEstSum[c])
+			}
 		}
 		busy += rq.busyTime
 		if rq.busySince >= 0 {
@@ -219,6 +247,46 @@ func (s *Sim) checkProcesses() error {
 				return fmt.Errorf("free slot %s is %s", t.info.Name, t.state)
 			}
 		}
+	}
+	return nil
+}
+
+// eevdfInvariants checks v6.17's runqueue arithmetic on rq. The sums that
+// avg_vruntime() and vruntime_eligible() read are kept by
+// avg_vruntime_add()/avg_vruntime_sub() as tasks join and leave the tree,
+// and shifted by avg_vruntime_update() as min_vruntime advances: they must
+// equal the queued tasks' own (sched_delayed ones included: they stay in
+// the tree with their weight; curr is out of it). And every task's virtual
+// deadline lies ahead of its vruntime by at most its virtual slice:
+// place_entity() sets vd = v + r/w (half that with PLACE_DEADLINE_INITIAL,
+// or the relative deadline a migrating task kept, which was within it),
+// update_deadline() renews it as soon as update_curr() moves v past it,
+// and a queued task's v and vd do not move (the model's tasks keep their
+// nice value, so nothing reweights them).
+func (s *Sim) eevdfInvariants(rq *RQ) error {
+	var sum, load int64
+	for _, t := range rq.queue {
+		w := int64(t.weight)
+		sum += (t.vruntime - rq.minVruntime) * w
+		load += w
+	}
+	if sum != rq.avgVruntime || load != rq.avgLoad {
+		return fmt.Errorf("avg_vruntime %d avg_load %d, the queued tasks sum to %d and %d", rq.avgVruntime, rq.avgLoad, sum, load)
+	}
+	check := func(t *Task) error {
+		vslice := calcDeltaFair(t.slice, t.weight, t.invW)
+		if d := t.deadline - t.vruntime; d <= 0 || d > vslice {
+			return fmt.Errorf("%s: deadline %d is %d past vruntime %d, outside (0, %d]", t.info.Name, t.deadline, d, t.vruntime, vslice)
+		}
+		return nil
+	}
+	for _, t := range rq.queue {
+		if err := check(t); err != nil {
+			return err
+		}
+	}
+	if t := rq.curr; t != nil && t.onRq {
+		return check(t)
 	}
 	return nil
 }
