@@ -34,10 +34,10 @@ func (s *Sim) CheckInvariants() error {
 		// migrate_task_rq_fair()). One that is not would run, queue and
 		// block with its load and util left out of its CPU's (the defect
 		// of the PELT clock at time 0, TestPeltAttachedAtTimeZero).
-		if t.onRq && !s.era.noPELT && t.avg.LastUpdateTime == 0 {
-			return fmt.Errorf("%s is on cpu%d's runqueue but not attached to its PELT (last_update_time 0)", t.info.Name, t.cpu)
-		}
 		if t.onRq && !s.era.noPELT {
+			if t.avg.LastUpdateTime == 0 {
+				return fmt.Errorf("%s is on cpu%d's runqueue but not attached to its PELT (last_update_time 0)", t.info.Name, t.cpu)
+			}
 			contribSum[t.cpu] += t.avg38.LoadAvgContrib
 			if !t.delayed {
 				utilEstSum[t.cpu] += taskUtilEst(t)
@@ -138,10 +138,9 @@ func (s *Sim) CheckInvariants() error {
 		// queued or blocked there; at most their util_avg now, as both
 		// decay alike; an exited task's went at its exit, task_dead_fair(),
 		// so only live tasks count), plus what it accrued itself while a
-		// task ran, less
-		// what detaching and removing tasks took away: so it can exceed the
-		// capacity, and tasks that left by wake-up are subtracted at its
-		// next update. What it accrued itself is at most the capacity's
+		// task ran, less what detaching and removing tasks took away: so it
+		// can exceed the capacity, and tasks that left by wake-up are
+		// subtracted at its next update. What it accrued itself is at most the capacity's
 		// worth, and the removals leave part of it behind:
 		// remove_entity_load_avg() takes a task's util_avg as of its last
 		// period boundary, while the cfs_rq's util_sum already holds what
@@ -257,7 +256,7 @@ func (s *Sim) checkProcesses() error {
 // and shifted by avg_vruntime_update() as min_vruntime advances: they must
 // equal the queued tasks' own (sched_delayed ones included: they stay in
 // the tree with their weight; curr is out of it). And every task's virtual
-// deadline lies ahead of its vruntime by at most its virtual slice:
+// deadline lies ahead of its vruntime, by at most its virtual slice:
 // place_entity() sets vd = v + r/w (half that with PLACE_DEADLINE_INITIAL,
 // or the relative deadline a migrating task kept, which was within it),
 // update_deadline() renews it as soon as update_curr() moves v past it,
