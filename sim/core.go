@@ -371,6 +371,12 @@ func (s *Sim) wakeIdle(rq *RQ) {
 // nohz kick wake a CPU through it.
 func (s *Sim) leaveIdle(rq *RQ, idleFor, lag int64) (st int, exit int64) {
 	st, exit = s.idleExit(rq, idleFor)
+	if rq.irqReady >= s.now {
+		// A timer interrupt is already bringing it out of its C-state
+		// (timer.go): the wake-up waits for what is left of that exit,
+		// which counted the core's flush.
+		return st, min(exit, max(0, rq.irqReady-s.now-lag))
+	}
 	s.coreWakes(rq, st)
 	return st, s.coreExit(rq, exit, lag)
 }

@@ -244,18 +244,28 @@
 //     ran there before, where the hardware's loss depends on the working
 //     set and on what the flush wrote back.
 //   - Timer interrupts on idle CPUs: a sleeping task's timer fires on its
-//     previous CPU; only the CPU that will run the task pays an exit latency
-//     (the timer CPU is not woken when the task is placed elsewhere), and
-//     the wake-up's placement is decided at the timer's instant, before
-//     that CPU could have left its idle state. Timers of several CPUs that
+//     previous CPU, which leaves its C-state first (the exit of the state
+//     it is in, its core's as for any wake-up: leaveIdle); the handler's
+//     try_to_wake_up() and the placement it decides come after that exit,
+//     and the CPU, awake, re-enters idle afresh after the interrupt whether
+//     or not the wakee stays (timer.go: irqExitFor, irqHandled; until 6
+//     December the wake-up was placed at the expiry and only the CPU that
+//     would run the task paid an exit, so a timer's wake-up latency
+//     included the exit the kernel's sched_waking comes after). What the
+//     CPU does after the handler is free: a wakee placed on the CPU its
+//     interrupt woke runs at once, where the kernel first leaves its idle
+//     loop (cpuidle's exit, the tick restarted: 17-22 us on this project's
+//     guest, docs/real-kernel.md). A timer cancelled while its CPU is
+//     leaving idle for it (its task woken otherwise meanwhile) leaves that
+//     CPU's idle residency running. Timers of several CPUs that
 //     expire at the same instant are handled one after another, in the
 //     order they were armed, each seeing the wake-ups before it, unless
 //     Costs.TimerIRQSpread is set: then each CPU wakes its timers of the
 //     instant together, at a delay drawn from [0, spread] (timer.go), so
-//     that the CPUs' interrupts, which the kernel takes concurrently and
-//     each after its own idle exit, come apart and in either order; the
-//     delay stands for the exit and the interrupt's delivery, which are
-//     not charged as such (docs/real-kernel.md, four 30 % tasks). A CPU's
+//     that the CPUs' interrupts, which the kernel takes concurrently, come
+//     apart and in either order; the delay stands for the interrupt's
+//     delivery, not charged as such, and comes before the exit
+//     (docs/real-kernel.md, four 30 % tasks). A CPU's
 //     tick, an hrtimer of the same interrupt, comes with the same draw
 //     (tickIRQDelay; without a spread, every CPU's tick at its jiffy, in
 //     CPU order). The wake-ups of one interrupt come at once unless Costs.TimerWakeup is

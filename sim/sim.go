@@ -187,6 +187,12 @@ type RQ struct {
 	// (evTickCPU, tickIRQDelay).
 	tickJ         int64
 	timerIRQWakes int64 // the wake-ups that interrupt has made so far
+	// irqExitAt is the instant whose timer interrupt irqExit was computed
+	// for: how long this CPU, idle then, took to leave its C-state before
+	// the interrupt's handler ran (timer.go). irqReady is when that exit
+	// ends: a wake-up landing before it waits only for what is left of it
+	// (leaveIdle), and one landing at it finds the CPU out of its C-state.
+	irqExitAt, irqExit, irqReady int64
 
 	needResched bool
 	// v3.8 CFS buddies (cfs_rq->next, cfs_rq->last): set by
@@ -483,7 +489,7 @@ func New(cfg *Config) (*Sim, error) {
 	}
 	s.cpus = make([]*RQ, n)
 	for c := 0; c < n; c++ {
-		rq := &RQ{cpu: c, capacity: capacity[c], domains: perCPU[c], idle: true, busySince: -1, idleSince: -1_000_000_000, idleMult: 1, o1: new(o1RQ)}
+		rq := &RQ{cpu: c, capacity: capacity[c], domains: perCPU[c], idle: true, busySince: -1, idleSince: -1_000_000_000, idleMult: 1, o1: new(o1RQ), irqExitAt: -1, irqReady: -1}
 		rq.avgIdle = 2 * s.migrationCost        // sched_init()
 		rq.maxIdleBalanceCost = s.migrationCost // sched_init()
 		rq.sdLLC = highestFlagDomain(perCPU[c], SDShareLLC)

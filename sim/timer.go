@@ -21,13 +21,13 @@ package sim
 // for the instant, which comes a delay drawn from [0, TimerIRQSpread] after
 // it (one draw per CPU and instant, from the run's PRNG); the CPU's tick,
 // when one is due at that instant, comes in the same interrupt
-// (tickIRQDelay). With 0 every
-// timer is woken at its instant, the timers of all CPUs in the order armed:
-// the runs of every scenario without a spread are what they were. What
-// stays out: the C-state exit before the interrupt (the wake-up's target
-// pays it, as for any wake-up: sim/doc.go), the interrupt's own CPU time,
-// and timer slack (a SCHED_OTHER sleeper's hrtimer may fire up to 50 us
-// late, the same for every CPU's timers of one instant).
+// (tickIRQDelay). With 0 every timer of a running CPU is woken at its
+// instant, the timers of all CPUs in the order armed. Either way an idle
+// CPU runs its interrupt's handler only after leaving its C-state
+// (irqExitFor). What stays out: the tick's own interrupt on an idle CPU
+// (no exit), the interrupt's own CPU time, and timer slack (a SCHED_OTHER
+// sleeper's hrtimer may fire up to 50 us late, the same for every CPU's
+// timers of one instant).
 
 // tickIRQDelay is how late CPU rq's tick for this jiffy comes. The tick is
 // an hrtimer of its own (tick_sched_timer(), expiring at the jiffy), run by
@@ -62,19 +62,72 @@ func (s *Sim) irqAt(rq *RQ) int64 {
 // wake-up is deferred to p's CPU's interrupt for this instant (then the
 // timer event is queued again for that moment, and the second call, with
 // p.timerLate set, wakes p).
+//
+// The interrupt's handler runs once the CPU can run it: a CPU idle in a
+// C-state leaves it first (irqExit), one already leaving idle for a
+// wake-up finishes that exit. So hrtimer_wakeup()'s try_to_wake_up(), its
+// sched_waking and the placement it decides come after the exit, and the
+// CPU, out of its C-state, re-enters idle afresh after the interrupt
+// (irqHandled) whether or not the wakee stays.
 func (s *Sim) timerIRQ(p *Task) bool {
-	spread, each := s.costs.TimerIRQSpread, s.costs.TimerWakeup
-	if (spread <= 0 && each <= 0) || p.timerLate {
+	rq := s.cpus[p.cpu]
+	if p.timerLate {
 		p.timerLate = false
+		s.irqHandled(rq)
 		return false
 	}
-	rq := s.cpus[p.cpu]
-	delay := s.irqAt(rq) + rq.timerIRQWakes*each
-	rq.timerIRQWakes++
+	var delay int64
+	if spread, each := s.costs.TimerIRQSpread, s.costs.TimerWakeup; spread > 0 || each > 0 {
+		delay = s.irqAt(rq) + rq.timerIRQWakes*each
+		rq.timerIRQWakes++
+	}
+	delay += s.irqExitFor(rq)
 	if delay == 0 {
+		s.irqHandled(rq)
 		return false
 	}
 	p.timerLate = true
 	s.q.push(qev{t: s.now + delay, kind: evTimer, task: p.id, gen: p.timerGen})
 	return true
+}
+
+// irqExitFor is how long rq's timer interrupt for this instant waits for
+// the CPU to leave idle, once per CPU and instant: an idle CPU's exit from
+// the C-state it is in when the interrupt arrives (its delivery draw after
+// the instant; leaveIdle, charged as an idle exit, a flushing state
+// counted as the core's flush), a CPU already leaving idle what is left of
+// that exit, 0 for a CPU that runs. The kernel's trace shows the same: a
+// timer's sched_waking on an idle CPU comes after the CPU's exit.
+func (s *Sim) irqExitFor(rq *RQ) int64 {
+	if rq.irqExitAt == s.now {
+		return rq.irqExit
+	}
+	var draw int64
+	if s.costs.TimerIRQSpread > 0 {
+		draw = s.irqAt(rq)
+	}
+	rq.irqExitAt, rq.irqExit = s.now, 0
+	switch {
+	case rq.exiting:
+		rq.irqExit = max(0, rq.readyAt-s.now-draw)
+	case rq.idle:
+		_, exit := s.leaveIdle(rq, s.now+draw-rq.idleSince, draw)
+		s.m.cost.idleExit += exit
+		rq.irqExit = exit
+		rq.irqReady = s.now + draw + exit
+	}
+	return rq.irqExit
+}
+
+// irqHandled: rq ran a timer interrupt's handler now. An idle CPU is out
+// of its C-state for it and re-enters idle afterwards, its residency and
+// the governor's choice starting over (as the tick's interrupt does:
+// retainedTick); a wake-up at this instant finds it awake (leaveIdle).
+func (s *Sim) irqHandled(rq *RQ) {
+	if !rq.idle {
+		return
+	}
+	rq.idleSince = s.now
+	rq.irqReady = s.now
+	s.setIdleMult(rq)
 }

@@ -12,12 +12,14 @@ func timerRun(t *testing.T, seed uint64, spread int64) []Event {
 }
 
 // timerRunEach is timerRun with each of an interrupt's wake-ups taking
-// each (Costs.TimerWakeup).
+// each (Costs.TimerWakeup). The CPUs idle in POLL only, so that no C-state
+// exit delays an interrupt (TestTimerIRQAfterIdleExit has them).
 func timerRunEach(t *testing.T, seed uint64, spread, each int64) []Event {
 	t.Helper()
 	m := machine(1, 1, 1, 2, 1, NumberLinear)
 	m.Costs.TimerIRQSpread = spread
 	m.Costs.TimerWakeup = each
+	m.Costs.IdleStates = []IdleState{{Name: "POLL", Polls: true}}
 	cfg := &Config{Seed: seed, Duration: 200e6, Machine: m, Policy: Policy{Base: BaseV617, NewTaskLoad: NewTaskLoadZero},
 		Tasks: []TaskGroup{{Name: "duty", Count: 4, Program: []Step{{Op: OpRun, Dur: 3e6}, {Op: OpTimer, Dur: 10e6}}}}}
 	s, err := New(cfg)
@@ -54,7 +56,8 @@ func interrupts(wakes []Event) map[int64]map[int16][]int64 {
 }
 
 // TestTimerIRQSpreadOff: without a spread every timer is woken at its
-// instant (the runs of before the spread existed).
+// instant (the runs of before the spread existed), on CPUs that need no
+// exit from a C-state.
 func TestTimerIRQSpreadOff(t *testing.T) {
 	for _, e := range timerRun(t, 1, 0) {
 		if e.T%10e6 != 0 {
@@ -229,5 +232,103 @@ func TestTickIRQSpread(t *testing.T) {
 	}
 	if first[0] < 3 || first[1] < 3 {
 		t.Errorf("jiffies where both CPUs switched, by the CPU whose tick came first: %v; want both orders", first)
+	}
+}
+
+// dutyOn runs one task, 1 ms of every 10 ms (a timer), on one CPU (v6.17,
+// the default costs), with a hog beside it when hog is set, and returns
+// its wake-ups and switch-ins and the run.
+func dutyOn(t *testing.T, hog bool) (wakes, ins []Event, s *Sim) {
+	t.Helper()
+	m := machine(1, 1, 1, 1, 1, NumberLinear)
+	m.Costs.JitterPct = 0
+	tasks := []TaskGroup{{Name: "duty", Count: 1, CPUs: MaskOf(0), Program: []Step{{Op: OpRun, Dur: 1e6}, {Op: OpTimer, Dur: 10e6}}}}
+	if hog {
+		tasks = append(tasks, TaskGroup{Name: "hog", Count: 1, CPUs: MaskOf(0), Program: []Step{{Op: OpRun, Dur: 1e9}}})
+	}
+	s, err := New(&Config{Seed: 1, Duration: 95e6, Machine: m, Policy: Policy{Base: BaseV617}, Tasks: tasks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.SetRecording(true)
+	s.RunUntil(95e6)
+	for _, e := range s.TakeEvents(nil) {
+		switch {
+		case e.Kind == EvWakeup && e.Task == 0:
+			wakes = append(wakes, e)
+		case e.Kind == EvSwitch && e.Task == 0:
+			ins = append(ins, e)
+		}
+	}
+	if len(wakes) < 8 {
+		t.Fatalf("%d wake-ups of the duty task in 95 ms, want 9", len(wakes))
+	}
+	return wakes, ins, s
+}
+
+// TestTimerIRQAfterIdleExit: a timer's interrupt on an idle CPU runs its
+// handler, and so try_to_wake_up() and its sched_waking, only once the CPU
+// has left its C-state. The duty task sleeps 9 ms of every 10, and its CPU
+// is then in C6 (800 us residency, 200 us exit; v6.17's menu has no load
+// multiplier): every wake-up comes
+// 200 us after its expiry, the task runs at once on the CPU the interrupt
+// woke (no second exit: a wake-up latency of 0), and the exits charged
+// are 200 us a wake-up, and one more for the fork (the CPU had idled since
+// boot). Beside a hog, the CPU is busy when the timer
+// expires: the wake-up comes at the expiry.
+func TestTimerIRQAfterIdleExit(t *testing.T) {
+	const exit = 200_000 // C6 (DefaultCosts)
+	wakes, ins, s := dutyOn(t, false)
+	for i, e := range wakes {
+		if e.T%10e6 != exit {
+			t.Errorf("wake-up at %d ns: want its expiry + %d ns (C6's exit)", e.T, exit)
+		}
+		if i+1 < len(ins) && ins[i+1].T != e.T {
+			t.Errorf("woken at %d ns, ran at %d: want at once (the interrupt left the CPU awake)", e.T, ins[i+1].T)
+		}
+	}
+	if got, want := s.Metrics().Costs.IdleExitMS, float64(len(wakes)+1)*exit/1e6; got != want {
+		t.Errorf("idle exits charged %.3f ms, want %.3f (one C6 exit a wake-up, one for the fork)", got, want)
+	}
+	if p50 := s.Metrics().WakeupLatencyUS.P50; p50 != 0 {
+		t.Errorf("wake-up latency p50 %.2f us, want 0 (sched_waking comes after the exit)", p50)
+	}
+	wakes, _, _ = dutyOn(t, true)
+	for _, e := range wakes {
+		if e.T%10e6 != 0 {
+			t.Errorf("beside a hog: wake-up at %d ns, want at its expiry (the CPU is busy)", e.T)
+		}
+	}
+}
+
+// TestIRQExitShared: a wake-up that lands on a CPU while a timer interrupt
+// is bringing it out of C6 waits only for what is left of that exit, and
+// the core's flush is counted once.
+func TestIRQExitShared(t *testing.T) {
+	m := machine(1, 1, 1, 2, 1, NumberLinear)
+	tasks := []TaskGroup{{Name: "once", Count: 1, CPUs: MaskOf(0), Program: []Step{{Op: OpRun, Dur: 1e6}, {Op: OpWait}}}}
+	s, err := New(&Config{Seed: 1, Duration: 10e6, Machine: m, Policy: Policy{Base: BaseV617}, Tasks: tasks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.RunUntil(5e6) // CPU 1 has idled 5 ms: in C6
+	rq := s.cpus[1]
+	flushes := s.cpus[s.topo.coreCPUs[1][0]].coreFlushes
+	before := s.m.cost.idleExit
+	if got := s.irqExitFor(rq); got != 200_000 {
+		t.Fatalf("interrupt's exit %d ns, want C6's 200000", got)
+	}
+	if got := s.irqExitFor(rq); got != 200_000 {
+		t.Fatalf("second timer of the instant: exit %d ns, want the same 200000", got)
+	}
+	s.RunUntil(5e6 + 50_000)
+	if _, exit := s.leaveIdle(rq, s.now-rq.idleSince, 0); exit != 150_000 {
+		t.Errorf("wake-up 50 us into the exit waits %d ns, want the 150000 left", exit)
+	}
+	if got := s.cpus[s.topo.coreCPUs[1][0]].coreFlushes - flushes; got != 1 {
+		t.Errorf("core flushes counted %d, want 1", got)
+	}
+	if got := s.m.cost.idleExit - before; got != 200_000 {
+		t.Errorf("idle exits charged %d ns, want the interrupt's 200000 (leaveIdle's caller charges its own)", got)
 	}
 }
