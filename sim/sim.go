@@ -187,12 +187,6 @@ type RQ struct {
 	// (evTickCPU, tickIRQDelay).
 	tickJ         int64
 	timerIRQWakes int64 // the wake-ups that interrupt has made so far
-	// irqExitAt is the instant whose timer interrupt irqExit was computed
-	// for: how long this CPU, idle then, took to leave its C-state before
-	// the interrupt's handler ran (timer.go). irqReady is when that exit
-	// ends: a wake-up landing before it waits only for what is left of it
-	// (leaveIdle), and one landing at it finds the CPU out of its C-state.
-	irqExitAt, irqExit, irqReady int64
 
 	needResched bool
 	// v3.8 CFS buddies (cfs_rq->next, cfs_rq->last): set by
@@ -249,6 +243,15 @@ type RQ struct {
 	pcount      int64
 	schedGoidle int64
 	schedCount  int64
+
+	// irqExitAt is the instant whose timer interrupt irqExit was computed
+	// for: how long this CPU, idle then, took to leave its C-state before
+	// the interrupt's handler ran (timer.go). irqReady is when that exit
+	// ends: a wake-up landing before it waits only for what is left of it
+	// (leaveIdle), and one landing at it finds the CPU out of its C-state.
+	// Last in the struct, with the metrics: the hot fields keep their
+	// cache lines.
+	irqExitAt, irqExit, irqReady int64
 }
 
 // coldExecStart is the exec_start of a task whose cache footprint is long
