@@ -40,6 +40,12 @@ func benchRun(b *testing.B, name string) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		// Finish the collection New may have started: in WebAssembly (one
+		// thread, no preemption) its marking, and so the write barrier on
+		// every pointer store, would otherwise last the whole timed run,
+		// where the page's worker yields every workerBudget and the
+		// collector's goroutine finishes it there (docs/performance.md).
+		runtime.GC()
 		runtime.ReadMemStats(&ms)
 		before := ms.Mallocs
 		b.StartTimer()
