@@ -244,14 +244,13 @@ type RQ struct {
 	schedGoidle int64
 	schedCount  int64
 
-	// irqExitAt is the instant whose timer interrupt irqExit was computed
-	// for: how long this CPU, idle then, took to leave its C-state before
-	// the interrupt's handler ran (timer.go). irqReady is when that exit
-	// ends: a wake-up landing before it waits only for what is left of it
-	// (leaveIdle), and one landing at it finds the CPU out of its C-state.
-	// Last in the struct, with the metrics: the hot fields keep their
-	// cache lines.
-	irqExitAt, irqExit, irqReady int64
+	// irqExit is how long this CPU, idle at the instant timerIRQAt, took
+	// to leave its C-state before that interrupt's handler ran (-1: not
+	// computed yet; timer.go). irqReady is when that exit ends: a wake-up
+	// landing before it waits only for what is left of it (leaveIdle), and
+	// one landing at it finds the CPU out of its C-state. Last in the
+	// struct, with the metrics: the hot fields keep their cache lines.
+	irqExit, irqReady int64
 }
 
 // coldExecStart is the exec_start of a task whose cache footprint is long
@@ -492,7 +491,7 @@ func New(cfg *Config) (*Sim, error) {
 	}
 	s.cpus = make([]*RQ, n)
 	for c := 0; c < n; c++ {
-		rq := &RQ{cpu: c, capacity: capacity[c], domains: perCPU[c], idle: true, busySince: -1, idleSince: -1_000_000_000, idleMult: 1, o1: new(o1RQ), irqExitAt: -1, irqReady: -1}
+		rq := &RQ{cpu: c, capacity: capacity[c], domains: perCPU[c], idle: true, busySince: -1, idleSince: -1_000_000_000, idleMult: 1, o1: new(o1RQ), timerIRQAt: -1, irqReady: -1}
 		rq.avgIdle = 2 * s.migrationCost        // sched_init()
 		rq.maxIdleBalanceCost = s.migrationCost // sched_init()
 		rq.sdLLC = highestFlagDomain(perCPU[c], SDShareLLC)

@@ -46,11 +46,12 @@ func (s *Sim) tickIRQDelay(rq *RQ) int64 {
 
 // irqAt is how late rq's timer interrupt for this instant comes: one draw
 // from [0, TimerIRQSpread] per CPU and instant, taken by whichever of its
-// timers and its tick asks first.
+// timers and its tick asks first (0 without a spread). It starts the
+// instant's record: the wake-ups made so far, the exit not yet computed.
 func (s *Sim) irqAt(rq *RQ) int64 {
 	if rq.timerIRQAt != s.now {
 		rq.timerIRQAt = s.now
-		rq.timerIRQDelay, rq.timerIRQWakes = 0, 0
+		rq.timerIRQDelay, rq.timerIRQWakes, rq.irqExit = 0, 0, -1
 		if spread := s.costs.TimerIRQSpread; spread > 0 {
 			rq.timerIRQDelay = s.rng.Int64N(spread + 1)
 		}
@@ -76,12 +77,8 @@ func (s *Sim) timerIRQ(p *Task) bool {
 		s.irqHandled(rq)
 		return false
 	}
-	var delay int64
-	if spread, each := s.costs.TimerIRQSpread, s.costs.TimerWakeup; spread > 0 || each > 0 {
-		delay = s.irqAt(rq) + rq.timerIRQWakes*each
-		rq.timerIRQWakes++
-	}
-	delay += s.irqExitFor(rq)
+	delay := s.irqAt(rq) + rq.timerIRQWakes*s.costs.TimerWakeup + s.irqExitFor(rq)
+	rq.timerIRQWakes++
 	if delay == 0 {
 		s.irqHandled(rq)
 		return false
@@ -99,14 +96,11 @@ func (s *Sim) timerIRQ(p *Task) bool {
 // that exit, 0 for a CPU that runs. The kernel's trace shows the same: a
 // timer's sched_waking on an idle CPU comes after the CPU's exit.
 func (s *Sim) irqExitFor(rq *RQ) int64 {
-	if rq.irqExitAt == s.now {
+	draw := s.irqAt(rq)
+	if rq.irqExit >= 0 {
 		return rq.irqExit
 	}
-	var draw int64
-	if s.costs.TimerIRQSpread > 0 {
-		draw = s.irqAt(rq)
-	}
-	rq.irqExitAt, rq.irqExit = s.now, 0
+	rq.irqExit = 0
 	switch {
 	case rq.exiting:
 		rq.irqExit = max(0, rq.readyAt-s.now-draw)
