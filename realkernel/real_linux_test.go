@@ -85,7 +85,8 @@ var (
 // nice -20, see Options.Isolate; 2 s each) and once in the simulator on
 // this machine's topology with costs calibrated now. For each quantity the
 // simulator must lie within three spreads of the median of the three real
-// runs, the spread combining the standard deviation of single real runs
+// runs (of six, when it does not after three: the machine's other work
+// moves a median of three more than the spreads allow now and then), the spread combining the standard deviation of single real runs
 // measured from twelve (pipeline) and eighteen (server) runs with that of
 // the real means across the conditions the check has run in (a loaded
 // guest, a quiet one, CI after the browser tests; below). A
@@ -108,6 +109,14 @@ var (
 // and the kernel agree (docs/real-kernel.md has where they do not).
 func TestRealVsSim(t *testing.T) {
 	needReal(t)
+	// Every comparison of the simulator, logged again at the end, where a
+	// CI log's tail shows it.
+	var summary []string
+	t.Cleanup(func() {
+		for _, l := range summary {
+			t.Log("summary: " + l)
+		}
+	})
 	cal, err := Calibrate(CalibrateOptions{Rounds: 100})
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +129,9 @@ func TestRealVsSim(t *testing.T) {
 	// The timer measurement: two CPUs' wake-ups by timers due at one
 	// instant, some microseconds apart (5.8-8.7 us at the median on the
 	// guest of 5 December), in every one of its rounds (50 of 50 here).
-	if ts := cal.Samples[len(cal.Samples)-1]; ts.Name != "timer_spread" || ts.N < 25 || ts.P50US <= 0 || ts.P50US > 1000 || cal.Costs.TimerIRQSpread == "" {
+	ts := cal.Samples[len(cal.Samples)-1]
+	summary = append(summary, fmt.Sprintf("timer measurement: %s, %d rounds, p50 %.2f us; timer_irq_spread %q", ts.Name, ts.N, ts.P50US, cal.Costs.TimerIRQSpread))
+	if ts.Name != "timer_spread" || ts.N < 25 || ts.P50US <= 0 || ts.P50US > 1000 || cal.Costs.TimerIRQSpread == "" {
 		t.Errorf("timer measurement %+v, timer_irq_spread %q: want both CPUs' wake-ups in most rounds, a median between 0 and 1 ms, and the spread derived", ts, cal.Costs.TimerIRQSpread)
 	}
 	cases := []struct {
@@ -212,31 +223,47 @@ func TestRealVsSim(t *testing.T) {
 		if err := s.Set("duration", "2s"); err != nil {
 			t.Fatal(err)
 		}
-		const runs = 3
+		// measure appends n real runs' values to vals.
 		vals := make([][]float64, len(c.qs))
-		for i := 0; i < runs; i++ {
-			res, _, err := Run(s, Options{Isolate: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.LostEvents > 0 {
-				t.Fatalf("%s: the trace lost %d events", c.file, res.LostEvents)
-			}
-			t.Logf("%s run %d: %d switch-ins inferred, CPU check trace %.1f ms / clocks %.1f ms, host steal %.0f ms (busy %.3f %%, %.3f of it stolen)", c.file, i+1,
-				res.InferredSwitchIns, res.CPUCheck.TraceMS, res.CPUCheck.ClockMS, res.CPUCheck.StealMS, res.BusyPct, res.StealPct)
-			t.Logf("%s run %d: %.3f points of busy in the threads' system calls, %.1f us per op", c.file, i+1, res.SyscallPct, 1e3*res.SyscallMS()/max(float64(res.Ops), 1))
-			for k, q := range c.qs {
-				vals[k] = append(vals[k], q.real(res))
+		measure := func(n int) {
+			for i := 0; i < n; i++ {
+				res, _, err := Run(s, Options{Isolate: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.LostEvents > 0 {
+					t.Fatalf("%s: the trace lost %d events", c.file, res.LostEvents)
+				}
+				run := len(vals[0]) + 1
+				t.Logf("%s run %d: %d switch-ins inferred, CPU check trace %.1f ms / clocks %.1f ms, host steal %.0f ms (busy %.3f %%, %.3f of it stolen)", c.file, run,
+					res.InferredSwitchIns, res.CPUCheck.TraceMS, res.CPUCheck.ClockMS, res.CPUCheck.StealMS, res.BusyPct, res.StealPct)
+				t.Logf("%s run %d: %.3f points of busy in the threads' system calls, %.1f us per op", c.file, run, res.SyscallPct, 1e3*res.SyscallMS()/max(float64(res.Ops), 1))
+				for k, q := range c.qs {
+					vals[k] = append(vals[k], q.real(res))
+				}
 			}
 		}
-		// The median of the three: one run disturbed by other work on the
+		// The median of the runs: one run disturbed by other work on the
 		// machine does not decide the check.
-		med := make([]float64, len(c.qs))
-		for k := range vals {
-			sort.Float64s(vals[k])
-			med[k] = vals[k][runs/2]
+		median := func() []float64 {
+			med := make([]float64, len(c.qs))
+			for k := range vals {
+				v := append([]float64(nil), vals[k]...)
+				sort.Float64s(v)
+				if n := len(v); n%2 == 1 {
+					med[k] = v[n/2]
+				} else {
+					med[k] = (v[n/2-1] + v[n/2]) / 2
+				}
+			}
+			return med
 		}
-		check := func(what string, set func(*scenarios.Scenario) error, negative bool) (left bool) {
+		measure(3)
+		med := median()
+		// check simulates the scenario (changed by set) and compares each
+		// quantity with the real median; failures are reported only for the
+		// simulator itself (not a control), and only when report is set.
+		check := func(what string, set func(*scenarios.Scenario) error, negative, report bool) (left bool) {
 			ss, _, err := SimScenario(s, host, &cal.Costs)
 			if err != nil {
 				t.Fatal(err)
@@ -256,22 +283,36 @@ func TestRealVsSim(t *testing.T) {
 					sim += q.sim(&ms[i]) / float64(len(ms))
 				}
 				in := math.Abs(sim-real) <= q.band()
-				t.Logf("%s [%s] %s: real %.4g (median of %d; measured mean %.4g), sim %.4g, %.1f spreads apart (bound 3; spread %.3g within, %.3g across conditions): %v",
-					c.file, what, q.name, real, runs, q.mean, sim, 3*math.Abs(sim-real)/q.band(), q.spread, q.across, in)
-				if !negative && !in {
-					t.Errorf("%s: %s: the simulator's %.4g is not within 3 spreads (±%.4g) of the real kernel's %.4g", c.file, q.name, sim, q.band(), real)
+				line := fmt.Sprintf("%s [%s] %s: real %.4g (median of %d; measured mean %.4g), sim %.4g, %.1f spreads apart (bound 3; spread %.3g within, %.3g across conditions): %v",
+					c.file, what, q.name, real, len(vals[k]), q.mean, sim, 3*math.Abs(sim-real)/q.band(), q.spread, q.across, in)
+				t.Log(line)
+				if !negative && report {
+					summary = append(summary, line)
+					if !in {
+						t.Errorf("%s: %s: the simulator's %.4g is not within 3 spreads (±%.4g) of the real kernel's %.4g (median of %d runs)", c.file, q.name, sim, q.band(), real, len(vals[k]))
+					}
 				}
 				left = left || !in
 			}
 			return left
 		}
-		check("simulator", nil, false)
+		// A simulator outside a band after three runs gets three more: the
+		// check is then of the median of six. The machine's other work
+		// (CI's, just after the browser tests) moved a median of three
+		// more than the spreads allow in CI before (the pipeline's busy
+		// time, above); a disagreement of the model's stays one.
+		if check("simulator, three runs", nil, false, false) {
+			t.Logf("%s: the simulator left a band of the median of three runs; three more", c.file)
+			measure(3)
+			med = median()
+		}
+		check("simulator", nil, false, true)
 		wrongCost := func(ss *scenarios.Scenario) error { return ss.Set(c.wrong[0], c.wrong[1]) }
-		if !check("negative control: "+c.wrong[0]+"="+c.wrong[1], wrongCost, true) {
+		if !check("negative control: "+c.wrong[0]+"="+c.wrong[1], wrongCost, true, false) {
 			t.Errorf("%s: the negative control (%s=%s) stayed inside every bound: the check cannot fail", c.file, c.wrong[0], c.wrong[1])
 		}
 		for _, f := range []string{"WAKE_AFFINE", "PLACE_LAG"} {
-			left := check("policy control: "+f+" off", func(ss *scenarios.Scenario) error { return ss.Set("policy.features."+f, "false") }, true)
+			left := check("policy control: "+f+" off", func(ss *scenarios.Scenario) error { return ss.Set("policy.features."+f, "false") }, true, false)
 			t.Logf("%s: %s off left a band: %v (logged, not asserted)", c.file, f, left)
 		}
 	}
