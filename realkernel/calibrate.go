@@ -93,6 +93,14 @@ func fmtCost(us float64) string {
 //     interrupt makes too (on the guest of 5 December 3.2 us, where a CPU's
 //     successive timer wake-ups in the four 30 % tasks' trace came 3.2 us
 //     apart, p50 of 601);
+//   - idle_return: the traced latency of a timer's wake-up of a thread on
+//     its own CPU, idle until the timer expired (sched_waking to
+//     switch-in), minus the local interval (wake_local): what of the idle
+//     CPU's exit comes after the interrupt's handler has made the wake-up
+//     (the idle loop's way out, tick_nohz_idle_exit() restarting the
+//     stopped tick, then schedule_idle()), where a wake-up by another
+//     CPU's IPI waits for all of it. Only traced: the user-space clocks
+//     cannot see sched_waking;
 //   - timer_irq_spread: how far apart two CPUs are woken by timers due at
 //     the same instant. The simulator draws each CPU's interrupt delay
 //     uniformly from [0, spread], so the distance between two CPUs' has a
@@ -101,9 +109,12 @@ func fmtCost(us float64) string {
 //
 // The rest (cache_cold, comm, search costs, jitter) keeps the simulator's
 // defaults: these small workloads do not measure them.
-func deriveCosts(ctx, local Sample, idle []Sample, sendLocal, sendRemote, timers Sample) scenarios.Costs {
+func deriveCosts(ctx, local Sample, idle []Sample, sendLocal, sendRemote, timers, timerWake Sample) scenarios.Costs {
 	var c scenarios.Costs
 	c.ContextSwitch = fmtCost(ctx.P50US)
+	if timerWake.N > 0 && local.N > 0 {
+		c.IdleReturn = fmtCost(timerWake.P50US - local.P50US)
+	}
 	if timers.N > 0 {
 		c.TimerIRQSpread = fmtCost(timers.P50US / (1 - 1/math.Sqrt2))
 	}

@@ -101,7 +101,7 @@ func Calibrate(opt CalibrateOptions) (*Calibration, error) {
 	busy := sampleOf("wake_busy", "wake-up latency to the other CPU while a nice-0 thread spins there (wake-up preemption included): "+how, lat)
 	busy.GapUS, busy.CPUA, busy.CPUB = 100, a, b
 	cal.Samples = append(cal.Samples, busy)
-	spread, err := timerSpread(a, b, max(rounds/2, 20), 10e6, traced)
+	spread, wake, err := timerSpread(a, b, max(rounds/2, 20), 10e6, traced)
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +112,13 @@ func Calibrate(opt CalibrateOptions) (*Calibration, error) {
 	timers := sampleOf("timer_spread", "how far apart two threads, one per CPU, are woken by timers due at the same instant every 10 ms: "+how, spread)
 	timers.GapUS, timers.CPUA, timers.CPUB = 1e4, a, b
 	cal.Samples = append(cal.Samples, timers)
-	cal.Costs = deriveCosts(ctx, local, idle, sendL, sendR, timers)
+	var timerWake Sample
+	if len(wake) > 0 {
+		timerWake = sampleOf("timer_wake", "wake-up latency of those timer wake-ups, each on its own CPU after 10 ms idle (the part of the exit after the interrupt handler): sched_waking to switch-in, from a tracefs instance", wake)
+		timerWake.GapUS, timerWake.CPUA, timerWake.CPUB = 1e4, a, b
+		cal.Samples = append(cal.Samples, timerWake)
+	}
+	cal.Costs = deriveCosts(ctx, local, idle, sendL, sendR, timers, timerWake)
 	for _, pct := range placementWakerPcts {
 		cal.Placements = append(cal.Placements, wakePlacement(a, b, max(rounds/2, placementWarmup+20), pct))
 	}
@@ -265,8 +271,11 @@ func pingPong(a, b, rounds int, gap int64, spin, traced bool) ([]int64, []int64,
 // at the same instant. It returns, per round, how far apart the two
 // threads were woken: the two sched_waking events (the timer interrupt's
 // hrtimer_wakeup(), each on its own CPU) with traced, else the two
-// threads' own clock readings after the sleep.
-func timerSpread(a, b, rounds int, period int64, traced bool) ([]int64, error) {
+// threads' own clock readings after the sleep. With traced it also returns
+// each wake-up's latency, sched_waking to the thread's switch-in: the part
+// of its idle CPU's exit that follows the interrupt's handler (the idle
+// loop's way out: tick_nohz_idle_exit(), schedule_idle()).
+func timerSpread(a, b, rounds int, period int64, traced bool) (spread, wake []int64, err error) {
 	var goWord uint32
 	var wg, ready sync.WaitGroup
 	errs := make([]error, 2)
@@ -299,7 +308,7 @@ func timerSpread(a, b, rounds int, period int64, traced bool) ([]int64, error) {
 	wg.Wait()
 	for _, e := range errs {
 		if e != nil {
-			return nil, e
+			return nil, nil, e
 		}
 	}
 	if tr == nil {
@@ -307,34 +316,39 @@ func timerSpread(a, b, rounds int, period int64, traced bool) ([]int64, error) {
 		for k := range d {
 			d[k] = abs64(woke[0][k] - woke[1][k])
 		}
-		return d, terr
+		return d, nil, terr
 	}
 	tr.mark("schedsim clock " + strconv.FormatInt(monoNow(), 10))
 	data, _, err := tr.stop()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	clk, err := interop.NewFtraceClock(data)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	// Each round's first sched_waking of each thread after its deadline.
+	// Each round's first sched_waking of each thread after its deadline,
+	// and the thread's first switch-in after that.
 	waking := [2][]int64{make([]int64, rounds), make([]int64, rounds)}
+	pending := [2]int{-1, -1}
 	err = interop.ParseFtrace(data, interop.RepairFtrace(nil, func(e *interop.FtraceEvent) error {
-		if e.Kind != interop.FtraceWaking {
-			return nil
-		}
 		ts := clk.NS(e.TS)
-		k := int((ts-t0)/period) - 1 // the round whose deadline is the last before ts
 		for i, tid := range tids {
-			if e.TPID == tid && k >= 0 && k < rounds && waking[i][k] == 0 {
-				waking[i][k] = ts
+			switch {
+			case e.Kind == interop.FtraceWaking && e.TPID == tid:
+				k := int((ts-t0)/period) - 1 // the round whose deadline is the last before ts
+				if k >= 0 && k < rounds && waking[i][k] == 0 {
+					waking[i][k], pending[i] = ts, k
+				}
+			case e.Kind == interop.FtraceSwitch && e.NextPID == tid && pending[i] >= 0:
+				wake = append(wake, ts-waking[i][pending[i]])
+				pending[i] = -1
 			}
 		}
 		return nil
 	}))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var d []int64
 	for k := range rounds {
@@ -343,9 +357,9 @@ func timerSpread(a, b, rounds int, period int64, traced bool) ([]int64, error) {
 		}
 	}
 	if len(d) < rounds/2 {
-		return nil, fmt.Errorf("the trace showed both timer wake-ups in %d rounds of %d", len(d), rounds)
+		return nil, nil, fmt.Errorf("the trace showed both timer wake-ups in %d rounds of %d", len(d), rounds)
 	}
-	return d, nil
+	return d, wake, nil
 }
 
 // startPinned runs f on a new OS thread pinned to cpus (its tid in *tid),

@@ -23,7 +23,7 @@ func TestDeriveCosts(t *testing.T) {
 	}
 	local := Sample{P50US: 2.2, N: 400}
 	remote := Sample{P50US: 9.8, N: 400}
-	c := deriveCosts(ctx, Sample{}, idle, local, remote, Sample{})
+	c := deriveCosts(ctx, Sample{}, idle, local, remote, Sample{}, Sample{})
 	if c.ContextSwitch != "2µs" || c.WakeupIPI != "21.1µs" || c.WakeupIPISend != "7.6µs" || c.TimerWakeup != "2.2µs" {
 		t.Errorf("context_switch %s, wakeup_ipi %s, wakeup_ipi_send %s, timer_wakeup %s; want 2µs, 21.1µs, 7.6µs, 2.2µs (the local wake-up's CPU time)",
 			c.ContextSwitch, c.WakeupIPI, c.WakeupIPISend, c.TimerWakeup)
@@ -33,10 +33,10 @@ func TestDeriveCosts(t *testing.T) {
 	}
 	// A remote wake-up cheaper than a local one costs nothing extra, and
 	// without the two samples the field stays unset (the default).
-	if c := deriveCosts(ctx, Sample{}, idle, remote, local, Sample{}); c.WakeupIPISend != "0s" {
+	if c := deriveCosts(ctx, Sample{}, idle, remote, local, Sample{}, Sample{}); c.WakeupIPISend != "0s" {
 		t.Errorf("negative difference: %s, want 0s", c.WakeupIPISend)
 	}
-	if c := deriveCosts(ctx, Sample{}, idle, Sample{}, Sample{}, Sample{}); c.WakeupIPISend != "" || c.TimerWakeup != "" {
+	if c := deriveCosts(ctx, Sample{}, idle, Sample{}, Sample{}, Sample{}, Sample{}); c.WakeupIPISend != "" || c.TimerWakeup != "" {
 		t.Errorf("no samples: wakeup_ipi_send %q, timer_wakeup %q, want both unset", c.WakeupIPISend, c.TimerWakeup)
 	}
 	// Traced latencies (sched_waking to switch-in) are set against the
@@ -44,7 +44,7 @@ func TestDeriveCosts(t *testing.T) {
 	// guest of 5 December, a remote wake-up 4.97 us, a local one 2.49 us,
 	// the hand-over 6.52 us (which gave 0 before).
 	traced := deriveCosts(Sample{P50US: 6.52, N: 1600}, Sample{Name: "wake_local", P50US: 2.49, N: 400},
-		[]Sample{{P50US: 4.97, GapUS: 5, N: 400}}, Sample{}, Sample{}, Sample{})
+		[]Sample{{P50US: 4.97, GapUS: 5, N: 400}}, Sample{}, Sample{}, Sample{}, Sample{})
 	if traced.WakeupIPI != "2.5µs" || traced.ContextSwitch != "6.5µs" {
 		t.Errorf("traced: wakeup_ipi %s, context_switch %s; want 2.5µs, 6.5µs", traced.WakeupIPI, traced.ContextSwitch)
 	}
@@ -56,8 +56,20 @@ func TestDeriveCosts(t *testing.T) {
 	// [0, spread], whose differences have the median 0.293 spread, so the
 	// spread is 4.1 / 0.2929 = 14.0 us.
 	timers := Sample{Name: "timer_spread", P50US: 4.1, N: 200}
-	if c := deriveCosts(ctx, Sample{}, idle, Sample{}, Sample{}, timers); c.TimerIRQSpread != "14µs" {
+	if c := deriveCosts(ctx, Sample{}, idle, Sample{}, Sample{}, timers, Sample{}); c.TimerIRQSpread != "14µs" {
 		t.Errorf("timer_irq_spread %s, want 14µs", c.TimerIRQSpread)
+	}
+	// A timer's wake-up of a thread on its own CPU, idle for 10 ms, came
+	// 21.5 us before the thread ran (sched_waking to switch-in; this guest,
+	// 6 December), a local futex wake-up's 1.5: the idle loop's way out
+	// after the interrupt is the difference. Untraced (no local interval)
+	// it stays unset.
+	wake := Sample{Name: "timer_wake", P50US: 21.51, N: 400}
+	if c := deriveCosts(ctx, Sample{P50US: 1.53, N: 392}, idle, Sample{}, Sample{}, timers, wake); c.IdleReturn != "20µs" {
+		t.Errorf("idle_return %s, want 20µs", c.IdleReturn)
+	}
+	if c := deriveCosts(ctx, Sample{}, idle, Sample{}, Sample{}, timers, wake); c.IdleReturn != "" {
+		t.Errorf("untraced: idle_return %q, want unset", c.IdleReturn)
 	}
 }
 

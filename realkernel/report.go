@@ -417,6 +417,9 @@ func WriteReport(w io.Writer, opt ReportOptions, intro, outro string) error {
 		if c.TimerWakeup != "" {
 			fmt.Fprintf(w, ", timer_wakeup %s", c.TimerWakeup)
 		}
+		if c.IdleReturn != "" {
+			fmt.Fprintf(w, ", idle_return %s", c.IdleReturn)
+		}
 		fmt.Fprintf(w, "; the rest are the simulator's defaults.\n")
 		writePlacements(w, cal.Placements)
 		if d := cal.SchedDebug; d != nil {

@@ -257,6 +257,12 @@ func randomSwitches(t testing.TB, s *Scenario, seed uint64) *Scenario {
 	if r.IntN(3) == 0 {
 		c.TimerWakeup = ns(10_000)
 	}
+	// The part of an idle CPU's exit after its interrupt's handler: a
+	// stream of its own, so that the draws above and below stay what they
+	// were before the cost existed.
+	if ri := rand.New(rand.NewPCG(seed, 0x1d1e)); ri.IntN(3) == 0 {
+		c.IdleReturn = fmt.Sprintf("%dns", ri.IntN(300_001))
+	}
 	p := &s.Policy
 	era268 := p.Base == "v2.6.8"
 	if p.Features == nil {
@@ -838,7 +844,7 @@ func TestRandomCostDefaults(t *testing.T) {
 			"wakeup_ipi_send": ns(c.WakeupIPISend), "wakeup_poll": ns(c.WakeupPoll),
 			"search_cpu": ns(c.SearchCPU), "search_group": ns(c.SearchGroup),
 			"search_domain": ns(c.SearchDomain), "balance_cpu": ns(c.BalanceCPU),
-			"timer_irq_spread": ns(c.TimerIRQSpread), "timer_wakeup": ns(c.TimerWakeup),
+			"timer_irq_spread": ns(c.TimerIRQSpread), "timer_wakeup": ns(c.TimerWakeup), "idle_return": ns(c.IdleReturn),
 			"jitter_pct": strconv.Itoa(c.JitterPct), "remote_mem_pct": strconv.Itoa(c.RemoteMemPct),
 			"smt_gain": strconv.FormatInt(c.SMTGain, 10),
 		}

@@ -310,6 +310,7 @@ func (c *Costs) resolve(p *problems, path string) sim.Costs {
 	optDur(p, join(path, "wakeup_poll"), c.WakeupPoll, lim("machine.costs.wakeup_poll"), &out.WakeupPoll)
 	optDur(p, join(path, "timer_irq_spread"), c.TimerIRQSpread, lim("machine.costs.timer_irq_spread"), &out.TimerIRQSpread)
 	optDur(p, join(path, "timer_wakeup"), c.TimerWakeup, lim("machine.costs.timer_wakeup"), &out.TimerWakeup)
+	optDur(p, join(path, "idle_return"), c.IdleReturn, lim("machine.costs.idle_return"), &out.IdleReturn)
 	if c.IdleStates != nil {
 		ipath := join(path, "idle_states")
 		if len(c.IdleStates) > MaxIdleStates {

@@ -150,6 +150,9 @@ type Costs struct {
 	// TimerWakeup: each wake-up a timer interrupt makes takes this long, so
 	// its later ones come later (sim.Costs); absent: 0.
 	TimerWakeup string `json:"timer_wakeup,omitempty"`
+	// IdleReturn: the part of an idle CPU's exit that comes after its own
+	// interrupt's handler (sim.Costs); absent: 0.
+	IdleReturn string `json:"idle_return,omitempty"`
 	// RemoteMemPct: a run step begun away from the node holding the task's
 	// memory costs this percent more (sim/numa_cost.go); 0 turns it off.
 	RemoteMemPct *int `json:"remote_mem_pct,omitzero"`

@@ -455,6 +455,7 @@ func fieldRows() []Field {
 		cost("wakeup_poll", "latency of a wake-up to a CPU idle in a polling state (`polls`), which needs no IPI", func(c *Costs) *string { return &c.WakeupPoll }),
 		cost("timer_irq_spread", "how far apart the CPUs' timer interrupts for one instant come: each CPU's is drawn from 0 to this after it (default 0: all at the instant)", func(c *Costs) *string { return &c.TimerIRQSpread }),
 		cost("timer_wakeup", "CPU time of each wake-up a timer interrupt makes: its later wake-ups for one instant come this much later each (default 0: all at once)", func(c *Costs) *string { return &c.TimerWakeup }),
+		cost("idle_return", "the part of an idle CPU's exit after its own interrupt's handler: a timer's wake-up there comes this much before the exit ends (default 0: at its end)", func(c *Costs) *string { return &c.IdleReturn }),
 		{Path: "machine.costs.idle_states", Kind: KindList, Max: MaxIdleStates, what: "idle states", rangeMsg: "index %[1]d is out of range (there are %[2]d idle states)", Absent: "the default C-states",
 			Doc: "C-states, shallowest first; [] means none", Example: `[{"name":"C1","after":"0s","exit_latency":"2us"}]`,
 			val:    func(s *Scenario, _ keys) any { return s.Machine.Costs.IdleStates },

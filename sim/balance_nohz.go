@@ -71,7 +71,6 @@ func (s *Sim) nohzBalancerKick(rq *RQ) {
 	_, exit := s.leaveIdle(irq, s.now-irq.idleSince, ipi)
 	lat := ipi + exit
 	s.m.cost.ipi += ipi
-	s.m.cost.idleExit += lat - ipi
 	s.q.push(qev{t: s.now + lat, kind: evNohzKick, cpu: int32(ilb)})
 }
 

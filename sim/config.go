@@ -169,6 +169,16 @@ type Costs struct {
 	// interrupt's later wake-ups for one instant come this much later each.
 	// 0 (the default): all of them at once.
 	TimerWakeup int64
+	// IdleReturn is the part of an idle CPU's exit that comes after its own
+	// interrupt's handler: the idle loop's way out (do_idle() leaves its
+	// loop on need_resched, tick_nohz_idle_exit() restarts a stopped tick,
+	// schedule_idle() switches to the wakee). A wake-up sent by another
+	// CPU's IPI is handled at the end of the whole exit, as before; a
+	// timer's wake-up on the idle CPU (its sched_waking, its placement)
+	// comes IdleReturn before the end of the exit, and a wakee that stays
+	// there runs at that end (timer.go). At most the exit. 0 (the
+	// default): the handler runs at the end of the exit.
+	IdleReturn int64
 }
 
 // Base selects the kernel era whose defaults fill the policy.

@@ -359,7 +359,6 @@ func (s *Sim) wakeIdle(rq *RQ) {
 	}
 	var exit int64
 	rq.exitState, exit = s.leaveIdle(rq, idleFor, rq.ipiLag)
-	s.m.cost.idleExit += exit
 	rq.readyAt = s.now + rq.ipiLag + exit
 	s.q.push(qev{t: rq.readyAt, kind: evIdleReady, cpu: int32(rq.cpu)})
 }
@@ -367,18 +366,23 @@ func (s *Sim) wakeIdle(rq *RQ) {
 // leaveIdle is what waking idle rq, idle for idleFor ns, with the wake-up
 // landing lag ns from now, costs: the C-state it requested (idleExit), the
 // exit its core makes it pay (coreExit), and, if the core was in a state
-// that flushes, a flush of the core's caches (coreWakes). wakeIdle and the
-// nohz kick wake a CPU through it.
+// that flushes, a flush of the core's caches (coreWakes). It charges the
+// exit to the run's C-state exits (Metrics' cost breakdown). wakeIdle, the
+// nohz kick and a timer's interrupt wake a CPU through it.
 func (s *Sim) leaveIdle(rq *RQ, idleFor, lag int64) (st int, exit int64) {
 	st, exit = s.idleExit(rq, idleFor)
 	if rq.irqReady >= s.now {
 		// A timer interrupt is already bringing it out of its C-state
 		// (timer.go): the wake-up waits for what is left of that exit,
-		// which counted the core's flush.
-		return st, min(exit, max(0, rq.irqReady-s.now-lag))
+		// which counted the core's flush and was charged when it began.
+		// (The CPU's idle residency restarted at the interrupt's handler:
+		// what is left is the interrupt's exit, not the state's.)
+		return st, max(0, rq.irqReady-s.now-lag)
 	}
 	s.coreWakes(rq, st)
-	return st, s.coreExit(rq, exit, lag)
+	exit = s.coreExit(rq, exit, lag)
+	s.m.cost.idleExit += exit
+	return st, exit
 }
 
 // coreExit is the exit latency idle rq pays when its wake-up lands lag ns

@@ -252,10 +252,14 @@
 //     December the wake-up was placed at the expiry and only the CPU that
 //     would run the task paid an exit, so a timer's wake-up latency
 //     included the exit the kernel's sched_waking comes after). What the
-//     CPU does after the handler is free: a wakee placed on the CPU its
-//     interrupt woke runs at once, where the kernel first leaves its idle
-//     loop (cpuidle's exit, the tick restarted: 17-22 us on this project's
-//     guest, docs/real-kernel.md). A timer cancelled while its CPU is
+//     CPU does after the handler, the kernel's way out of its idle loop
+//     (do_idle() sees need_resched, tick_nohz_idle_exit() restarts the
+//     stopped tick, schedule_idle()), is Costs.IdleReturn: the handler runs
+//     that much before the exit's end, a wakee that stays runs at the end
+//     (a wake-up by another CPU's IPI still waits for the whole exit: the
+//     exit latencies are its). Its default is 0: the handler at the end,
+//     the wakee at once; calibrated on this project's guest 16-20 us
+//     (docs/costs.md). One figure for every state, at most the exit. A timer cancelled while its CPU is
 //     leaving idle for it (its task woken otherwise meanwhile) leaves that
 //     CPU's idle residency running. Timers of several CPUs that
 //     expire at the same instant are handled one after another, in the

@@ -106,8 +106,7 @@ func (s *Sim) irqExitFor(rq *RQ) int64 {
 		rq.irqExit = max(0, rq.readyAt-s.now-draw)
 	case rq.idle:
 		_, exit := s.leaveIdle(rq, s.now+draw-rq.idleSince, draw)
-		s.m.cost.idleExit += exit
-		rq.irqExit = exit
+		rq.irqExit = exit - min(exit, s.costs.IdleReturn)
 		rq.irqReady = s.now + draw + exit
 	}
 	return rq.irqExit
@@ -122,6 +121,6 @@ func (s *Sim) irqHandled(rq *RQ) {
 		return
 	}
 	rq.idleSince = s.now
-	rq.irqReady = s.now
+	rq.irqReady = max(rq.irqReady, s.now)
 	s.setIdleMult(rq)
 }

@@ -1,6 +1,10 @@
 package sim
 
-import "testing"
+import (
+	"math"
+	"slices"
+	"testing"
+)
 
 // timerRun runs four tasks, each running 3 ms of every 10 ms (timers), on
 // two CPUs of one LLC (v6.17, no PELT history at fork, so that
@@ -240,8 +244,15 @@ func TestTickIRQSpread(t *testing.T) {
 // its wake-ups and switch-ins and the run.
 func dutyOn(t *testing.T, hog bool) (wakes, ins []Event, s *Sim) {
 	t.Helper()
+	return dutyOnWith(t, hog, 0)
+}
+
+// dutyOnWith is dutyOn with Costs.IdleReturn set to idleReturn.
+func dutyOnWith(t *testing.T, hog bool, idleReturn int64) (wakes, ins []Event, s *Sim) {
+	t.Helper()
 	m := machine(1, 1, 1, 1, 1, NumberLinear)
 	m.Costs.JitterPct = 0
+	m.Costs.IdleReturn = idleReturn
 	tasks := []TaskGroup{{Name: "duty", Count: 1, CPUs: MaskOf(0), Program: []Step{{Op: OpRun, Dur: 1e6}, {Op: OpTimer, Dur: 10e6}}}}
 	if hog {
 		tasks = append(tasks, TaskGroup{Name: "hog", Count: 1, CPUs: MaskOf(0), Program: []Step{{Op: OpRun, Dur: 1e9}}})
@@ -298,6 +309,76 @@ func TestTimerIRQAfterIdleExit(t *testing.T) {
 		if e.T%10e6 != 0 {
 			t.Errorf("beside a hog: wake-up at %d ns, want at its expiry (the CPU is busy)", e.T)
 		}
+	}
+}
+
+// TestIdleReturn: the part of an idle CPU's exit that follows its own
+// interrupt's handler (Costs.IdleReturn) puts a timer's sched_waking that
+// much before the end of the exit, and the wakee, staying on its CPU, runs
+// at the end: the kernel's hrtimer_wakeup() runs in the interrupt, and the
+// idle loop then leaves (tick_nohz_idle_exit(), schedule_idle()) before
+// the wakee's switch-in. The whole exit, and what it is charged, are as
+// without it; more than the exit is the exit.
+func TestIdleReturn(t *testing.T) {
+	const exit = 200_000 // C6 (DefaultCosts)
+	for _, ret := range []int64{50_000, exit, 1e6} {
+		wakes, ins, s := dutyOnWith(t, false, ret)
+		part := min(ret, exit)
+		for i, e := range wakes {
+			if e.T%10e6 != exit-part {
+				t.Errorf("IdleReturn %d: wake-up at %d ns, want its expiry + %d ns (C6's exit less the part after the handler)", ret, e.T, exit-part)
+			}
+			if i+1 < len(ins) && ins[i+1].T != e.T+part {
+				t.Errorf("IdleReturn %d: woken at %d ns, ran at %d: want %d ns later (the exit's end)", ret, e.T, ins[i+1].T, part)
+			}
+		}
+		if got, want := s.Metrics().Costs.IdleExitMS, float64(len(wakes)+1)*exit/1e6; got != want {
+			t.Errorf("IdleReturn %d: idle exits charged %.3f ms, want %.3f (one C6 exit a wake-up, one for the fork)", ret, got, want)
+		}
+		// (The metric's histogram holds a value to 1 %.)
+		if p50, want := s.Metrics().WakeupLatencyUS.P50, float64(part)/1e3; math.Abs(p50-want) > want/100 {
+			t.Errorf("IdleReturn %d: wake-up latency p50 %.2f us, want %.2f", ret, p50, want)
+		}
+	}
+	// A CPU that runs has no exit to share: the hog's CPU wakes the duty
+	// task at its expiry, as without the cost.
+	wakes, _, _ := dutyOnWith(t, true, 50_000)
+	for _, e := range wakes {
+		if e.T%10e6 != 0 {
+			t.Errorf("beside a hog: wake-up at %d ns, want at its expiry", e.T)
+		}
+	}
+	// A wake-up sent by another CPU waits for the whole exit: the waker
+	// runs on CPU 0 every 10 ms and wakes a task pinned to CPU 1, idle
+	// between; the wakee's latencies (the IPI's and the exit of the state
+	// CPU 1 is in) are the same with or without the cost.
+	lat := func(ret int64) (lat []int64) {
+		m := machine(1, 1, 1, 2, 1, NumberLinear)
+		m.Costs.JitterPct, m.Costs.IdleReturn = 0, ret
+		tasks := []TaskGroup{
+			{Name: "waker", Count: 1, CPUs: MaskOf(0), Program: []Step{{Op: OpRun, Dur: 1e6}, {Op: OpWake, Target: 1}, {Op: OpTimer, Dur: 10e6}}},
+			{Name: "wakee", Count: 1, CPUs: MaskOf(1), Program: []Step{{Op: OpWait}, {Op: OpRun, Dur: 1e6}}},
+		}
+		s, err := New(&Config{Seed: 1, Duration: 95e6, Machine: m, Policy: Policy{Base: BaseV617}, Tasks: tasks})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.SetRecording(true)
+		s.RunUntil(95e6)
+		woken := int64(-1)
+		for _, e := range s.TakeEvents(nil) {
+			switch {
+			case e.Kind == EvWakeup && e.Task == 1:
+				woken = e.T
+			case e.Kind == EvSwitch && e.Task == 1 && woken >= 0:
+				lat = append(lat, e.T-woken)
+				woken = -1
+			}
+		}
+		return lat
+	}
+	if a, b := lat(0), lat(50_000); len(a) < 8 || !slices.Equal(a, b) || slices.Min(a) <= 0 {
+		t.Errorf("a wake-up by another CPU: latencies %v ns without IdleReturn, %v with it; want the same, 9 of them, each the IPI's and the exit's", a, b)
 	}
 }
 

@@ -14,7 +14,7 @@ import (
 // sensitivity columns and the "what the misses hang on" tables).
 func TestScaleCostsIsEveryFamily(t *testing.T) {
 	c := sim.DefaultCosts()
-	c.WakeupIPISend, c.RemoteMemPct, c.SMTGain, c.TimerIRQSpread, c.TimerWakeup = 3000, 45, 1178, 20000, 3000
+	c.WakeupIPISend, c.RemoteMemPct, c.SMTGain, c.TimerIRQSpread, c.TimerWakeup, c.IdleReturn = 3000, 45, 1178, 20000, 3000, 20000
 	all := c
 	ScaleCosts(&all, 2)
 	each := c

@@ -241,6 +241,9 @@ var CostFamilies = []CostFamily{
 			states[i] = st
 		}
 		c.IdleStates = states
+		// The part of an idle CPU's exit after its own interrupt's
+		// handler (0 by default).
+		c.IdleReturn = scaled(c.IdleReturn, f)
 	}},
 	{"cache refills", func(c *sim.Costs, f float64) {
 		for d := range c.CacheCold {
