@@ -86,7 +86,8 @@ var (
 // this machine's topology with costs calibrated now. For each quantity the
 // simulator must lie within three spreads of the median of the three real
 // runs (of six, when it does not after three: the machine's other work
-// moves a median of three more than the spreads allow now and then), the spread combining the standard deviation of single real runs
+// moves a median of three more than the spreads allow now and then), the
+// spread combining the standard deviation of single real runs
 // measured from twelve (pipeline) and eighteen (server) runs with that of
 // the real means across the conditions the check has run in (a loaded
 // guest, a quiet one, CI after the browser tests; below). A

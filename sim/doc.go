@@ -258,10 +258,10 @@
 //     that much before the exit's end, a wakee that stays runs at the end
 //     (a wake-up by another CPU's IPI still waits for the whole exit: the
 //     exit latencies are its). Its default is 0: the handler at the end,
-//     the wakee at once; calibrated on this project's guest 16-20 us
-//     (docs/costs.md). One figure for every state, at most the exit. A timer cancelled while its CPU is
-//     leaving idle for it (its task woken otherwise meanwhile) leaves that
-//     CPU's idle residency running. Timers of several CPUs that
+//     the wakee at once; calibrated on this project's guest 10-20 us
+//     (docs/costs.md). One figure for every state, at most the exit. A
+//     timer cancelled while its CPU is leaving idle for it (its task woken
+//     otherwise meanwhile) leaves that CPU's idle residency running. Timers of several CPUs that
 //     expire at the same instant are handled one after another, in the
 //     order they were armed, each seeing the wake-ups before it, unless
 //     Costs.TimerIRQSpread is set: then each CPU wakes its timers of the
