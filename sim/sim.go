@@ -245,8 +245,9 @@ type RQ struct {
 	schedCount  int64
 
 	// irqExit is how long this CPU, idle at the instant timerIRQAt, took
-	// to leave its C-state before that interrupt's handler ran (-1: not
-	// computed yet; timer.go). irqReady is when that exit ends: a wake-up
+	// to leave its C-state before that interrupt's handler ran, the exit
+	// less Costs.IdleReturn (-1: not computed yet; timer.go). irqReady is
+	// when the whole exit ends: a wake-up
 	// landing before it waits only for what is left of it (leaveIdle), and
 	// one landing at it finds the CPU out of its C-state. Last in the
 	// struct, with the metrics: the hot fields keep their cache lines.

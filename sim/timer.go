@@ -92,8 +92,9 @@ func (s *Sim) timerIRQ(p *Task) bool {
 // the CPU to leave idle, once per CPU and instant: an idle CPU's exit from
 // the C-state it is in when the interrupt arrives (its delivery draw after
 // the instant; leaveIdle, charged as an idle exit, a flushing state
-// counted as the core's flush), a CPU already leaving idle what is left of
-// that exit, 0 for a CPU that runs. The kernel's trace shows the same: a
+// counted as the core's flush) less the part that follows the handler
+// (Costs.IdleReturn), a CPU already leaving idle what is left of that
+// exit, 0 for a CPU that runs. The kernel's trace shows the same: a
 // timer's sched_waking on an idle CPU comes after the CPU's exit.
 func (s *Sim) irqExitFor(rq *RQ) int64 {
 	draw := s.irqAt(rq)
@@ -106,7 +107,7 @@ func (s *Sim) irqExitFor(rq *RQ) int64 {
 		rq.irqExit = max(0, rq.readyAt-s.now-draw)
 	case rq.idle:
 		_, exit := s.leaveIdle(rq, s.now+draw-rq.idleSince, draw)
-		rq.irqExit = exit - min(exit, s.costs.IdleReturn)
+		rq.irqExit = max(0, exit-s.costs.IdleReturn)
 		rq.irqReady = s.now + draw + exit
 	}
 	return rq.irqExit
@@ -115,7 +116,8 @@ func (s *Sim) irqExitFor(rq *RQ) int64 {
 // irqHandled: rq ran a timer interrupt's handler now. An idle CPU is out
 // of its C-state for it and re-enters idle afterwards, its residency and
 // the governor's choice starting over (as the tick's interrupt does:
-// retainedTick); a wake-up at this instant finds it awake (leaveIdle).
+// retainedTick); a wake-up at this instant waits for what is left of its
+// exit (Costs.IdleReturn; leaveIdle), none without it.
 func (s *Sim) irqHandled(rq *RQ) {
 	if !rq.idle {
 		return
