@@ -182,6 +182,58 @@ func TestForkState38(t *testing.T) {
 	}
 }
 
+// TestDecayCounterStartsAtOne: 3.8 init_cfs_rq() sets cfs_rq->decay_counter
+// to 1, so a task that goes to sleep before its CPU's clock has passed one
+// 2^20 ns decay period still leaves with a positive decay_count
+// (dequeue_entity_load_avg()). Its wake-up 64 ms later on the same CPU then
+// takes enqueue_entity_load_avg()'s sleeper path: __synchronize_entity_decay()
+// decays the contribution by the periods the counter moved,
+// subtract_blocked_load_contrib() takes exactly that out of blocked_load_avg
+// (leaving 0: nothing else slept there), and update_entity_load_avg() accrues
+// the 64 ms asleep into runnable_avg_period, so the contribution it adds to
+// runnable_load_avg is what __update_entity_runnable_avg() over the sleep
+// gives, a few units of 1024. With the counter at 0 (before 6 December) the
+// wake-up looked like a migrated task's with nothing to catch up
+// (decay_count == 0): the sleep was never accounted, the task came back
+// with its full 1024, and its decayed copy stayed in blocked_load_avg.
+func TestDecayCounterStartsAtOne(t *testing.T) {
+	cfg := &Config{Seed: 1, Duration: 70e6, Machine: machine(1, 1, 1, 1, 1, NumberLinear), Policy: Policy{Base: BaseV38, LoadMetric: LoadRunnableAvg},
+		Tasks: []TaskGroup{
+			{Name: "w", Count: 1, Program: []Step{{Op: OpWait}, {Op: OpRun, Dur: 1e6}}},
+			{Name: "k", Count: 1, Start: 64e6, Program: []Step{{Op: OpRun, Dur: 10e3}, {Op: OpWake, Target: 0}, {Op: OpWait}}},
+		}}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.RunUntil(1e6)
+	p, rq := s.tasks[0], s.cpus[0]
+	if p.state != TaskBlocked || p.avg38.DecayCount != 1 || rq.decayCounter != 1 {
+		t.Fatalf("asleep at 1 ms: state %v, decay_count %d, the CPU's decay_counter %d; want blocked, 1, 1",
+			p.state, p.avg38.DecayCount, rq.decayCounter)
+	}
+	asleep := p.avg38
+	for !p.onRq && s.Step() {
+		if !p.onRq {
+			asleep = p.avg38
+		}
+	}
+	if !p.onRq {
+		t.Fatal("w was never woken")
+	}
+	want := asleep
+	want.LoadAvgContrib = decayLoad38(want.LoadAvgContrib, uint64(rq.decayCounter-want.DecayCount))
+	want.updateRunnableAvg(uint64(s.now), false)
+	want.updateContrib(p.weight)
+	if got := p.avg38.LoadAvgContrib; got != want.LoadAvgContrib || got > 16 {
+		t.Errorf("woken at %d us after 64 ms asleep: load_avg_contrib %d; want %d (the sleep accrued to runnable_avg_period), at most 16",
+			s.now/1000, got, want.LoadAvgContrib)
+	}
+	if rq.blockedLoadAvg != 0 {
+		t.Errorf("blocked_load_avg %d after the only sleeper woke; want 0 (subtract_blocked_load_contrib() took its decayed contribution out)", rq.blockedLoadAvg)
+	}
+}
+
 // TestPeltAttachedAtTimeZero: a task attached at the simulation's start
 // stays in PELT. attach_entity_load_avg() copies the cfs_rq's
 // last_update_time, which is 0 at time 0 (a clock the kernel never reads),

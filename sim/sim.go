@@ -212,7 +212,7 @@ type RQ struct {
 	// v3.8 PELT.
 	runnableLoadAvg uint64
 	blockedLoadAvg  uint64
-	decayCounter    int64
+	decayCounter    int64 // from 1, as 3.8 init_cfs_rq() sets it: a sleeper's decay_count is never 0
 	lastDecay       int64 // clock >> 20
 	removedLoad38   uint64
 	cpuLoad         [5]uint64
@@ -495,6 +495,7 @@ func New(cfg *Config) (*Sim, error) {
 		rq := &RQ{cpu: c, capacity: capacity[c], domains: perCPU[c], idle: true, busySince: -1, idleSince: -1_000_000_000, idleMult: 1, o1: new(o1RQ), timerIRQAt: -1, irqReady: -1}
 		rq.avgIdle = 2 * s.migrationCost        // sched_init()
 		rq.maxIdleBalanceCost = s.migrationCost // sched_init()
+		rq.decayCounter = 1                     // init_cfs_rq() (TestDecayCounterStartsAtOne)
 		rq.sdLLC = highestFlagDomain(perCPU[c], SDShareLLC)
 		rq.llc = s.llcs[topo.CPU[c].LLC]
 		// The LLC state of a machine that has been idle a while (not of a
