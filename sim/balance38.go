@@ -153,7 +153,10 @@ func (s *Sim) fixSmallImbalance(env *lbEnv, sds *sdLBStats38) {
 	}
 	bpwr, tpwr := uint64(sds.busiest.Capacity), uint64(sds.this.Capacity)
 	scaled := sds.busiestLoadPerTask * capacityScale / bpwr
-	if sds.maxLoad+scaled >= sds.thisLoad && sds.maxLoad-sds.thisLoad+scaled >= scaled*imbn {
+	// Unsigned, as the kernel's: a local group more loaded than the
+	// busiest by more than one of its tasks (reached on a forced balance)
+	// wraps max_load - this_load to a huge value, which passes.
+	if sds.maxLoad-sds.thisLoad+scaled >= scaled*imbn {
 		env.imbalance = int64(sds.busiestLoadPerTask)
 		return
 	}
@@ -197,10 +200,10 @@ func (s *Sim) calculateImbalance38(env *lbEnv, sds *sdLBStats38) {
 		loadAbove = over * nice0Load * capacityScale / uint64(sds.busiest.Capacity)
 	}
 	maxPull := min(sds.maxLoad-sds.avgLoad, loadAbove)
-	var pull uint64
-	if sds.avgLoad > sds.thisLoad {
-		pull = (sds.avgLoad - sds.thisLoad) * uint64(sds.this.Capacity)
-	}
+	// Unsigned, as the kernel's: a local group above the domain's average
+	// (reached on a forced balance, which skips that test) wraps
+	// avg_load - this_load, and the busiest group's excess is the pull.
+	pull := (sds.avgLoad - sds.thisLoad) * uint64(sds.this.Capacity)
 	env.imbalance = int64(min(maxPull*uint64(sds.busiest.Capacity), pull) / capacityScale)
 	if uint64(env.imbalance) < sds.busiestLoadPerTask {
 		s.fixSmallImbalance(env, sds)
