@@ -34,8 +34,9 @@ func TestFixSmallImbalanceWraps(t *testing.T) {
 // at 2500 with 7 tasks on a capacity of 5 (2100 of weighted load, 300 a
 // task). max_pull = min(2500 - 1500, (7 - 5)*1024*1024/4712 = 445) = 445;
 // (avg_load - this_load)*4712 wraps to a huge value, so the imbalance is
-// the busiest's excess, 445*4712/1024 = 2047, not the 0 that clamping the
-// difference gave (and fix_small_imbalance() after it).
+// the busiest's excess, 445*4712/1024 = 2047. Clamping the difference to 0,
+// as the model did until 6 December, left the imbalance to
+// fix_small_imbalance(), which gave one task's load, 300.
 func TestCalculateImbalanceWraps(t *testing.T) {
 	sds := &sdLBStats38{busiest: &SchedGroup{Capacity: 4712}, this: &SchedGroup{Capacity: 4712},
 		maxLoad: 2500, avgLoad: 1500, thisLoad: 2000, thisNrRunning: 2, thisLoadPerTask: 2000,

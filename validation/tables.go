@@ -402,7 +402,7 @@ func aim9Table() *Table {
 			"group's excess where the model, which clamped both, had found no imbalance (−16.2 % once fixed; " +
 			"TestCalculateImbalanceWraps, TestFixSmallImbalanceWraps). The point now hangs on every cost family: halving or " +
 			"doubling any one of the six gives −14.3 to −29.3 %, and eight of those twelve runs hold (the table below), so " +
-			"the default costs sit where this burst loses least; what the real run paid that the model does not is not found.",
+			"the default costs sit near where this burst loses least; what the real run paid that the model does not is not found.",
 	}
 }
 
