@@ -19,8 +19,7 @@ import "testing"
 // the throughput estimate that follows, 4712*(300+1000)/1024 = 5982 before
 // and after the move, left the imbalance at 0.)
 func TestFixSmallImbalanceWraps(t *testing.T) {
-	g := &SchedGroup{Capacity: 4712}
-	sds := &sdLBStats38{busiest: g, this: &SchedGroup{Capacity: 4712},
+	sds := &sdLBStats38{busiest: &SchedGroup{Capacity: 4712}, this: &SchedGroup{Capacity: 4712},
 		maxLoad: 1000, thisLoad: 3000, thisNrRunning: 2, thisLoadPerTask: 2000, busiestLoadPerTask: 300}
 	env := &lbEnv{}
 	(&Sim{}).fixSmallImbalance(env, sds)

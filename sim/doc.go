@@ -261,9 +261,11 @@
 //     the wakee at once; calibrated on this project's guest 10-20 us
 //     (docs/costs.md). One figure for every state, at most the exit. A
 //     timer cancelled while its CPU is leaving idle for it (its task woken
-//     otherwise meanwhile) leaves that CPU's idle residency running.
-//     Timers of several CPUs that expire at the same instant are handled one after another, in the
-//     order they were armed, each seeing the wake-ups before it, unless
+//     otherwise meanwhile) leaves that CPU's idle residency running (none
+//     of the presets' deferred timer wake-ups, nor of 3,000 random
+//     scenarios', on 6 December). Timers of several CPUs that expire at
+//     the same instant are handled one after another, in the order they
+//     were armed, each seeing the wake-ups before it, unless
 //     Costs.TimerIRQSpread is set: then each CPU wakes its timers of the
 //     instant together, at a delay drawn from [0, spread] (timer.go), so
 //     that the CPUs' interrupts, which the kernel takes concurrently, come
