@@ -261,3 +261,31 @@ func TestPeltAttachedAtTimeZero(t *testing.T) {
 		t.Errorf("after 4 ms running: the task's util_avg %d, its CPU's %d, want equal and > 0", p.avg.UtilAvg, rq.cfsAvg.UtilAvg)
 	}
 }
+
+// TestSubtractBlockedLoadContrib: 3.8 subtract_blocked_load_contrib()
+// compares its long load_contrib with the u64 blocked_load_avg, so the
+// comparison is unsigned: a contribution below the blocked load comes off
+// it, one at or above it empties it, and a negative one (the -contrib_delta
+// update_entity_load_avg() passes for a blocked entity whose contribution
+// rose) converts to a huge unsigned value and empties it too, where a
+// signed add would have raised it by the rise.
+func TestSubtractBlockedLoadContrib(t *testing.T) {
+	for _, c := range []struct {
+		blocked uint64
+		contrib int64
+		want    uint64
+	}{
+		{1000, 300, 700}, // below: subtracted
+		{1000, 0, 1000},  // nothing to take
+		{1000, 1000, 0},  // not below: emptied
+		{1000, 1500, 0},  // above: emptied, not wrapped
+		{1000, -5, 0},    // a rise of 5: (u64)-5 is not below 1000
+		{0, 0, 0},
+	} {
+		rq := &RQ{blockedLoadAvg: c.blocked}
+		subtractBlockedLoadContrib38(rq, c.contrib)
+		if rq.blockedLoadAvg != c.want {
+			t.Errorf("blocked_load_avg %d less %d: %d; want %d", c.blocked, c.contrib, rq.blockedLoadAvg, c.want)
+		}
+	}
+}

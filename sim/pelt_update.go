@@ -284,7 +284,23 @@ func (s *Sim) updateEntityLoadAvg38(rq *RQ, p *Task, updateRq bool) {
 	if p.onRq {
 		rq.runnableLoadAvg = addSigned(rq.runnableLoadAvg, delta)
 	} else {
-		rq.blockedLoadAvg = addSigned(rq.blockedLoadAvg, delta)
+		subtractBlockedLoadContrib38(rq, -delta)
+	}
+}
+
+// subtractBlockedLoadContrib38 mirrors 3.8 subtract_blocked_load_contrib():
+// `if (likely(load_contrib < cfs_rq->blocked_load_avg))` compares a long
+// with a u64, so a negative load_contrib (update_entity_load_avg() passes
+// -contrib_delta: a blocked entity whose contribution rose) compares as a
+// huge unsigned value and empties blocked_load_avg, as does one at or
+// above it. The model's entities are tasks, whose contributions are
+// updated with update_cfs_rq only while on_rq, so the rise is not reached
+// today; a group entity would reach it.
+func subtractBlockedLoadContrib38(rq *RQ, loadContrib int64) {
+	if uint64(loadContrib) < rq.blockedLoadAvg {
+		rq.blockedLoadAvg -= uint64(loadContrib)
+	} else {
+		rq.blockedLoadAvg = 0
 	}
 }
 
@@ -306,7 +322,7 @@ func (s *Sim) updateBlockedLoad38(rq *RQ, force bool) {
 		return
 	}
 	if rq.removedLoad38 != 0 {
-		subPositive(&rq.blockedLoadAvg, rq.removedLoad38)
+		subtractBlockedLoadContrib38(rq, int64(rq.removedLoad38))
 		rq.removedLoad38 = 0
 	}
 	if decays > 0 {
@@ -345,7 +361,7 @@ func (s *Sim) enqueueEntityLoadAvg38(rq *RQ, p *Task, wakeup bool) {
 		synchronizeEntityDecay38(rq, p)
 	}
 	if wakeup {
-		subPositive(&rq.blockedLoadAvg, p.avg38.LoadAvgContrib)
+		subtractBlockedLoadContrib38(rq, int64(p.avg38.LoadAvgContrib))
 		s.updateEntityLoadAvg38(rq, p, false)
 	}
 	rq.runnableLoadAvg += p.avg38.LoadAvgContrib
