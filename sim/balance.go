@@ -255,7 +255,7 @@ func (s *Sim) detachTasks(env *lbEnv) int {
 			stats.HotGained++
 		}
 		detached++
-		if env.idle == cpuNewlyIdle {
+		if env.idle == cpuNewlyIdle && s.feature(FeatNewidlePullOne) {
 			break // CONFIG_PREEMPTION: newidle stops after the first task
 		}
 		if env.imbalance <= 0 {

@@ -316,7 +316,7 @@ func (s *Sim) moveTasks38(env *lbEnv) int {
 		s.detachTask(env, p)
 		pulled++
 		env.imbalance -= load
-		if env.idle == cpuNewlyIdle { // CONFIG_PREEMPT
+		if env.idle == cpuNewlyIdle && s.feature(FeatNewidlePullOne) { // CONFIG_PREEMPT
 			break
 		}
 		if env.imbalance <= 0 {

@@ -311,6 +311,17 @@ const (
 	// idle, after that tick's own idle balance. Off in v6.17, whose idle
 	// loop stops the tick as the CPU goes idle; v6.17 only.
 	FeatNohzAfterTick
+	// FeatNewidlePullOne is the newly idle balance of a kernel built with
+	// kernel preemption: 3.8 move_tasks() under CONFIG_PREEMPT and v6.17
+	// detach_tasks() under CONFIG_PREEMPTION stop after the first task a
+	// CPU_NEWLY_IDLE pass moves ("NEWIDLE balancing is a source of latency,
+	// so preemptible kernels will stop after the first task is pulled").
+	// On in both eras: v6.17's x86 build has CONFIG_PREEMPTION whatever
+	// its boot-time model (PREEMPT_DYNAMIC selects PREEMPT_BUILD); off is
+	// a 3.8 kernel of the Kconfig default, PREEMPT_NONE, whose newly idle
+	// pass pulls until the imbalance is gone. The seeds do not say how
+	// their kernels were built (sim/doc.go).
+	FeatNewidlePullOne
 	NumFeatures
 )
 
@@ -318,7 +329,7 @@ var featureNames = [NumFeatures]string{
 	"WAKE_AFFINE", "WAKE_WIDE", "NEWIDLE_BALANCE", "NOHZ_IDLE_BALANCE", "ELIGIBLE_FIRST",
 	"SCHED_BALANCE_MAP", "PLACE_LAG", "RUN_TO_PARITY", "WAKEUP_PREEMPTION", "LB_BIAS",
 	"TTWU_QUEUE", "SIS_UTIL", "BALANCE_WAKE_MERGE", "DELAY_DEQUEUE", "LAST_BUDDY",
-	"NEWIDLE_BUMP", "NI_RANDOM", "NOHZ_AFTER_TICK",
+	"NEWIDLE_BUMP", "NI_RANDOM", "NOHZ_AFTER_TICK", "NEWIDLE_PULL_ONE",
 }
 
 func (f Feature) String() string {

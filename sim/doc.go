@@ -328,20 +328,21 @@
 //   - No exec-time schedstats (sbe_*) are counted.
 //   - rq->cfs_tasks order (for detach_tasks) is approximated by the time a
 //     task last ran (least recently run first).
-//   - Both CFS eras are built with kernel preemption: a newly idle pass
-//     stops after the first task it pulls (3.8 move_tasks() and v6.17
-//     detach_tasks() under CONFIG_PREEMPT / CONFIG_PREEMPTION). That is
-//     v6.17's x86 default (PREEMPT_DYNAMIC, default y there, selects
-//     PREEMPT_BUILD, whatever the boot-time model: this project's 6.18
-//     guest has PREEMPT_NONE=y and PREEMPTION=y), but 3.8's Kconfig default
-//     was PREEMPT_NONE without it, and the seeds do not say how their
-//     kernels were built; a 3.8 kernel without it pulls until the imbalance
-//     is gone (at most sysctl_sched_nr_migrate, 32, tasks). Measured on 6
-//     December with the break removed for 3.8 (not a switch): make validate
-//     still holds 43 of 71 points, every verdict unchanged; aim9's
-//     "runnable and blocked" point -16.2 -> -13.3 %, its runnable_load_avg
-//     point +0.2 -> +0.0 %, pgbench's 32 clients +29.3/+33.0/+38.4 ->
-//     +29.0/+33.9/+35.4 %, every other point as it was.
+//   - Both CFS eras are built with kernel preemption unless the scenario
+//     clears NEWIDLE_PULL_ONE: a newly idle pass stops after the first task
+//     it pulls (3.8 move_tasks() and v6.17 detach_tasks() under
+//     CONFIG_PREEMPT / CONFIG_PREEMPTION). That is v6.17's x86 default
+//     (PREEMPT_DYNAMIC, default y there, selects PREEMPT_BUILD, whatever the
+//     boot-time model: this project's 6.18 guest has PREEMPT_NONE=y and
+//     PREEMPTION=y), but 3.8's Kconfig default was PREEMPT_NONE without it,
+//     and the seeds do not say how their kernels were built; a 3.8 kernel
+//     without it pulls until the imbalance is gone (at most
+//     sysctl_sched_nr_migrate, 32, tasks). Measured on 6 December with the
+//     switch off for 3.8: make validate still holds 43 of 71 points, every
+//     verdict unchanged; aim9's "runnable and blocked" point -16.2 -> -13.3
+//     %, its runnable_load_avg point +0.2 -> +0.0 %, pgbench's 32 clients
+//     +29.3/+33.0/+38.4 -> +29.0/+33.9/+35.4 %, every other point as it
+//     was.
 //   - task_hot() measures "ran recently" against the current time. 3.8's
 //     can_migrate_task() passes env->src_rq->clock_task, which its
 //     load_balance() does not refresh (no update_rq_clock(busiest); later

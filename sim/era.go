@@ -311,6 +311,8 @@ func init() {
 		defFeatures: 1<<FeatWakeAffine | 1<<FeatNewidleBalance | 1<<FeatNohzIdleBalance |
 			1<<FeatWakeupPreemption | 1<<FeatTTWUQueue |
 			1<<FeatWakeWide | 1<<FeatPlaceLag | 1<<FeatRunToParity | 1<<FeatSISUtil |
+			// CONFIG_PREEMPTION: every x86 build (PREEMPT_DYNAMIC).
+			1<<FeatNewidlePullOne |
 			// 873199d27bb2 (6.14) is unconditional in mainline: on by default,
 			// a switch here only for A/B.
 			1<<FeatEligibleFirst |
@@ -359,7 +361,9 @@ func init() {
 	eraV38 = era{
 		base: BaseV38, name: "v3.8",
 		defFeatures: 1<<FeatWakeAffine | 1<<FeatNewidleBalance | 1<<FeatNohzIdleBalance |
-			1<<FeatWakeupPreemption | 1<<FeatTTWUQueue | 1<<FeatLBBias | 1<<FeatLastBuddy,
+			1<<FeatWakeupPreemption | 1<<FeatTTWUQueue | 1<<FeatLBBias | 1<<FeatLastBuddy |
+			// CONFIG_PREEMPT assumed (sim/doc.go: the seeds do not say).
+			1<<FeatNewidlePullOne,
 		defLoadMetric: LoadWeight, defSIS: SISV38, defNewTaskLoad: NewTaskLoadZero,
 		cpuCapacity:      cpuCapacity38,
 		sdInit:           sdInit38,

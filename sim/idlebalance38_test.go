@@ -69,3 +69,56 @@ func TestIdleBalanceNextBalance38(t *testing.T) {
 		}
 	}
 }
+
+// TestNewidlePullOne38 works a 3.8 newly idle pass by hand, with and without
+// kernel preemption (NEWIDLE_PULL_ONE). Two cores of one MC domain, HZ 1000,
+// load.weight: three nice-0 hogs on cpu0 (one running, two queued that have
+// not run, so cold at 1 ms), cpu1 idle. find_busiest_group() forces the
+// balance (CPU_NEWLY_IDLE, this group has capacity 1 > 0 tasks, the busiest
+// has none: 3 > 1); calculate_imbalance(): busiest_load_per_task 3072/3 =
+// 1024, max_load 3072, avg_load 3072*1024/2048 = 1536, max_pull = min(3072
+// - 1536, (3 - 1)*1024) = 1536, imbalance = min(1536*1024, (1536 -
+// 0)*1024)/1024 = 1536, not below one task's 1024. move_tasks() takes the
+// newest queued hog (1024/2 = 512 <= 1536), leaving 512; under
+// CONFIG_PREEMPT it stops there, one task pulled. Without it, it goes on:
+// the other queued hog's 512 is not above the 512 left, so it moves too and
+// the imbalance goes negative: two pulled, and cpu1 ends with two hogs to
+// cpu0's one (the running hog cannot move).
+func TestNewidlePullOne38(t *testing.T) {
+	for _, c := range []struct {
+		pullOne bool
+		want    int
+	}{{true, 1}, {false, 2}} {
+		p := Policy{Base: BaseV38, LoadMetric: LoadWeight}
+		if !c.pullOne {
+			p.FeatClear = 1 << FeatNewidlePullOne
+		}
+		cfg := &Config{Seed: 1, Duration: 1e9,
+			Machine: Machine{Nodes: 1, SocketsPerNode: 1, LLCsPerSocket: 1, ClustersPerLLC: 1, CoresPerCluster: 2, ThreadsPerCore: 1, HZ: 1000, Costs: DefaultCosts()},
+			Policy:  p,
+			// Forked onto cpu0 (pinned there to be forked), then free.
+			Tasks: []TaskGroup{{Name: "hog", Count: 3, CPUs: MaskOf(0), Program: []Step{{Op: OpRun, Dur: 100e6}}}},
+		}
+		s, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.RunUntil(0)
+		src, dst := s.cpus[0], s.cpus[1]
+		if src.nrRunning != 3 || dst.nrRunning != 0 {
+			t.Fatalf("after the forks: cpu0 %d tasks, cpu1 %d; want 3 and 0", src.nrRunning, dst.nrRunning)
+		}
+		for _, q := range s.tasks {
+			q.allowed, q.nrAllow = s.topo.All, 2
+		}
+		s.now = 1e6
+		dst.avgIdle = 2 * s.migrationCost
+		if !newidleBalance38(s, dst) {
+			t.Fatalf("NEWIDLE_PULL_ONE %v: the newly idle pass pulled nothing", c.pullOne)
+		}
+		if dst.nrRunning != c.want || src.nrRunning != 3-c.want {
+			t.Errorf("NEWIDLE_PULL_ONE %v: cpu0 %d tasks, cpu1 %d; want %d and %d",
+				c.pullOne, src.nrRunning, dst.nrRunning, 3-c.want, c.want)
+		}
+	}
+}

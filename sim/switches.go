@@ -54,6 +54,7 @@ var featureReadAt = [NumFeatures]string{
 	FeatNewidleBump:      "read by v6.17 sched_balance_newidle() when a domain's newidle pass pulls nothing",
 	FeatNIRandom:         "read by v6.17 sched_balance_newidle() before each domain's newidle pass",
 	FeatNohzAfterTick:    "read by the v6.17 idle loop when a CPU goes idle, with nohz idle balancing on",
+	FeatNewidlePullOne:   "read by a newly idle pass after it moves a task (3.8 move_tasks(), v6.17 detach_tasks())",
 }
 
 // countBalanceWakeBypass counts an affine wake-up issued on cpu while one
