@@ -91,7 +91,7 @@ var featureDocs = [][3]string{
 	{"Load balancing", "NOHZ_IDLE_BALANCE", "an idle CPU balances for CPUs sleeping without a tick (nohz)"},
 	{"Load balancing", "NEWIDLE_BUMP", "v6.17: a newidle pass that pulls nothing raises the domain's cost by half, so CPUs with short idle periods stop newidle balancing (155213a2aed4; reverted for 6.19)"},
 	{"Load balancing", "NI_RANDOM", "newidle balancing only as often as it succeeds, by a die per pass (33cf66d88306, 6.19 and 6.18.6+; off in v6.17)"},
-	{"Load balancing", "NEWIDLE_PULL_ONE", "a newly idle balance stops after the first task it pulls, as kernels built with CONFIG_PREEMPT (3.8) or CONFIG_PREEMPTION (every x86 v6.17) do; off: a 3.8 PREEMPT_NONE build, which pulls until the imbalance is gone"},
+	{"Load balancing", "NEWIDLE_PULL_ONE", "a newly idle balance stops after the first task it pulls, as kernels built with CONFIG_PREEMPT (3.8) or CONFIG_PREEMPTION (v6.17: x86's default configuration) do; off: a 3.8 PREEMPT_NONE build, which pulls until the imbalance is gone"},
 	{"Load balancing", "NOHZ_AFTER_TICK", "an idle CPU keeps its tick, and stays out of nohz, until the tick has woken it once (f4c31b07b136, 2026 stables; off in v6.17)"},
 	{"Load balancing", "ELIGIBLE_FIRST", "migrate EEVDF-eligible tasks before ineligible ones (commit 873199d27bb2)"},
 	{"Load balancing", "LB_BIAS", "3.8: source_load()/target_load() biased by the cpu_load[] history"},

@@ -316,8 +316,9 @@ const (
 	// detach_tasks() under CONFIG_PREEMPTION stop after the first task a
 	// CPU_NEWLY_IDLE pass moves ("NEWIDLE balancing is a source of latency,
 	// so preemptible kernels will stop after the first task is pulled").
-	// On in both eras: v6.17's x86 build has CONFIG_PREEMPTION whatever
-	// its boot-time model (PREEMPT_DYNAMIC selects PREEMPT_BUILD); off is
+	// On in both eras: v6.17's default x86 configuration has
+	// CONFIG_PREEMPTION whatever its boot-time model (PREEMPT_DYNAMIC,
+	// default y there, selects PREEMPT_BUILD); off is
 	// a 3.8 kernel of the Kconfig default, PREEMPT_NONE, whose newly idle
 	// pass pulls until the imbalance is gone. The seeds do not say how
 	// their kernels were built (sim/doc.go).

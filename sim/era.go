@@ -311,7 +311,7 @@ func init() {
 		defFeatures: 1<<FeatWakeAffine | 1<<FeatNewidleBalance | 1<<FeatNohzIdleBalance |
 			1<<FeatWakeupPreemption | 1<<FeatTTWUQueue |
 			1<<FeatWakeWide | 1<<FeatPlaceLag | 1<<FeatRunToParity | 1<<FeatSISUtil |
-			// CONFIG_PREEMPTION: every x86 build (PREEMPT_DYNAMIC).
+			// CONFIG_PREEMPTION: x86's default configuration (PREEMPT_DYNAMIC).
 			1<<FeatNewidlePullOne |
 			// 873199d27bb2 (6.14) is unconditional in mainline: on by default,
 			// a switch here only for A/B.
