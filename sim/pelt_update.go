@@ -293,15 +293,12 @@ func (s *Sim) updateEntityLoadAvg38(rq *RQ, p *Task, updateRq bool) {
 // with a u64, so a negative load_contrib (update_entity_load_avg() passes
 // -contrib_delta: a blocked entity whose contribution rose) compares as a
 // huge unsigned value and empties blocked_load_avg, as does one at or
-// above it. The model's entities are tasks, whose contributions are
-// updated with update_cfs_rq only while on_rq, so the rise is not reached
-// today; a group entity would reach it.
+// above it: subPositive() of the value converted. The model's entities
+// are tasks, whose contributions are updated with update_cfs_rq only
+// while on_rq, so the rise is not reached today; a group entity would
+// reach it.
 func subtractBlockedLoadContrib38(rq *RQ, loadContrib int64) {
-	if uint64(loadContrib) < rq.blockedLoadAvg {
-		rq.blockedLoadAvg -= uint64(loadContrib)
-	} else {
-		rq.blockedLoadAvg = 0
-	}
+	subPositive(&rq.blockedLoadAvg, uint64(loadContrib))
 }
 
 func addSigned(v uint64, d int64) uint64 {

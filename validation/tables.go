@@ -402,7 +402,13 @@ func aim9Table() *Table {
 			"group's excess where the model, which clamped both, had found no imbalance (−16.2 % once fixed; " +
 			"TestCalculateImbalanceWraps, TestFixSmallImbalanceWraps). The point now hangs on every cost family: halving or " +
 			"doubling any one of the six gives −14.3 to −29.3 %, and eight of those twelve runs hold (the table below), so " +
-			"the default costs sit near where this burst loses least; what the real run paid that the model does not is not found.",
+			"the default costs sit near where this burst loses least; what the real run paid that the model does not is not found. " +
+			"Traced 6 December (seed 1): in the preset, after the signal, 10 balancing passes move a task under load.weight and 11 " +
+			"under runnable_load_avg. Each wave's 64 workers are forked at one instant, so fork balancing sees the earlier ones " +
+			"runnable and spreads them, and the burst starts balanced whatever the metric reads. Forked one at a time by one " +
+			"parent, each asleep before the next (as seed 002 describes the benchmark), they pile up, and the newly idle CPUs " +
+			"spread them through find_busiest_group()'s forced balance, a test of task counts, alike under both metrics (482 of " +
+			"512 done by 90 ms, about 34 ms after the broadcast, under both, seeds 1-3).",
 	}
 }
 
