@@ -9,7 +9,7 @@ UNIT_PKGS = $$($(GO) list ./... | grep -v '/e2e$$')
 # Packages that also run as wasm under node: those that do not import ebiten.
 WASM_PKGS = ./sim/... ./scenarios/... ./frame ./render ./render/canvas ./render/raster ./render/glyphs ./app
 
-.PHONY: help all wasm serve coldstart profile-start test test-unit test-wasm test-fuzz test-hostile test-e2e screenshot screens bench bench-wasm pgo validate fmt vet check-fmt need-node need-chromium clean test-real real-kernel
+.PHONY: help all wasm serve coldstart profile-start tierup test test-unit test-wasm test-fuzz test-hostile test-e2e screenshot screens bench bench-wasm pgo validate fmt vet check-fmt need-node need-chromium clean test-real real-kernel
 
 # Fuzz targets (package:target:budget), each fuzzed by `make test-fuzz` (after
 # its seed corpus ran as a plain test in test-unit) for its budget of executions: about 4 s each on a 2-vCPU guest (1 December:
@@ -42,6 +42,7 @@ help:
 	@echo "                alternated with a variant of web/ in that directory, side by side"
 	@echo "make profile-start  the page's main thread in PROFILE_N cold starts, by function (CPU profiles"
 	@echo "                in PROFILE_DIR, the longest tasks printed)"
+	@echo "make tierup     what V8's tier-up compiles in the first TIERUP_S s of a cold page, by package"
 	@echo "make pgo        regenerate the PGO profile (cmd/schedsim/default.pgo) from the sim benchmarks"
 	@echo "make validate   run the seed tables and regenerate docs/validation.md (a few minutes)"
 	@echo "make fmt; make vet"
@@ -200,6 +201,25 @@ profile-start: need-chromium
 	cp "$(WASMDIR)/wasm_exec.js" $(PROFILE_DIR)/web/wasm_exec.js
 	GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS) -o $(PROFILE_DIR)/web/main.wasm ./cmd/wasm
 	SCHEDPLAY_CHROMIUM=$(CHROMIUM) $(GO) run ./cmd/coldstart -n $(PROFILE_N) -profile $(PROFILE_DIR) $(PROFILE_DIR)/web
+
+# What V8 compiles in the first TIERUP_S seconds of a cold page, by package
+# and function (docs/performance.md, rounds seven and thirty-four): the page
+# from a copy of web/ whose module keeps its names, in a fresh headless
+# Chromium logging --trace-wasm-compilation-times, read by wasmsize -v8trace.
+TIERUP_S = 25
+TIERUP_ADDR = 127.0.0.1:8799
+tierup: need-chromium
+	rm -rf $(PROFILE_DIR) && mkdir -p $(PROFILE_DIR)/web
+	cp web/*.html web/*.css web/*.js $(PROFILE_DIR)/web/
+	cp "$(WASMDIR)/wasm_exec.js" $(PROFILE_DIR)/web/wasm_exec.js
+	GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS) -o $(PROFILE_DIR)/web/main.wasm ./cmd/wasm
+	$(GO) build -o $(PROFILE_DIR)/serve ./cmd/serve
+	$(GO) build -o $(PROFILE_DIR)/wasmsize ./cmd/wasmsize
+	$(PROFILE_DIR)/serve -addr $(TIERUP_ADDR) -dir $(PROFILE_DIR)/web > $(PROFILE_DIR)/serve.log 2>&1 & pid=$$!; sleep 1; \
+	timeout $(TIERUP_S) $(CHROMIUM) --headless --no-sandbox --use-angle=swiftshader --enable-unsafe-swiftshader \
+		--user-data-dir=$(PROFILE_DIR)/chromium --js-flags=--trace-wasm-compilation-times \
+		http://$(TIERUP_ADDR)/ > $(PROFILE_DIR)/v8.log 2>&1; kill $$pid
+	$(PROFILE_DIR)/wasmsize -v8trace $(PROFILE_DIR)/v8.log -n 20 -depth 4 $(PROFILE_DIR)/web/main.wasm
 
 pgo:
 	$(GO) test -pgo=off -run '^$$' -bench . -count 2 -cpuprofile $(CURDIR)/pgo.cpu.out -o /dev/null ./sim

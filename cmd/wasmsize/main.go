@@ -12,6 +12,15 @@
 // embedded files such as fonts) is one line: it carries no names.
 // -depth N cuts package paths after N elements (0: whole path), to group
 // e.g. everything under github.com/hajimehoshi/ebiten/v2 with -depth 4.
+//
+//	wasmsize -v8trace v8.txt [-tier TurboFan] [-n 30] [-depth 0] named.wasm
+//
+// reads instead what V8 compiled, from a browser's log with
+// --js-flags=--trace-wasm-compilation-times, and attributes each tier's
+// compile time to the module's packages and functions: which code V8's
+// tier-up spends the first seconds after a cold load on
+// (docs/performance.md, rounds seven and thirty-four). The module must be
+// the one the browser ran, built with its names (without -ldflags=-s).
 package main
 
 import (
@@ -29,9 +38,11 @@ import (
 func main() {
 	n := flag.Int("n", 30, "packages to list (0: all)")
 	depth := flag.Int("depth", 0, "cut package paths after this many elements (0: whole path)")
+	v8trace := flag.String("v8trace", "", "a browser log with V8's --trace-wasm-compilation-times: compile time by package instead of bytes")
+	tier := flag.String("tier", "TurboFan", "with -v8trace: the tier to count (TurboFan, Liftoff)")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: wasmsize [-n N] [-depth N] file.wasm")
+		fmt.Fprintln(os.Stderr, "usage: wasmsize [-n N] [-depth N] [-v8trace log [-tier T]] file.wasm")
 		os.Exit(2)
 	}
 	b, err := os.ReadFile(flag.Arg(0))
@@ -42,6 +53,24 @@ func main() {
 	m, err := parse(b)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, flag.Arg(0)+":", err)
+		os.Exit(1)
+	}
+	if *v8trace != "" {
+		f, err := os.Open(*v8trace)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		trace, err := readV8Trace(f)
+		f.Close()
+		if err == nil {
+			var r *tierUpReport
+			if r, err = tierUp(m, trace, *tier, *depth); err == nil {
+				printTierUp(os.Stdout, r, *tier, *n)
+				return
+			}
+		}
+		fmt.Fprintln(os.Stderr, *v8trace+":", err)
 		os.Exit(1)
 	}
 	type agg struct {

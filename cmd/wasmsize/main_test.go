@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/binary"
+	"strings"
 	"testing"
 )
 
@@ -26,6 +27,27 @@ func TestPkgOf(t *testing.T) {
 // TestParse builds a module by hand: one imported function, two defined ones
 // with bodies of 3 and 5 bytes, names for all three.
 func TestParse(t *testing.T) {
+	m, err := parse(handModule())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.imports != 1 || len(m.bodies) != 2 || len(m.bodies[0]) != 3 || len(m.bodies[1]) != 5 {
+		t.Fatalf("imports %d, bodies %d", m.imports, len(m.bodies))
+	}
+	if m.names[1] != "schedplay_sim.a" || m.names[2] != "runtime.b" {
+		t.Errorf("names %v", m.names)
+	}
+	if _, err := parse([]byte("nope")); err == nil {
+		t.Error("parse accepted a non-wasm file")
+	}
+	if _, err := parse(append([]byte("\x00asm\x01\x00\x00\x00"), 10, 100)); err == nil {
+		t.Error("parse accepted a truncated section")
+	}
+}
+
+// handModule is a module built by hand: one imported function, two defined
+// ones with bodies of 3 and 5 bytes, names for all three.
+func handModule() []byte {
 	sec := func(id byte, data []byte) []byte {
 		return append(append([]byte{id}, binary.AppendUvarint(nil, uint64(len(data)))...), data...)
 	}
@@ -43,21 +65,44 @@ func TestParse(t *testing.T) {
 	}
 	sub := append([]byte{1}, binary.AppendUvarint(nil, uint64(len(names)))...)
 	mod = append(mod, sec(0, append(str("name"), append(sub, names...)...))...)
+	return mod
+}
 
-	m, err := parse(mod)
+// TestTierUp: two TurboFan compiles of the hand-built module's functions
+// and one Liftoff compile, among lines of the browser's own log, add up by
+// package; a trace whose body sizes are not the module's is refused.
+func TestTierUp(t *testing.T) {
+	m, err := parse(handModule())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.imports != 1 || len(m.bodies) != 2 || len(m.bodies[0]) != 3 || len(m.bodies[1]) != 5 {
-		t.Fatalf("imports %d, bodies %d", m.imports, len(m.bodies))
+	log := `[29764:29796:1207/010005.935278:ERROR:dbus/bus.cc:405] Failed to connect to the bus
+Compiled function 0x295c009d4e18#1 using Liftoff, took 190 μs and 13584 bytes; bodysize 3 codesize 196
+Compiled function 0x295c009d4e18#2 using TurboFan, took 53309 μs and 649640 / 1471408 max/total bytes; bodysize 5 codesize 5056 name wasm-function#2
+Compiled function 0x295c009d4e18#1 using TurboFan, took 1000 μs and 649640 / 1471408 max/total bytes; bodysize 3 codesize 500 name wasm-function#1
+`
+	trace, err := readV8Trace(strings.NewReader(log))
+	if err != nil || len(trace) != 3 {
+		t.Fatalf("read %d compiles, %v", len(trace), err)
 	}
-	if m.names[1] != "schedplay_sim.a" || m.names[2] != "runtime.b" {
-		t.Errorf("names %v", m.names)
+	r, err := tierUp(m, trace, "TurboFan", 0)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := parse([]byte("nope")); err == nil {
-		t.Error("parse accepted a non-wasm file")
+	if r.funcs != 2 || r.us != 54309 {
+		t.Errorf("TurboFan: %d compiles, %d us; want 2 and 54309", r.funcs, r.us)
 	}
-	if _, err := parse(append([]byte("\x00asm\x01\x00\x00\x00"), 10, 100)); err == nil {
-		t.Error("parse accepted a truncated section")
+	if len(r.byPkg) != 2 || r.byPkg[0] != (pkgTime{"runtime", 1, 53309}) || r.byPkg[1] != (pkgTime{"schedplay/sim", 1, 1000}) {
+		t.Errorf("by package %v", r.byPkg)
+	}
+	if r.top[0].name != "runtime.b" {
+		t.Errorf("top function %q, want runtime.b", r.top[0].name)
+	}
+	if l, _ := tierUp(m, trace, "Liftoff", 0); l.funcs != 1 || l.us != 190 {
+		t.Errorf("Liftoff: %d compiles, %d us; want 1 and 190", l.funcs, l.us)
+	}
+	other, _ := readV8Trace(strings.NewReader("Compiled function 0x1#2 using TurboFan, took 5 μs and 1 bytes; bodysize 6 codesize 1\n"))
+	if _, err := tierUp(m, other, "TurboFan", 0); err == nil {
+		t.Error("a compile of a 6-byte function #2 was taken for this module's 5-byte one")
 	}
 }
