@@ -296,7 +296,6 @@ func TestMainThreadFree(t *testing.T) {
 	// module was not downloaded again. Reported: the first frame and the
 	// long tasks while aim9-burst plays.
 	tb.open(serverURL)
-	tb.longTasks()
 	again := eval[float64](tb, `window.schedplay.stats().first_frame_ms`)
 	back := eval[[]float64](tb, `performance.getEntriesByType("resource").filter((e) => /\.wasm(\?|$)/.test(e.name)).map((e) => e.transferSize)`)
 	if len(back) != 1 || back[0] > 4096 {
