@@ -21,6 +21,7 @@
 // tier-up spends the first seconds after a cold load on
 // (docs/performance.md, rounds seven and thirty-four). The module must be
 // the one the browser ran, built with its names (without -ldflags=-s).
+// A file that cannot be read or is not what it should be exits 2.
 package main
 
 import (
@@ -48,18 +49,18 @@ func main() {
 	b, err := os.ReadFile(flag.Arg(0))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		os.Exit(2)
 	}
 	m, err := parse(b)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, flag.Arg(0)+":", err)
-		os.Exit(1)
+		os.Exit(2)
 	}
 	if *v8trace != "" {
 		f, err := os.Open(*v8trace)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
+			os.Exit(2)
 		}
 		trace, err := readV8Trace(f)
 		f.Close()
@@ -71,7 +72,7 @@ func main() {
 			}
 		}
 		fmt.Fprintln(os.Stderr, *v8trace+":", err)
-		os.Exit(1)
+		os.Exit(2)
 	}
 	type agg struct {
 		pkg   string

@@ -70,7 +70,8 @@ func handModule() []byte {
 
 // TestTierUp: two TurboFan compiles of the hand-built module's functions
 // and one Liftoff compile, among lines of the browser's own log, add up by
-// package; a trace whose body sizes are not the module's is refused.
+// package; a trace whose body sizes are not the module's is refused, and so
+// is a tier the log lacks, or a log without compiles.
 func TestTierUp(t *testing.T) {
 	m, err := parse(handModule())
 	if err != nil {
@@ -100,6 +101,12 @@ Compiled function 0x295c009d4e18#1 using TurboFan, took 1000 μs and 649640 / 14
 	}
 	if l, _ := tierUp(m, trace, "Liftoff", 0); l.funcs != 1 || l.us != 190 {
 		t.Errorf("Liftoff: %d compiles, %d us; want 1 and 190", l.funcs, l.us)
+	}
+	if _, err := tierUp(m, trace, "turbofan", 0); err == nil || !strings.Contains(err.Error(), "[Liftoff TurboFan]") {
+		t.Errorf("a tier the log lacks: %v; want an error naming the log's tiers", err)
+	}
+	if _, err := tierUp(m, nil, "TurboFan", 0); err == nil || !strings.Contains(err.Error(), "--trace-wasm-compilation-times") {
+		t.Errorf("a log without compiles: %v; want an error naming the flag", err)
 	}
 	other, _ := readV8Trace(strings.NewReader("Compiled function 0x1#2 using TurboFan, took 5 μs and 1 bytes; bodysize 6 codesize 1\n"))
 	if _, err := tierUp(m, other, "TurboFan", 0); err == nil {

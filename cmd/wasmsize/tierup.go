@@ -96,6 +96,20 @@ func tierUp(m *module, trace []v8Compiled, tier string, depth int) (*tierUpRepor
 		r.us += c.us
 		r.top = append(r.top, funcTime{name, c.us, c.bodySize})
 	}
+	if r.funcs == 0 {
+		seen := map[string]bool{}
+		var tiers []string
+		for _, c := range trace {
+			if !seen[c.tier] {
+				seen[c.tier] = true
+				tiers = append(tiers, c.tier)
+			}
+		}
+		if len(tiers) == 0 {
+			return nil, fmt.Errorf("no compiles in the log: was the browser run with --js-flags=--trace-wasm-compilation-times?")
+		}
+		return nil, fmt.Errorf("no %s compiles in the log (its tiers: %v)", tier, tiers)
+	}
 	for _, pt := range pkgs {
 		r.byPkg = append(r.byPkg, *pt)
 	}
