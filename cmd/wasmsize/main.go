@@ -57,22 +57,13 @@ func main() {
 		os.Exit(2)
 	}
 	if *v8trace != "" {
-		f, err := os.Open(*v8trace)
+		r, err := tierUpFile(m, *v8trace, *tier, *depth)
 		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
+			fmt.Fprintln(os.Stderr, *v8trace+":", err)
 			os.Exit(2)
 		}
-		trace, err := readV8Trace(f)
-		f.Close()
-		if err == nil {
-			var r *tierUpReport
-			if r, err = tierUp(m, trace, *tier, *depth); err == nil {
-				printTierUp(os.Stdout, r, *tier, *n)
-				return
-			}
-		}
-		fmt.Fprintln(os.Stderr, *v8trace+":", err)
-		os.Exit(2)
+		printTierUp(os.Stdout, r, *tier, *n)
+		return
 	}
 	type agg struct {
 		pkg   string

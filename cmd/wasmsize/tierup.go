@@ -2,8 +2,11 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"regexp"
 	"sort"
 	"strconv"
@@ -52,9 +55,8 @@ func readV8Trace(r io.Reader) ([]v8Compiled, error) {
 	return out, sc.Err()
 }
 
-// tierUp attributes the trace's compiles of one tier to the module's
-// functions and their packages. A compile whose body size is not the
-// module's for that index means the trace is of another build.
+// tierUpReport is one tier's compile time, in total, by package and by
+// function (the costliest first).
 type tierUpReport struct {
 	funcs, us int
 	byPkg     []pkgTime
@@ -72,6 +74,28 @@ type funcTime struct {
 	size int
 }
 
+// tierUpFile reads the V8 log at path and attributes its compiles of one
+// tier to m (tierUp). Its errors leave the path out: the caller prints it.
+func tierUpFile(m *module, path, tier string, depth int) (*tierUpReport, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, err
+	}
+	defer f.Close()
+	trace, err := readV8Trace(f)
+	if err != nil {
+		return nil, err
+	}
+	return tierUp(m, trace, tier, depth)
+}
+
+// tierUp attributes the trace's compiles of one tier to the module's
+// functions and their packages. A compile whose body size is not the
+// module's for that index means the trace is of another build.
 func tierUp(m *module, trace []v8Compiled, tier string, depth int) (*tierUpReport, error) {
 	r := &tierUpReport{}
 	pkgs := map[string]*pkgTime{}
