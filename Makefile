@@ -60,9 +60,20 @@ WASM_GCFLAGS = -gcflags=schedplay/interop=-l -gcflags=schedplay/scenarios=-l \
 	-gcflags=schedplay/cmd/wasm/pagemodel=-l -gcflags=schedplay/cmd/wasm/importjob=-l \
 	-gcflags=schedplay/internal/qr=-l -gcflags=schedplay/render/glyphs=-l
 
+# The page is built against a copy of Ebiten whose built-in shaders come
+# compiled (cmd/ebitenshaders: nothing else of Ebiten changes, and go.mod
+# keeps Ebiten as released; the copy is passed as -modfile): the Kage
+# compiler no longer runs at start on either thread nor is downloaded
+# (docs/performance.md, round thirty-five). If the copy cannot be made, the
+# page is built with Ebiten as released and says so.
+EBITEN_SHADERS = $(CURDIR)/build/ebiten-shaders
+WASM_MODFILE = modfile=; if $(GO) run ./cmd/ebitenshaders -o $(EBITEN_SHADERS); then \
+	modfile=-modfile=$(EBITEN_SHADERS)/go.mod; else \
+	echo "cmd/ebitenshaders failed (above): building the page with Ebiten as released, which compiles its shaders at start"; fi
+
 wasm:
 	@# Replace main.wasm only when it changed, so its precompressed copies stay fresh.
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' $(WASM_GCFLAGS) -o web/main.wasm.new ./cmd/wasm
+	@$(WASM_MODFILE); set -x; GOOS=js GOARCH=wasm $(GO) build $$modfile -trimpath -ldflags='-s -w' $(WASM_GCFLAGS) -o web/main.wasm.new ./cmd/wasm
 	@if cmp -s web/main.wasm.new web/main.wasm; then rm web/main.wasm.new; else mv web/main.wasm.new web/main.wasm; fi
 	cp "$(WASMDIR)/wasm_exec.js" web/wasm_exec.js
 	@# Precompress only when the wasm changed (brotli -q 10 takes ~40 s on 2 cores).
@@ -199,7 +210,7 @@ profile-start: need-chromium
 	rm -rf $(PROFILE_DIR) && mkdir -p $(PROFILE_DIR)/web
 	cp web/*.html web/*.css web/*.js $(PROFILE_DIR)/web/
 	cp "$(WASMDIR)/wasm_exec.js" $(PROFILE_DIR)/web/wasm_exec.js
-	GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS) -o $(PROFILE_DIR)/web/main.wasm ./cmd/wasm
+	@$(WASM_MODFILE); set -x; GOOS=js GOARCH=wasm $(GO) build $$modfile -trimpath $(WASM_GCFLAGS) -o $(PROFILE_DIR)/web/main.wasm ./cmd/wasm
 	SCHEDPLAY_CHROMIUM=$(CHROMIUM) $(GO) run ./cmd/coldstart -n $(PROFILE_N) -profile $(PROFILE_DIR) $(PROFILE_DIR)/web
 
 # What V8 compiles in the first TIERUP_S seconds of a cold page, by package
@@ -212,7 +223,7 @@ tierup: need-chromium
 	rm -rf $(PROFILE_DIR) && mkdir -p $(PROFILE_DIR)/web
 	cp web/*.html web/*.css web/*.js $(PROFILE_DIR)/web/
 	cp "$(WASMDIR)/wasm_exec.js" $(PROFILE_DIR)/web/wasm_exec.js
-	GOOS=js GOARCH=wasm $(GO) build -trimpath $(WASM_GCFLAGS) -o $(PROFILE_DIR)/web/main.wasm ./cmd/wasm
+	@$(WASM_MODFILE); set -x; GOOS=js GOARCH=wasm $(GO) build $$modfile -trimpath $(WASM_GCFLAGS) -o $(PROFILE_DIR)/web/main.wasm ./cmd/wasm
 	$(GO) build -o $(PROFILE_DIR)/serve ./cmd/serve
 	$(GO) build -o $(PROFILE_DIR)/wasmsize ./cmd/wasmsize
 	$(PROFILE_DIR)/serve -addr $(TIERUP_ADDR) -dir $(PROFILE_DIR)/web > $(PROFILE_DIR)/serve.log 2>&1 & pid=$$!; sleep 1; \
@@ -231,11 +242,14 @@ pgo:
 validate:
 	$(GO) run ./cmd/validate -o docs/validation.md
 
+# The tree's Go files, not build/ (cmd/ebitenshaders' copy of Ebiten).
+GOFILES = $$(find . -name '*.go' -not -path './build/*')
+
 fmt:
-	gofmt -w .
+	gofmt -w $(GOFILES)
 
 check-fmt:
-	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed (run make fmt):"; echo "$$out"; exit 1; fi
+	@out=$$(gofmt -l $(GOFILES)); if [ -n "$$out" ]; then echo "gofmt needed (run make fmt):"; echo "$$out"; exit 1; fi
 
 vet:
 	$(GO) vet ./...

@@ -1,0 +1,294 @@
+// Command ebitenshaders makes the page's build of Ebiten whose built-in
+// shaders come compiled:
+//
+//	ebitenshaders -o DIR
+//
+// Ebiten v2.8.8 compiles its built-in shaders from Kage source when the
+// program starts (internal/restorable's package initialiser, on the page's
+// thread and on the worker's, which never draws) and when the game starts
+// (the screen shader), with a Kage compiler built on go/parser. In the
+// browser that costs about 0.4 s of each thread's start, 4.3 s of V8's
+// TurboFan compiling the parser after it has run its last, and 170 kB of
+// the download (docs/performance.md, round thirty-five). This command
+// copies Ebiten's module into DIR/ebiten, compiles every built-in shader
+// there with Ebiten's own compiler and writes each program as a Go literal
+// into the package that uses it, changes the three places that compiled
+// them to use the literals (nothing else of Ebiten changes), and checks
+// that Ebiten generates from each literal the same GLSL as from the
+// compiled source. DIR/go.mod is this module's go.mod with Ebiten replaced
+// by the copy: the build passes it as -modfile, so go.mod itself and every
+// other build keep Ebiten as released.
+//
+// The copy is remade only when Ebiten, go.mod, go.sum or this command
+// changed (DIR/stamp). Anything unexpected (another Ebiten version, a
+// place to change not found once exactly, a check that differs) exits 1
+// with the reason, and make builds the page with Ebiten as released.
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"go/format"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+const (
+	ebitenModule  = "github.com/hajimehoshi/ebiten/v2"
+	ebitenVersion = "v2.8.8" // the version whose code the edits below were read against
+)
+
+// The two programs placed inside the copy, where Ebiten's internal packages
+// can be imported: the generator and the check.
+var (
+	//go:embed gen.go.txt
+	genSrc []byte
+	//go:embed check.go.txt
+	checkSrc []byte
+)
+
+// An edit replaces, in one file of Ebiten, the text from the line that
+// starts with from through the line that starts with to (inclusive; to ""
+// means from's line alone) by with. Each from must occur exactly once.
+type edit struct {
+	file, from, to, with string
+}
+
+// edits are the places that compile a built-in shader, and the imports
+// that only they used.
+var edits = []edit{
+	{"internal/restorable/shader.go", "func init() {", "}", "func init() {\n" +
+		"\tNearestFilterShader = NewShader(schedplayNearestIR(), \"nearest\")\n" +
+		"\tLinearFilterShader = NewShader(schedplayLinearIR(), \"linear\")\n" +
+		"\tclearShader = NewShader(schedplayClearIR(), \"clear\")\n" +
+		"}\n"},
+	{"internal/restorable/shader.go", "\t\"fmt\"", "", ""},
+	{"internal/restorable/shader.go", "\t\"golang.org/x/sync/errgroup\"", "", ""},
+	{"internal/restorable/shader.go", "\t\"github.com/hajimehoshi/ebiten/v2/internal/builtinshader\"", "", ""},
+	{"internal/restorable/shader.go", "\t\"github.com/hajimehoshi/ebiten/v2/internal/graphics\"", "", ""},
+	{"shader.go", "\t\ts, err := newShader(src, name)", "\t\tshader = s", "\t\t_ = src\n" +
+		"\t\tir := schedplayBuiltinIR(int(filter), int(address), useColorM)\n" +
+		"\t\tshader = &Shader{shader: ui.NewShader(ir, name), unit: ir.Unit}\n"},
+	{"shader.go", "\t\"fmt\"", "", ""},
+	{"gameforui.go", "\ts, err := newShader(builtinshader.ScreenShaderSource, \"screen\")", "\tg.screenShader = s", "\tir := schedplayScreenIR()\n" +
+		"\tg.screenShader = &Shader{shader: ui.NewShader(ir, \"screen\"), unit: ir.Unit}\n"},
+	{"gameforui.go", "\t\"fmt\"", "", ""},
+	{"gameforui.go", "\t\"github.com/hajimehoshi/ebiten/v2/internal/builtinshader\"", "", ""},
+}
+
+func main() {
+	out := flag.String("o", "", "the directory to make (its ebiten/ and go.mod)")
+	flag.Parse()
+	if *out == "" || flag.NArg() != 0 {
+		fmt.Fprintln(os.Stderr, "usage: ebitenshaders -o DIR")
+		os.Exit(2)
+	}
+	if err := run(*out); err != nil {
+		fmt.Fprintln(os.Stderr, "ebitenshaders:", err)
+		os.Exit(1)
+	}
+}
+
+func run(out string) error {
+	out, err := filepath.Abs(out)
+	if err != nil {
+		return err
+	}
+	var mod struct{ Dir, Version string }
+	b, err := goCmd("mod", "download", "-json", ebitenModule) // on a fresh machine, the first step that needs it
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, &mod); err != nil || mod.Dir == "" {
+		return fmt.Errorf("go mod download %s: no module directory (%v)", ebitenModule, err)
+	}
+	if mod.Version != ebitenVersion {
+		return fmt.Errorf("go.mod has Ebiten %s; the edits were written for %s: read them against the new version's code", mod.Version, ebitenVersion)
+	}
+	gomod, err := os.ReadFile("go.mod")
+	if err != nil {
+		return err
+	}
+	gosum, err := os.ReadFile("go.sum")
+	if err != nil {
+		return err
+	}
+	stamp := stampOf(mod.Version, gomod, gosum)
+	if old, err := os.ReadFile(filepath.Join(out, "stamp")); err == nil && string(old) == stamp {
+		fmt.Printf("ebitenshaders: %s is up to date\n", out)
+		return nil
+	}
+	if err := os.RemoveAll(out); err != nil {
+		return err
+	}
+	dst := filepath.Join(out, "ebiten")
+	if err := copyTree(mod.Dir, dst); err != nil {
+		return err
+	}
+	for _, file := range filesOf(edits) {
+		if err := editFile(filepath.Join(dst, file), file, edits); err != nil {
+			return err
+		}
+	}
+	for path, src := range map[string][]byte{
+		"internal/schedplayshaders/main.go":       genSrc,
+		"internal/schedplayshaders/check/main.go": checkSrc,
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dst, path)), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dst, path), src, 0o644); err != nil {
+			return err
+		}
+	}
+	modfile := filepath.Join(out, "go.mod")
+	if err := os.WriteFile(modfile, append(gomod, fmt.Sprintf("\nreplace %s => %s\n", ebitenModule, dst)...), 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(out, "go.sum"), gosum, 0o644); err != nil {
+		return err
+	}
+	if _, err := goCmd("run", "-modfile", modfile, ebitenModule+"/internal/schedplayshaders", "gen", dst); err != nil {
+		return err
+	}
+	msg, err := goCmd("run", "-modfile", modfile, ebitenModule+"/internal/schedplayshaders/check")
+	if err != nil {
+		return err
+	}
+	fmt.Print(string(msg))
+	if err := os.WriteFile(filepath.Join(out, "stamp"), []byte(stamp), 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("ebitenshaders: %s (pass -modfile=%s)\n", out, modfile)
+	return nil
+}
+
+// stampOf names what the copy is made from: Ebiten's version, go.mod and
+// go.sum, and this command (its executable, which holds the programs and
+// edits it places).
+func stampOf(version string, gomod, gosum []byte) string {
+	self, err := os.Executable()
+	var exe []byte
+	if err == nil {
+		exe, _ = os.ReadFile(self)
+	}
+	h := sha256.New()
+	for _, b := range [][]byte{[]byte(version), gomod, gosum, exe} {
+		fmt.Fprintf(h, "%d:", len(b))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// goCmd runs the go command natively (the page's build sets GOOS=js for
+// its own command only, but a caller's environment may have it too).
+func goCmd(args ...string) ([]byte, error) {
+	cmd := exec.Command("go", args...)
+	cmd.Env = append(os.Environ(), "GOOS=", "GOARCH=", "CGO_ENABLED=0")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	b, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return b, nil
+}
+
+// copyTree copies Ebiten's module (its examples left out), writable.
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if rel == "examples" {
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+}
+
+// filesOf lists the files the edits touch, in order.
+func filesOf(es []edit) []string {
+	var files []string
+	for _, e := range es {
+		if len(files) == 0 || files[len(files)-1] != e.file {
+			files = append(files, e.file)
+		}
+	}
+	return files
+}
+
+func editFile(path, file string, es []edit) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	s := string(b)
+	for _, e := range es {
+		if e.file != file {
+			continue
+		}
+		if s, err = apply(s, e); err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+	}
+	out, err := format.Source([]byte(s))
+	if err != nil {
+		return fmt.Errorf("%s after the edits: %v", file, err)
+	}
+	return os.WriteFile(path, out, 0o644)
+}
+
+var errEdit = errors.New("Ebiten's code is not as the edit expects")
+
+// apply makes one edit. A one-line edit (to "") needs exactly one line of s
+// equal to from; a span needs exactly one line starting with from, and runs
+// from it to the first line after it that starts with to.
+func apply(s string, e edit) (string, error) {
+	lines := strings.SplitAfter(s, "\n")
+	at := -1
+	for i, l := range lines {
+		line := strings.TrimSuffix(l, "\n")
+		if e.to == "" && line == e.from || e.to != "" && strings.HasPrefix(line, e.from) {
+			if at >= 0 {
+				return "", fmt.Errorf("%w: %q starts two lines (%d and %d)", errEdit, e.from, at+1, i+1)
+			}
+			at = i
+		}
+	}
+	if at < 0 {
+		return "", fmt.Errorf("%w: no line is %q", errEdit, e.from)
+	}
+	end := at
+	if e.to != "" {
+		for end = at + 1; end < len(lines) && !strings.HasPrefix(lines[end], e.to); end++ {
+		}
+		if end == len(lines) {
+			return "", fmt.Errorf("%w: no line starting %q after %q", errEdit, e.to, e.from)
+		}
+	}
+	return strings.Join(lines[:at], "") + e.with + strings.Join(lines[end+1:], ""), nil
+}
