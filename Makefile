@@ -263,3 +263,4 @@ need-chromium:
 
 clean:
 	rm -f web/main.wasm web/main.wasm.gz web/main.wasm.br web/main.wasm.sha256 web/.main.wasm.compressed web/wasm_exec.js
+	rm -rf build

@@ -123,7 +123,8 @@ func run(out string) error {
 		return err
 	}
 	stamp := stampOf(mod.Version, gomod, gosum)
-	if old, err := os.ReadFile(filepath.Join(out, "stamp")); err == nil && string(old) == stamp {
+	old, err := os.ReadFile(filepath.Join(out, "stamp"))
+	if _, statErr := os.Stat(filepath.Join(out, "go.mod")); err == nil && statErr == nil && string(old) == stamp {
 		fmt.Printf("ebitenshaders: %s is up to date\n", out)
 		return nil
 	}
