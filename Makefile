@@ -39,7 +39,8 @@ help:
 	@echo "make bench-wasm the sim's benchmarks as wasm under node against native, side by side"
 	@echo "                (WASM_ENGINE=chromium: in a Worker of headless Chromium, the page's engine)"
 	@echo "make coldstart  the page's first frame from COLD_N cold starts (fresh browser each); COLD_B=<dir>:"
-	@echo "                alternated with a variant of web/ in that directory, side by side"
+	@echo "                alternated with a variant of web/ in that directory, side by side; COLD_WARM=3s:"
+	@echo "                each browser shows about:blank that long first (a browser already running)"
 	@echo "make profile-start  the page's main thread in PROFILE_N cold starts, by function (CPU profiles"
 	@echo "                in PROFILE_DIR, the longest tasks printed)"
 	@echo "make tierup     what V8's tier-up compiles in the first TIERUP_S s of a cold page, by package"
@@ -197,8 +198,9 @@ bench-wasm: $(if $(filter chromium,$(WASM_ENGINE)),need-chromium,need-node)
 	SCHEDPLAY_CHROMIUM=$(CHROMIUM) $(GO) run ./cmd/benchcmp -wasm -engine $(WASM_ENGINE) -count $(BENCH_COUNT) -bench '$(BENCH)' -pgo $(PGO_PROFILE) ./sim
 
 COLD_N = 8
+COLD_WARM = 0
 coldstart: wasm need-chromium
-	SCHEDPLAY_CHROMIUM=$(CHROMIUM) $(GO) run ./cmd/coldstart -n $(COLD_N) web $(COLD_B)
+	SCHEDPLAY_CHROMIUM=$(CHROMIUM) $(GO) run ./cmd/coldstart -n $(COLD_N) -warm $(COLD_WARM) web $(COLD_B)
 
 # The page's main thread in cold starts, by function: the page from a copy of
 # web/ whose module keeps its names (built as make wasm does, without -s -w;

@@ -7,7 +7,7 @@
 // start scatters by a second or more on a 2-core machine, so a claim about
 // the start needs many, and a comparison needs them alternated:
 //
-//	coldstart [-n 8] [-js-flags F] DIR [DIR2]
+//	coldstart [-n 8] [-warm D] [-js-flags F] DIR [DIR2]
 //
 // With one directory it starts the page served from DIR n times; with two
 // it alternates them (A B A B ..., then B A B A in the next round, so that
@@ -16,6 +16,15 @@
 // its precompressed copies); a variant to compare is a copy of it with the
 // change. -js-flags passes V8 flags to the browser (a diagnostic: a page
 // cannot set them). Exit status 2 for bad arguments, 1 when a start fails.
+//
+// -warm D shows about:blank in each fresh browser for D before it loads
+// the page, so that the browser's own start is over: a just-launched
+// Chromium spends a second or two of CPU on its GPU process and on the
+// renderer of its top-chrome WebUI, and in about half of the starts here
+// the page's main thread slept 0.4-1.1 s right after its instantiation
+// while they ran (docs/performance.md, round thirty-six). With -warm 3s
+// the page starts as in a browser that was already running when the link
+// was opened; the profile is still empty (no HTTP cache, no code cache).
 //
 // -profile DIR profiles each start's main thread from navigation to the
 // first frame (V8's sampling profiler, 100 µs) and writes it to DIR as a
@@ -49,9 +58,10 @@ func main() {
 	n := flag.Int("n", 8, "cold starts per directory")
 	jsFlags := flag.String("js-flags", "", "V8 flags for the browser (diagnostics only)")
 	timeout := flag.Duration("timeout", 60*time.Second, "limit for one start")
+	warm := flag.Duration("warm", 0, "show about:blank this long in each fresh browser before the page (a browser already running)")
 	profDir := flag.String("profile", "", "write each start's main-thread CPU profile to this directory and print its longest tasks")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: coldstart [-n N] [-js-flags F] [-timeout D] [-profile DIR] DIR [DIR2]")
+		fmt.Fprintln(os.Stderr, "usage: coldstart [-n N] [-warm D] [-js-flags F] [-timeout D] [-profile DIR] DIR [DIR2]")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -77,7 +87,7 @@ func main() {
 			if round%2 == 1 {
 				side = len(dirs) - 1 - k
 			}
-			ms, marks, prof, err := start(dirs[side], *jsFlags, *timeout, *profDir != "")
+			ms, marks, prof, err := start(dirs[side], *jsFlags, *timeout, *profDir != "", *warm)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "coldstart: %s, start %d: %v\n", dirs[side], round+1, err)
 				os.Exit(1)
@@ -106,8 +116,9 @@ func label(side int) string { return string(rune('A' + side)) }
 
 // start loads the page from dir in a new browser and returns the first
 // frame's time and the page's schedplay:* performance marks, and with prof
-// the main thread's CPU profile from navigation to the first frame.
-func start(dir, jsFlags string, limit time.Duration, prof bool) (ms float64, marks string, p *profiler.Profile, err error) {
+// the main thread's CPU profile from navigation to the first frame. With
+// warm > 0 the browser shows about:blank that long first (-warm).
+func start(dir, jsFlags string, limit time.Duration, prof bool, warm time.Duration) (ms float64, marks string, p *profiler.Profile, err error) {
 	srv := httptest.NewServer(web.Handler(dir))
 	defer srv.Close()
 	profile, err := os.MkdirTemp("", "coldstart-chromium-")
@@ -125,6 +136,12 @@ func start(dir, jsFlags string, limit time.Duration, prof bool) (ms float64, mar
 	defer cancelBrowser()
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
+	if warm > 0 {
+		if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+			return 0, "", nil, err
+		}
+		time.Sleep(warm)
+	}
 	if prof {
 		if err := chromedp.Do(ctx, startProfiler); err != nil {
 			return 0, "", nil, err
