@@ -5,9 +5,11 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
@@ -93,4 +95,58 @@ func TestFirstPictureBeforeTheWorker(t *testing.T) {
 		t.Errorf("the worker's first frame drawn at %.0f ms, before the first frame at %.0f ms", st.FirstSim, st.First)
 	}
 	tb.opsGrow(readyTimeout)
+}
+
+// TestWorkerStartOrder: when the worker gets the module depends on the
+// cores the browser reports (web/loader.js workerFirst). With more than
+// two, it is posted before the page's instantiation and the page's Go
+// starts after the worker's answer (the two Go starts side by side); with
+// two, it is posted after the page's first picture (on two cores the
+// worker's start only slowed the page's: docs/performance.md, round
+// thirty-six). Either way the worker answers, draws, and the page gets
+// ready. The cores are set by CDP (Emulation.setHardwareConcurrencyOverride),
+// so both orders run on any machine.
+func TestWorkerStartOrder(t *testing.T) {
+	for _, cores := range []int64{8, 2} {
+		t.Run(fmt.Sprintf("%d cores", cores), func(t *testing.T) { workerStartOrder(t, cores) })
+	}
+}
+
+// workerStartOrder is one of TestWorkerStartOrder's cases: a fresh page
+// whose navigator reports cores.
+func workerStartOrder(t *testing.T, cores int64) {
+	tb := newTab(t, true)
+	if err := chromedp.Do(tb.ctx, func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, tg, emulation.SetHardwareConcurrencyOverride, emulation.SetHardwareConcurrencyOverrideParams{HardwareConcurrency: cores})
+		return chromedp.Void{}, err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	tb.open(serverURL)
+	if got := eval[int64](tb, `navigator.hardwareConcurrency`); got != cores {
+		t.Fatalf("navigator.hardwareConcurrency = %d with the override at %d", got, cores)
+	}
+	marks := eval[map[string]float64](tb, `Object.fromEntries(performance.getEntriesByType("mark").filter((m) => m.name.startsWith("schedplay:")).map((m) => [m.name.slice(10), m.startTime]))`)
+	first := eval[float64](tb, `window.schedplay.stats().first_frame_ms`)
+	t.Logf("%d cores: first frame %.0f ms; marks %v", cores, first, marks)
+	posted, okP := marks["worker-posted"]
+	booting, okB := marks["worker-booting"]
+	inst, main := marks["instantiated"], marks["main"]
+	if !okP || !okB || inst == 0 || main == 0 {
+		t.Errorf("%d cores: marks worker-posted, worker-booting, instantiated and main all wanted; got %v", cores, marks)
+		return
+	}
+	if cores > 2 {
+		// The page's Go waits for the answer at most 2 s (workerBooting).
+		if posted > inst || (booting > main && booting-posted < 1900) {
+			t.Errorf("%d cores: the module was posted at %.0f ms (instantiated %.0f) and answered at %.0f (the page's Go at %.0f): want both before", cores, posted, inst, booting, main)
+		}
+	} else if posted < first {
+		// Unless the picture was 3 s late (loader.js FIRST_FRAME_WAIT_MS).
+		if posted-inst < 2900 {
+			t.Errorf("%d cores: the module was posted at %.0f ms, before the page's first picture at %.0f (instantiated at %.0f)", cores, posted, first, inst)
+		} else {
+			t.Logf("%d cores: the module was posted %.0f ms after the instantiation, the first picture not drawn yet (the wait's bound)", cores, posted-inst)
+		}
+	}
 }

@@ -118,8 +118,12 @@ func TestMainThreadFree(t *testing.T) {
 	} else if ws > c {
 		t.Logf("worker.js requested at %.0f ms, after the compile ended at %.0f ms, on a loaded machine (not asserted)", ws, c)
 	}
+	// The module goes to the worker before the page's Go starts on more
+	// than two cores and after the page's first picture on two or fewer
+	// (web/loader.js workerFirst; TestWorkerStartOrder checks both orders):
+	// either way the worker says it has it.
 	if _, ok := marks["schedplay:worker-booting"]; !ok {
-		t.Errorf("no schedplay:worker-booting mark: the page's Go started without waiting for the worker")
+		t.Errorf("no schedplay:worker-booting mark: the worker never said it had the module")
 	}
 	if firstFrameFails(t, first) && (first <= 0 || !busy) {
 		t.Errorf("first frame %.0f ms after navigation start: over the asserted bound (the line above)", first)

@@ -185,21 +185,57 @@ async function compileWasm() {
 }
 
 // workerBooting resolves once the worker has the module (its "booting"
-// message), or after 2 s: the page's Go start is one long task, and the
-// first frame needs the worker's first frame too, so the worker's start
-// goes first (see worker.js); a worker that never answers costs at most
-// the wait (its error shows on the page).
+// message, marked schedplay:worker-booting), or after 2 s: a worker that
+// never answers costs at most the wait (its error shows on the page).
 function workerBooting(worker) {
   return new Promise((resolve) => {
-    const done = () => {
+    const done = (answered) => {
       worker.removeEventListener("message", onMsg);
       clearTimeout(timer);
+      if (answered) performance.mark("schedplay:worker-booting");
       resolve();
     };
-    const onMsg = (e) => { if (e.data && e.data.booting) done(); };
-    const timer = setTimeout(done, 2000);
+    const onMsg = (e) => { if (e.data && e.data.booting) done(true); };
+    const timer = setTimeout(() => done(false), 2000);
     worker.addEventListener("message", onMsg);
   });
+}
+
+// workerFirst says when the worker gets the module. With more than two
+// cores, before the page's Go starts: the worker's Go start (its package
+// initialisers, 0.5-1 s here) runs beside the page's, and the page's Go
+// waits for the worker's answer first, because Chromium delivers the
+// module with help from this thread and a page busy starting Go held it
+// back for seconds. With two cores or fewer, after the page's first
+// picture (afterPagePicture): the two Go starts, V8's compile threads and
+// the GPU process then compete for the same two cores, and the page's
+// start is the path to both first frames (the worker's first frame needs
+// the scenario the page's start posts it), so the worker's start only
+// slowed the page's. Measured on two cores (docs/performance.md, round
+// thirty-six), medians: in fresh browsers the page's first picture
+// 0.35-0.8 s sooner and the worker's first frame 0.13-0.54 s sooner; in a
+// browser already running the picture 0.08-0.3 s sooner and the worker's
+// frame 0.12-0.19 s later.
+function workerFirst() {
+  return (navigator.hardwareConcurrency || 0) > 2;
+}
+
+// afterPagePicture calls fn once, when the page has drawn its first
+// picture (the page's Go calls window.schedplayFirstPicture from the frame
+// that drew it: cmd/wasm/page.go markFrame), or FIRST_FRAME_WAIT_MS after
+// it was called (a canvas that cannot draw still gets its simulator). From
+// the frame, not from a timer polling stats(): the page's Go start goes on
+// for 0.3-0.7 s after its first picture, in the same task.
+function afterPagePicture(fn) {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    delete window.schedplayFirstPicture;
+    fn();
+  };
+  window.schedplayFirstPicture = once;
+  setTimeout(once, FIRST_FRAME_WAIT_MS);
 }
 
 async function start() {
@@ -226,12 +262,22 @@ async function start() {
     performance.mark("schedplay:fetch");
     const module = await compileWasm();
     performance.mark("schedplay:compiled");
-    const booting = workerBooting(worker);
-    worker.postMessage({ module });
-    instance = await WebAssembly.instantiate(module, go.importObject);
-    performance.mark("schedplay:instantiated");
-    await booting;
-    performance.mark("schedplay:worker-booting");
+    const post = () => {
+      performance.mark("schedplay:worker-posted");
+      const booting = workerBooting(worker);
+      worker.postMessage({ module });
+      return booting;
+    };
+    if (workerFirst()) {
+      const booting = post();
+      instance = await WebAssembly.instantiate(module, go.importObject);
+      performance.mark("schedplay:instantiated");
+      await booting;
+    } else {
+      instance = await WebAssembly.instantiate(module, go.importObject);
+      performance.mark("schedplay:instantiated");
+      afterPagePicture(post);
+    }
   } catch (err) {
     showError("Could not load the simulator: " + err.message);
     $("loading").textContent = "The simulator did not load.";

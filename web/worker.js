@@ -39,9 +39,12 @@ self.onmessage = async (e) => {
     self.schedplayEarly.push(d);
     return;
   }
-  // The page starts its own Go (one long task) only once the module got
-  // here (web/loader.js): Chromium delivers this message with help from
-  // the page's thread, so a page busy starting Go held it back for seconds.
+  // The page waits for this answer before it starts its own Go (one long
+  // task) where the module comes first (web/loader.js workerFirst):
+  // Chromium delivers the module with help from the page's thread, so a
+  // page busy starting Go held it back for seconds. On two cores the
+  // module comes after the page's first picture, and the answer only marks
+  // when it came.
   postMessage({ booting: true });
   try {
     const go = new Go();

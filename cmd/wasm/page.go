@@ -75,6 +75,11 @@ func (p *page) markFrame(fromWorker bool) {
 		if l := p.el("loading"); l.Truthy() {
 			l.Set("hidden", true)
 		}
+		// On two cores the worker gets the module only now (web/loader.js
+		// afterPagePicture).
+		if f := p.win.Get("schedplayFirstPicture"); f.Type() == js.TypeFunction {
+			f.Invoke()
+		}
 	}
 }
 
