@@ -232,7 +232,12 @@ function afterPagePicture(fn) {
     if (done) return;
     done = true;
     delete window.schedplayFirstPicture;
-    fn();
+    // Called from the page's Go (a frame): a throw here would be its panic.
+    try {
+      fn();
+    } catch (err) {
+      showError("The simulator's worker did not start: " + err.message);
+    }
   };
   window.schedplayFirstPicture = once;
   setTimeout(once, FIRST_FRAME_WAIT_MS);
