@@ -21,7 +21,7 @@
 // the page, so that the browser's own start is over: a just-launched
 // Chromium spends a second or two of CPU on its GPU process and on the
 // renderer of its top-chrome WebUI, and in about half of the starts here
-// the page's main thread slept 0.4-1.1 s right after its instantiation
+// the page's main thread slept 0.3-1.5 s right after its instantiation
 // while they ran (docs/performance.md, round thirty-six). With -warm 3s
 // the page starts as in a browser that was already running when the link
 // was opened; the profile is still empty (no HTTP cache, no code cache).
