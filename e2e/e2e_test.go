@@ -28,6 +28,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -192,6 +193,18 @@ func newTab(t *testing.T, fresh bool) *tab {
 		}
 	})
 	return tb
+}
+
+// send sends one CDP command to the tab's page, such as a script for every
+// new document or an emulation, before the test navigates.
+func send[P, R any](tb *tab, cmd cdp.Command[P, R], params P) {
+	tb.t.Helper()
+	if err := chromedp.Do(tb.ctx, func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, tg, cmd, params)
+		return chromedp.Void{}, err
+	}); err != nil {
+		tb.t.Fatal(err)
+	}
 }
 
 // eval evaluates a JS expression and decodes its value into T.

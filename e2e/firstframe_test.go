@@ -3,12 +3,10 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"testing"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -49,12 +47,7 @@ const holdWorker = `(() => {
 // The old page drew nothing until the worker's first frame.
 func TestFirstPictureBeforeTheWorker(t *testing.T) {
 	tb := newTab(t, true)
-	if err := chromedp.Do(tb.ctx, func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
-		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: holdWorker})
-		return chromedp.Void{}, err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	send(tb, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: holdWorker})
 	if err := chromedp.Do(tb.ctx, chromedp.Navigate(serverURL)); err != nil {
 		t.Fatal(err)
 	}
@@ -116,12 +109,7 @@ func TestWorkerStartOrder(t *testing.T) {
 // whose navigator reports cores.
 func workerStartOrder(t *testing.T, cores int64) {
 	tb := newTab(t, true)
-	if err := chromedp.Do(tb.ctx, func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
-		_, err := cdp.Call(ctx, tg, emulation.SetHardwareConcurrencyOverride, emulation.SetHardwareConcurrencyOverrideParams{HardwareConcurrency: cores})
-		return chromedp.Void{}, err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	send(tb, emulation.SetHardwareConcurrencyOverride, emulation.SetHardwareConcurrencyOverrideParams{HardwareConcurrency: cores})
 	tb.open(serverURL)
 	if got := eval[int64](tb, `navigator.hardwareConcurrency`); got != cores {
 		t.Fatalf("navigator.hardwareConcurrency = %d with the override at %d", got, cores)

@@ -3,13 +3,11 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -45,17 +43,10 @@ const holdFrames = `(() => {
 // nothing moved, and the next frame applied all of them at once.
 func TestKeysAtLowFPS(t *testing.T) {
 	tb := newTab(t, true)
-	if err := chromedp.Do(tb.ctx, func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
-		if _, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: holdFrames}); err != nil {
-			return chromedp.Void{}, err
-		}
-		// Key events go to the focused page: a tab of its own browser
-		// context is not focused unless told.
-		_, err := cdp.Call(ctx, tg, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
-		return chromedp.Void{}, err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	send(tb, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: holdFrames})
+	// Key events go to the focused page: a tab of its own browser context
+	// is not focused unless told.
+	send(tb, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
 	tb.open(serverURL)
 	// Paused first: the preset then loads paused at t = 0.
 	eval[chromedp.Void](tb, `window.schedplay.pause()`)
