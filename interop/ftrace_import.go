@@ -3,7 +3,6 @@ package interop
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,8 +16,10 @@ type FtraceOptions struct {
 	// Machine replaces the guessed machine (the trace shows CPU numbers,
 	// not their topology).
 	Machine *scenarios.Machine
-	// Comm, when set, keeps only tasks whose comm matches.
-	Comm *regexp.Regexp
+	// Comm, when set, keeps only tasks whose comm it accepts (schedsim
+	// import -comm passes a regular expression's MatchString; the page's
+	// module links no regular expressions).
+	Comm func(comm string) bool
 	// Progress, when set, is called now and then while the trace is
 	// read (three passes over it) with the fraction done, in [0, 1].
 	Progress func(frac float64)
@@ -386,13 +387,29 @@ func headerCPUs(data []byte) int {
 	return 0
 }
 
-var schedsimName = regexp.MustCompile(`^(.*)/[0-9]+$`)
+// schedsimGroup returns the group of a schedsim thread's comm, "name" of
+// "name/3": the text before a last '/' followed by one or more ASCII digits
+// to the end, if that text is not empty and holds no newline (as the
+// regular expression ^(.*)/[0-9]+$ would take it; the test checks both
+// agree).
+func schedsimGroup(comm string) (string, bool) {
+	i := strings.LastIndexByte(comm, '/')
+	if i <= 0 || i == len(comm)-1 || strings.IndexByte(comm[:i], '\n') >= 0 {
+		return "", false
+	}
+	for j := i + 1; j < len(comm); j++ {
+		if comm[j] < '0' || comm[j] > '9' {
+			return "", false
+		}
+	}
+	return comm[:i], true
+}
 
 // groupName is the group a comm belongs to: schedsim's "name/3" -> "name";
 // other comms as they are, made a valid task name.
 func groupName(comm string) string {
-	if m := schedsimName.FindStringSubmatch(comm); m != nil && m[1] != "" {
-		comm = m[1]
+	if g, ok := schedsimGroup(comm); ok {
+		comm = g
 	}
 	b := []byte(comm)
 	for i, c := range b {
@@ -426,7 +443,7 @@ func ImportFtraceWith(data []byte, opt FtraceOptions) (*scenarios.Scenario, []Pr
 	// Keep the workload's tasks.
 	var pids, onlySwitched []int
 	for pid, t := range tasks {
-		if opt.Comm != nil && !opt.Comm.MatchString(t.comm) {
+		if opt.Comm != nil && !opt.Comm(t.comm) {
 			continue
 		}
 		if float64(t.cpu) < minShare*float64(win) && t.nBlocks < minBlocks {

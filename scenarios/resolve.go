@@ -2,7 +2,6 @@ package scenarios
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -229,8 +228,43 @@ func (s *Scenario) resolve(p *problems) *sim.Config {
 
 // resolve checks the machine and returns its CPU count, or 0 if the shape
 // is invalid (then CPU lists are not checked against it).
-// cacheSize is a cache size label: a number and a unit, at most 16 characters.
-var cacheSize = regexp.MustCompile(`^[0-9]{1,6}(\.[0-9]{1,3})?\s?[KMG]i?B$`)
+// isCacheSize reports whether v is a cache size label: 1-6 digits, an
+// optional '.' and 1-3 digits, an optional space (ASCII: tab, newline, form
+// feed, carriage return or ' '), then K, M or G, an optional 'i', and 'B'
+// (the regular expression ^[0-9]{1,6}(\.[0-9]{1,3})?\s?[KMG]i?B$; the test
+// checks both agree).
+func isCacheSize(v string) bool {
+	digits := func(i, max int) int { // the end of a run of 1..max digits at i, or -1
+		j := i
+		for j < len(v) && j-i < max && v[j] >= '0' && v[j] <= '9' {
+			j++
+		}
+		if j == i {
+			return -1
+		}
+		return j
+	}
+	i := digits(0, 6)
+	if i < 0 {
+		return false
+	}
+	if i < len(v) && v[i] == '.' {
+		if i = digits(i+1, 3); i < 0 {
+			return false
+		}
+	}
+	if i < len(v) && strings.IndexByte("\t\n\f\r ", v[i]) >= 0 {
+		i++
+	}
+	if i == len(v) || strings.IndexByte("KMG", v[i]) < 0 {
+		return false
+	}
+	i++
+	if i < len(v) && v[i] == 'i' {
+		i++
+	}
+	return i == len(v)-1 && v[i] == 'B'
+}
 
 func (m *Machine) resolve(p *problems, path string, out *sim.Machine) int {
 	n, _ := m.resolveIDs(p, path, out)
@@ -296,7 +330,7 @@ func (m *Machine) resolveCommon(p *problems, path string, out *sim.Machine) {
 	out.Numbering = lookup(p, join(path, "numbering"), m.Numbering, numberings, sim.NumberLinear)
 	out.Costs = m.Costs.resolve(p, join(path, "costs"))
 	for _, c := range []struct{ key, v string }{{"llc_size", m.LLCSize}, {"l2_size", m.L2Size}} {
-		if c.v != "" && !cacheSize.MatchString(c.v) {
+		if c.v != "" && !isCacheSize(c.v) {
 			p.add(join(path, c.key), quote(c.v)+` is not a cache size (like "30MB", "1.25MiB", "512KB")`)
 		}
 	}

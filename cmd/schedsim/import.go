@@ -40,7 +40,7 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return badInputf("schedsim import: -comm: %v", err)
 		}
-		fopt.Comm = re
+		fopt.Comm = re.MatchString
 	}
 	switch *from {
 	case "ftrace":
