@@ -13,9 +13,12 @@
 // copies Ebiten's module into DIR/ebiten, compiles every built-in shader
 // there with Ebiten's own compiler and writes each program as a Go literal
 // into the package that uses it, changes the three places that compiled
-// them to use the literals (nothing else of Ebiten changes), and checks
-// that Ebiten generates from each literal the same GLSL as from the
-// compiled source. DIR/go.mod is this module's go.mod with Ebiten replaced
+// them to use the literals, and checks that Ebiten generates from each
+// literal the same GLSL as from the compiled source. It also takes the two
+// regular expressions off the page's paths (the Kage compiler's, compiled
+// in its package initialiser, and the GLSL generator's blank-line
+// collapse), so the module links no regexp (round thirty-seven); nothing
+// else of Ebiten changes. DIR/go.mod is this module's go.mod with Ebiten replaced
 // by the copy: the build passes it as -modfile, so go.mod itself and every
 // other build keep Ebiten as released.
 //
@@ -47,13 +50,16 @@ const (
 	ebitenVersion = "v2.8.8" // the version whose code the edits below were read against
 )
 
-// The two programs placed inside the copy, where Ebiten's internal packages
-// can be imported: the generator and the check.
+// What is placed inside the copy: the generator and the check (programs,
+// where Ebiten's internal packages can be imported) and the GLSL
+// generator's blank-line collapse.
 var (
 	//go:embed gen.go.txt
 	genSrc []byte
 	//go:embed check.go.txt
 	checkSrc []byte
+	//go:embed blanklines.go.txt
+	blankLinesSrc []byte
 )
 
 // An edit replaces, in one file of Ebiten, the text from the line that
@@ -83,6 +89,26 @@ var edits = []edit{
 		"\tg.screenShader = &Shader{shader: ui.NewShader(ir, \"screen\"), unit: ir.Unit}\n"},
 	{"gameforui.go", "\t\"fmt\"", "", ""},
 	{"gameforui.go", "\t\"github.com/hajimehoshi/ebiten/v2/internal/builtinshader\"", "", ""},
+	// The two regular expressions left on the page's paths: the GLSL
+	// generator's blank-line collapse (run at every shader's creation, on the
+	// page's thread) and the Kage compiler's texture-variable pattern,
+	// compiled in internal/shader's package initialiser on both threads
+	// though nothing calls the compiler. Without them the module links no
+	// regexp, regexp/syntax or unicode tables (docs/performance.md, round
+	// thirty-seven).
+	{"internal/shaderir/glsl/glsl.go", "\tnls := regexp.MustCompile(`\\n\\n+`)", "\tfs = nls.ReplaceAllString(fs, \"\\n\\n\")",
+		"\tvs = SchedplayBlankLines(vs)\n\tfs = SchedplayBlankLines(fs)\n"},
+	{"internal/shaderir/glsl/glsl.go", "\t\"regexp\"", "", ""},
+	{"internal/shader/expr.go", "var textureVariableRe = regexp.MustCompile(`\\A__t(\\d+)\\z`)", "",
+		"// schedplay: compiled at its first use, not in the package initialiser\n" +
+			"// (a function, so that only a call links it).\n" +
+			"var textureVariableReOnce struct {\n\tsync.Once\n\tre *regexp.Regexp\n}\n\n" +
+			"func textureVariableRe() *regexp.Regexp {\n" +
+			"\ttextureVariableReOnce.Do(func() { textureVariableReOnce.re = regexp.MustCompile(`\\A__t(\\d+)\\z`) })\n" +
+			"\treturn textureVariableReOnce.re\n}\n"},
+	{"internal/shader/expr.go", "\t\tif m := textureVariableRe.FindStringSubmatch(e.Name); m != nil {", "",
+		"\t\tif m := textureVariableRe().FindStringSubmatch(e.Name); m != nil {\n"},
+	{"internal/shader/expr.go", "\t\"regexp\"", "", "\t\"regexp\"\n\t\"sync\"\n"},
 }
 
 func main() {
@@ -141,8 +167,9 @@ func run(out string) error {
 		}
 	}
 	for path, src := range map[string][]byte{
-		"internal/schedplayshaders/main.go":       genSrc,
-		"internal/schedplayshaders/check/main.go": checkSrc,
+		"internal/schedplayshaders/main.go":              genSrc,
+		"internal/schedplayshaders/check/main.go":        checkSrc,
+		"internal/shaderir/glsl/schedplay_blanklines.go": blankLinesSrc,
 	} {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(dst, path)), 0o755); err != nil {
 			return err

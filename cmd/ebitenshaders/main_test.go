@@ -55,7 +55,9 @@ func ebitenDir(t *testing.T) string {
 
 // TestEditsFitEbiten: every edit finds its place in the Ebiten go.mod
 // names, and afterwards none of the three files compiles a built-in shader
-// (the root package's newShader stays, for ebiten.NewShader).
+// (the root package's newShader stays, for ebiten.NewShader), the GLSL
+// generator uses no regular expression and the Kage compiler's is not
+// compiled in its package initialiser.
 func TestEditsFitEbiten(t *testing.T) {
 	dir := ebitenDir(t)
 	for _, file := range filesOf(edits) {
@@ -71,10 +73,12 @@ func TestEditsFitEbiten(t *testing.T) {
 				}
 			}
 		}
-		gone := map[string][]string{ // the calls that compiled a built-in shader
-			"internal/restorable/shader.go": {"CompileShader("},
-			"shader.go":                     {"newShader(src, name)"},
-			"gameforui.go":                  {"newShader("},
+		gone := map[string][]string{ // the calls that compiled a built-in shader, or a regular expression at start
+			"internal/restorable/shader.go":  {"CompileShader("},
+			"shader.go":                      {"newShader(src, name)"},
+			"gameforui.go":                   {"newShader("},
+			"internal/shaderir/glsl/glsl.go": {"regexp"},
+			"internal/shader/expr.go":        {"var textureVariableRe = regexp"},
 		}[file]
 		if len(gone) == 0 {
 			t.Errorf("%s: an edited file the test does not know", file)
@@ -88,8 +92,9 @@ func TestEditsFitEbiten(t *testing.T) {
 }
 
 // TestMakeCopy makes the copy as make wasm does (the check inside it
-// compares the GLSL of every built-in shader), then makes it again from
-// its stamp, and builds the page's module against it.
+// compares the GLSL of every built-in shader, and the blank-line collapse
+// with the regular expression it replaces), then makes it again from its
+// stamp, and builds the page's module against it.
 func TestMakeCopy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("copies Ebiten and builds twice")
@@ -128,5 +133,14 @@ func TestMakeCopy(t *testing.T) {
 	}
 	if strings.Contains(string(wasm), "internal/shader.(*compileState).parseExpr") {
 		t.Errorf("main.wasm still has Ebiten's Kage compiler")
+	}
+	// Nor any regular expression: neither Ebiten's two edited ones nor one
+	// of the page's own packages (whose path readers are written by hand),
+	// which would bring regexp's compiler and unicode's tables back to both
+	// threads' start (docs/performance.md, round thirty-seven).
+	for _, name := range []string{"regexp/syntax.Parse", "regexp.compile"} {
+		if strings.Contains(string(wasm), name) {
+			t.Errorf("main.wasm links %s: something on the page's paths compiles a regular expression", name)
+		}
 	}
 }
