@@ -17,7 +17,10 @@
 // literal the same GLSL as from the compiled source. It also takes the two
 // regular expressions off the page's paths (the Kage compiler's, compiled
 // in its package initialiser, and the GLSL generator's blank-line
-// collapse), so the module links no regexp (round thirty-seven); nothing
+// collapse), so the module links no regexp, makes internal/ui's two maps
+// of key names at the first key event instead of in its package
+// initialiser, and has the OpenGL driver take each built-in shader's GLSL
+// ES 3.00 from a table the generator writes (round thirty-seven); nothing
 // else of Ebiten changes. DIR/go.mod is this module's go.mod with Ebiten replaced
 // by the copy: the build passes it as -modfile, so go.mod itself and every
 // other build keep Ebiten as released.
@@ -109,6 +112,36 @@ var edits = []edit{
 	{"internal/shader/expr.go", "\t\tif m := textureVariableRe.FindStringSubmatch(e.Name); m != nil {", "",
 		"\t\tif m := textureVariableRe().FindStringSubmatch(e.Name); m != nil {\n"},
 	{"internal/shader/expr.go", "\t\"regexp\"", "", "\t\"regexp\"\n\t\"sync\"\n"},
+	// internal/ui's two maps of key names (about 180 js.ValueOf calls, in
+	// its package initialiser on both threads, which V8 then re-compiles)
+	// are made at the first key event instead (the wraps below).
+	{"internal/ui/input_js.go", "\tfor uiKey, jsCode := range uiKeyToJSCode {", "", "\tfor uiKey, jsCode := range uiKeyToJSCodeOf() {\n"},
+	{"internal/ui/input_js.go", "\tfor uiKey, jsKey := range uiKeyToJSKey {", "", "\tfor uiKey, jsKey := range uiKeyToJSKeyOf() {\n"},
+	{"internal/ui/input_js.go", "\tn := u.keyboardLayoutMap.Call(\"get\", uiKeyToJSCode[key])", "", "\tn := u.keyboardLayoutMap.Call(\"get\", uiKeyToJSCodeOf()[key])\n"},
+	// The OpenGL driver takes a built-in shader's GLSL from the table the
+	// generator writes (glsl.SchedplayCompile) instead of generating it on
+	// the page's thread when the shader is first used.
+	{"internal/graphicsdriver/opengl/shader.go", "\tvssrc, fssrc := glsl.Compile(s.ir, s.graphics.context.glslVersion())", "",
+		"\tvssrc, fssrc := glsl.SchedplayCompile(s.ir, s.graphics.context.glslVersion())\n"},
+}
+
+// wraps turn internal/ui's key maps into functions that make them at their
+// first use; the maps' entries stay Ebiten's text.
+var wraps = []wrap{
+	{"internal/ui/input_js.go", "var uiKeyToJSKey = map[Key]js.Value{", "}", lazyMapHead("uiKeyToJSKey"), "}\n}\n"},
+	{"internal/ui/keys_js.go", "var uiKeyToJSCode = map[Key]js.Value{", "}", lazyMapHead("uiKeyToJSCode"), "}\n}\n"},
+}
+
+// lazyMapHead is the head of a wrap that makes the map name at its first
+// use (nameOf() returns it; the page's Go runs on one thread).
+func lazyMapHead(name string) string {
+	return "// schedplay: made at its first use, not in the package initialiser.\n" +
+		"var " + name + " map[Key]js.Value\n\n" +
+		"func " + name + "Of() map[Key]js.Value {\n" +
+		"\tif " + name + " == nil {\n\t\t" + name + " = schedplayMake" + name + "()\n\t}\n" +
+		"\treturn " + name + "\n}\n\n" +
+		"func schedplayMake" + name + "() map[Key]js.Value {\n" +
+		"\treturn map[Key]js.Value{\n"
 }
 
 func main() {
@@ -161,8 +194,8 @@ func run(out string) error {
 	if err := copyTree(mod.Dir, dst); err != nil {
 		return err
 	}
-	for _, file := range filesOf(edits) {
-		if err := editFile(filepath.Join(dst, file), file, edits); err != nil {
+	for _, file := range filesOf(edits, wraps) {
+		if err := editFile(filepath.Join(dst, file), file, edits, wraps); err != nil {
 			return err
 		}
 	}
@@ -258,18 +291,26 @@ func copyTree(src, dst string) error {
 	})
 }
 
-// filesOf lists the files the edits touch, in order.
-func filesOf(es []edit) []string {
+// filesOf lists the files the edits and wraps touch, each once, in order.
+func filesOf(es []edit, ws []wrap) []string {
 	var files []string
-	for _, e := range es {
-		if len(files) == 0 || files[len(files)-1] != e.file {
-			files = append(files, e.file)
+	seen := map[string]bool{}
+	add := func(f string) {
+		if !seen[f] {
+			seen[f] = true
+			files = append(files, f)
 		}
+	}
+	for _, e := range es {
+		add(e.file)
+	}
+	for _, w := range ws {
+		add(w.file)
 	}
 	return files
 }
 
-func editFile(path, file string, es []edit) error {
+func editFile(path, file string, es []edit, ws []wrap) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -280,6 +321,14 @@ func editFile(path, file string, es []edit) error {
 			continue
 		}
 		if s, err = apply(s, e); err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+	}
+	for _, w := range ws {
+		if w.file != file {
+			continue
+		}
+		if s, err = applyWrap(s, w); err != nil {
 			return fmt.Errorf("%s: %w", file, err)
 		}
 	}
@@ -296,27 +345,55 @@ var errEdit = errors.New("Ebiten's code is not as the edit expects")
 // equal to from; a span needs exactly one line starting with from, and runs
 // from it to the first line after it that starts with to.
 func apply(s string, e edit) (string, error) {
-	lines := strings.SplitAfter(s, "\n")
-	at := -1
+	lines, at, end, err := span(s, e.from, e.to)
+	if err != nil {
+		return "", err
+	}
+	return strings.Join(lines[:at], "") + e.with + strings.Join(lines[end+1:], ""), nil
+}
+
+// A wrap replaces the first and the last line of a span (found as an edit's)
+// by head and tail and keeps the lines between: a declaration's body stays
+// Ebiten's own text.
+type wrap struct {
+	file, from, to, head, tail string
+}
+
+func applyWrap(s string, w wrap) (string, error) {
+	lines, at, end, err := span(s, w.from, w.to)
+	if err != nil {
+		return "", err
+	}
+	if end == at {
+		return "", fmt.Errorf("%w: a wrap needs a span, %q has no end", errEdit, w.from)
+	}
+	return strings.Join(lines[:at], "") + w.head + strings.Join(lines[at+1:end], "") + w.tail + strings.Join(lines[end+1:], ""), nil
+}
+
+// span splits s into lines and finds the edit's place: the line at and the
+// last line end (at itself for a one-line edit).
+func span(s, from, to string) (lines []string, at, end int, err error) {
+	lines = strings.SplitAfter(s, "\n")
+	at = -1
 	for i, l := range lines {
 		line := strings.TrimSuffix(l, "\n")
-		if e.to == "" && line == e.from || e.to != "" && strings.HasPrefix(line, e.from) {
+		if to == "" && line == from || to != "" && strings.HasPrefix(line, from) {
 			if at >= 0 {
-				return "", fmt.Errorf("%w: %q starts two lines (%d and %d)", errEdit, e.from, at+1, i+1)
+				return nil, 0, 0, fmt.Errorf("%w: %q starts two lines (%d and %d)", errEdit, from, at+1, i+1)
 			}
 			at = i
 		}
 	}
 	if at < 0 {
-		return "", fmt.Errorf("%w: no line is %q", errEdit, e.from)
+		return nil, 0, 0, fmt.Errorf("%w: no line is %q", errEdit, from)
 	}
-	end := at
-	if e.to != "" {
-		for end = at + 1; end < len(lines) && !strings.HasPrefix(lines[end], e.to); end++ {
+	end = at
+	if to != "" {
+		for end = at + 1; end < len(lines) && !strings.HasPrefix(lines[end], to); end++ {
 		}
 		if end == len(lines) {
-			return "", fmt.Errorf("%w: no line starting %q after %q", errEdit, e.to, e.from)
+			return nil, 0, 0, fmt.Errorf("%w: no line starting %q after %q", errEdit, to, from)
 		}
 	}
-	return strings.Join(lines[:at], "") + e.with + strings.Join(lines[end+1:], ""), nil
+	return lines, at, end, nil
 }

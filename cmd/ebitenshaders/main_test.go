@@ -25,6 +25,13 @@ func TestApply(t *testing.T) {
 		{"two lines start the span", edit{"f", "func ", "}", ""}, "", true},
 		{"no end", edit{"f", "func c() {", "\treturn", ""}, "", true},
 	}
+	wrapped, err := applyWrap(src, wrap{"f", "func init() {", "}", "func init() {\n\tif x {\n", "\t}\n}\n"})
+	if want := "import (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc init() {\n\tif x {\n\ta()\n\tb()\n\t}\n}\n\nfunc c() {\n}\n"; err != nil || wrapped != want {
+		t.Errorf("a wrap: got %q, %v\nwant %q", wrapped, err, want)
+	}
+	if _, err := applyWrap(src, wrap{"f", "\t\"fmt\"", "", "x", "y"}); !errors.Is(err, errEdit) {
+		t.Errorf("a wrap of one line: err %v, want errEdit", err)
+	}
 	for _, c := range cases {
 		got, err := apply(src, c.e)
 		if c.err {
@@ -60,7 +67,7 @@ func ebitenDir(t *testing.T) string {
 // compiled in its package initialiser.
 func TestEditsFitEbiten(t *testing.T) {
 	dir := ebitenDir(t)
-	for _, file := range filesOf(edits) {
+	for _, file := range filesOf(edits, wraps) {
 		b, err := os.ReadFile(filepath.Join(dir, file))
 		if err != nil {
 			t.Fatal(err)
@@ -73,12 +80,22 @@ func TestEditsFitEbiten(t *testing.T) {
 				}
 			}
 		}
+		for _, w := range wraps {
+			if w.file == file {
+				if s, err = applyWrap(s, w); err != nil {
+					t.Fatalf("%s: %v", file, err)
+				}
+			}
+		}
 		gone := map[string][]string{ // the calls that compiled a built-in shader, or a regular expression at start
-			"internal/restorable/shader.go":  {"CompileShader("},
-			"shader.go":                      {"newShader(src, name)"},
-			"gameforui.go":                   {"newShader("},
-			"internal/shaderir/glsl/glsl.go": {"regexp"},
-			"internal/shader/expr.go":        {"var textureVariableRe = regexp"},
+			"internal/restorable/shader.go":            {"CompileShader("},
+			"shader.go":                                {"newShader(src, name)"},
+			"gameforui.go":                             {"newShader("},
+			"internal/shaderir/glsl/glsl.go":           {"regexp"},
+			"internal/shader/expr.go":                  {"var textureVariableRe = regexp"},
+			"internal/ui/input_js.go":                  {"var uiKeyToJSKey = map", "range uiKeyToJSKey {", "uiKeyToJSCode[key]", "range uiKeyToJSCode {"},
+			"internal/ui/keys_js.go":                   {"var uiKeyToJSCode = map"},
+			"internal/graphicsdriver/opengl/shader.go": {"glsl.Compile("},
 		}[file]
 		if len(gone) == 0 {
 			t.Errorf("%s: an edited file the test does not know", file)
