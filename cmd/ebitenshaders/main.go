@@ -20,10 +20,11 @@
 // collapse), so the module links no regexp, makes internal/ui's two maps
 // of key names at the first key event instead of in its package
 // initialiser, and has the OpenGL driver take each built-in shader's GLSL
-// ES 3.00 from a table the generator writes (round thirty-seven); nothing
-// else of Ebiten changes. DIR/go.mod is this module's go.mod with Ebiten replaced
-// by the copy: the build passes it as -modfile, so go.mod itself and every
-// other build keep Ebiten as released.
+// ES 3.00 from a table the generator writes (docs/performance.md, round
+// thirty-seven); nothing else of Ebiten changes. DIR/go.mod is this
+// module's go.mod with Ebiten replaced by the copy: the build passes it as
+// -modfile, so go.mod itself and every other build keep Ebiten as
+// released.
 //
 // The copy is remade only when Ebiten, go.mod, go.sum or this command
 // changed (DIR/stamp). Anything unexpected (another Ebiten version, a
@@ -93,8 +94,8 @@ var edits = []edit{
 	{"gameforui.go", "\t\"fmt\"", "", ""},
 	{"gameforui.go", "\t\"github.com/hajimehoshi/ebiten/v2/internal/builtinshader\"", "", ""},
 	// The two regular expressions left on the page's paths: the GLSL
-	// generator's blank-line collapse (run at every shader's creation, on the
-	// page's thread) and the Kage compiler's texture-variable pattern,
+	// generator's blank-line collapse (run whenever it generates a shader's
+	// GLSL, on the page's thread) and the Kage compiler's texture-variable pattern,
 	// compiled in internal/shader's package initialiser on both threads
 	// though nothing calls the compiler. Without them the module links no
 	// regexp, regexp/syntax or unicode tables (docs/performance.md, round
