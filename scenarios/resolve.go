@@ -226,17 +226,15 @@ func (s *Scenario) resolve(p *problems) *sim.Config {
 	return cfg
 }
 
-// resolve checks the machine and returns its CPU count, or 0 if the shape
-// is invalid (then CPU lists are not checked against it).
 // isCacheSize reports whether v is a cache size label: 1-6 digits, an
 // optional '.' and 1-3 digits, an optional space (ASCII: tab, newline, form
 // feed, carriage return or ' '), then K, M or G, an optional 'i', and 'B'
 // (the regular expression ^[0-9]{1,6}(\.[0-9]{1,3})?\s?[KMG]i?B$; the test
 // checks both agree).
 func isCacheSize(v string) bool {
-	digits := func(i, max int) int { // the end of a run of 1..max digits at i, or -1
+	digits := func(i, most int) int { // the end of a run of 1..most digits at i, or -1
 		j := i
-		for j < len(v) && j-i < max && v[j] >= '0' && v[j] <= '9' {
+		for j < len(v) && j-i < most && v[j] >= '0' && v[j] <= '9' {
 			j++
 		}
 		if j == i {
@@ -266,6 +264,8 @@ func isCacheSize(v string) bool {
 	return i == len(v)-1 && v[i] == 'B'
 }
 
+// resolve checks the machine and returns its CPU count, or 0 if the shape
+// is invalid (then CPU lists are not checked against it).
 func (m *Machine) resolve(p *problems, path string, out *sim.Machine) int {
 	n, _ := m.resolveIDs(p, path, out)
 	return n
