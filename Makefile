@@ -9,7 +9,7 @@ UNIT_PKGS = $$($(GO) list ./... | grep -v '/e2e$$')
 # Packages that also run as wasm under node: those that do not import ebiten.
 WASM_PKGS = ./sim/... ./scenarios/... ./frame ./render ./render/canvas ./render/raster ./render/glyphs ./app
 
-.PHONY: help all wasm serve coldstart profile-start tierup test test-unit test-wasm test-fuzz test-hostile test-e2e screenshot screens bench bench-wasm pgo validate fmt vet check-fmt need-node need-chromium clean test-real real-kernel
+.PHONY: help all soak wasm serve coldstart profile-start tierup test test-unit test-wasm test-fuzz test-hostile test-e2e screenshot screens bench bench-wasm pgo validate fmt vet check-fmt need-node need-chromium clean test-real real-kernel
 
 # Fuzz targets (package:target:budget), each fuzzed by `make test-fuzz` (after
 # its seed corpus ran as a plain test in test-unit) for its budget of executions: about 4 s each on a 2-vCPU guest (1 December:
@@ -30,6 +30,8 @@ help:
 	@echo "make test-wasm  go test of the non-ebiten packages as wasm under node"
 	@echo "make test-fuzz  every fuzz target for its budget of executions (about 4 s each; FUZZTIME overrides)"
 	@echo "make test-hostile  replay testdata/hostile through the CLI and the page's import path"
+	@echo "make soak SEEDS=FROM-TO  the property tests on those generator seeds (a hunt for model defects;"
+	@echo "                not in make test: about 0.4 s a seed)"
 	@echo "make test-e2e   build the wasm, then drive the page in headless Chromium"
 	@echo "make test-real  the simulator against this machine's kernel (root, tracefs; ~20 s, alone)"
 	@echo "make real-kernel regenerate docs/real-kernel.md (root, tracefs; ~12 min, alone)"
@@ -134,6 +136,14 @@ test-fuzz:
 # CLI (one subprocess per input: exit status, message, CPU time, peak memory)
 # and through the Go functions the page calls (natively, then as wasm when
 # node is there); serially (-p 1), so timings are not shared with other tests.
+# The property tests (scenarios/property_test.go) on more generator seeds than
+# CI's: every invariant after every event, determinism, and that writing a
+# switch's, feature's or cost's own default changes no run. A failure names
+# its seed; SEEDS=N-N reruns it alone.
+SEEDS ?= 1001-2000
+soak:
+	SCHEDPLAY_SEEDS=$(SEEDS) $(GO) test -count=1 -timeout 0 -v -run 'TestRandom(Scenarios|HeavyScenarios|FeatureDefaults|EffectiveValues|CostDefaults)$$' ./scenarios
+
 test-hostile:
 	SCHEDPLAY_HOSTILE=1 $(GO) test -count=1 -p 1 -run 'Hostile' ./cmd/schedsim ./app
 	@if command -v node >/dev/null; then \

@@ -618,28 +618,52 @@ func TestInvariantCases(t *testing.T) {
 	}
 }
 
+// propertySeeds is the generator seeds a property test runs: 1..n, or
+// 1..short with -short; or, for a longer hunt than CI's (make soak), the
+// range SCHEDPLAY_SEEDS names, "FROM-TO" (hunt true). A failure names its
+// seed, and SCHEDPLAY_SEEDS=N-N runs that one alone.
+func propertySeeds(t *testing.T, n, short uint64) (seeds []uint64, hunt bool) {
+	t.Helper()
+	from, to := uint64(1), n
+	if testing.Short() {
+		to = short
+	}
+	if v := os.Getenv("SCHEDPLAY_SEEDS"); v != "" {
+		a, b, ok := strings.Cut(v, "-")
+		x, errA := strconv.ParseUint(a, 10, 64)
+		y, errB := strconv.ParseUint(b, 10, 64)
+		if !ok || errA != nil || errB != nil || x < 1 || y < x {
+			t.Fatalf("SCHEDPLAY_SEEDS=%q: want FROM-TO, 1 <= FROM <= TO (for example 20001-30000)", v)
+		}
+		from, to, hunt = x, y, true
+		t.Logf("seeds %d-%d (SCHEDPLAY_SEEDS)", from, to)
+	}
+	for seed := from; seed <= to; seed++ {
+		seeds = append(seeds, seed)
+	}
+	return seeds, hunt
+}
+
 // TestRandomScenarios is the property test: random valid scenarios run
 // briefly with every invariant checked after every event.
 func TestRandomScenarios(t *testing.T) {
-	n := uint64(300)
-	if testing.Short() {
-		n = 50
+	seeds, hunt := propertySeeds(t, 300, 50)
+	if !hunt {
+		// And the seeds of longer runs that found a defect, kept: 4520 (a
+		// 3.8 newly idle pass that moved a task to another CPU of its group
+		// balanced again forever), 34607 (a task attached to PELT at time 0
+		// left it at once; its CPU's util_avg outgrew its tasks').
+		seeds = append([]uint64{4520, 34607}, seeds...)
 	}
+	n := len(seeds)
 	var forks, execs, exits int64
-	// And the seeds of longer runs that found a defect, kept: 4520 (a 3.8
-	// newly idle pass that moved a task to another CPU of its group
-	// balanced again forever), 34607 (a task attached to PELT at time 0
-	// left it at once; its CPU's util_avg outgrew its tasks').
-	seeds := []uint64{4520, 34607}
-	for seed := uint64(1); seed <= n; seed++ {
-		seeds = append(seeds, seed)
-	}
 	for _, seed := range seeds {
 		m := checkRandom(t, seed)
 		forks, execs, exits = forks+m.Forks, execs+m.Execs, exits+m.Exits
 	}
-	// The structured steps were exercised, not just generated.
-	if forks == 0 || execs == 0 || exits == 0 {
+	// The structured steps were exercised, not just generated (by enough
+	// seeds: not asked of a hunt's few).
+	if (forks == 0 || execs == 0 || exits == 0) && (!hunt || n >= 50) {
 		t.Errorf("forks %d, execs %d, exits %d over %d random scenarios", forks, execs, exits, n)
 	}
 	t.Logf("forks %d, execs %d, exits %d", forks, execs, exits)
@@ -648,13 +672,11 @@ func TestRandomScenarios(t *testing.T) {
 // TestRandomHeavyScenarios: the invariants and determinism on randomHeavy's
 // scenarios (up to 64 tasks a group on up to 128 CPUs in four nodes, runs of
 // up to 400 ms). Its seeds 1-20,000 were run with the invariants checked
-// (6 December); a few dozen here keep the generator honest in CI.
+// (6 December); a few dozen here keep the generator honest in CI, and
+// make soak runs any range (propertySeeds).
 func TestRandomHeavyScenarios(t *testing.T) {
-	n := uint64(40)
-	if testing.Short() {
-		n = 5
-	}
-	for seed := uint64(1); seed <= n; seed++ {
+	seeds, _ := propertySeeds(t, 40, 5)
+	for _, seed := range seeds {
 		runChecked(t, fmt.Sprintf("heavy seed %d", seed), randomHeavy(t, seed))
 	}
 }
@@ -683,13 +705,10 @@ func FuzzRandomScenario(f *testing.F) {
 // default changes nothing"), for every feature of the base's era: the
 // schema's override and the base's default are one fact.
 func TestRandomFeatureDefaults(t *testing.T) {
-	n := uint64(60)
-	if testing.Short() {
-		n = 15
-	}
+	seeds, hunt := propertySeeds(t, 60, 15)
 	checked := 0
 	moved := map[string]int{}
-	for seed := uint64(1); seed <= n; seed++ {
+	for _, seed := range seeds {
 		s := randomAll(t, seed)
 		for _, name := range featureNames() {
 			if !settableOn("<feature>", name, s.Policy.Base) {
@@ -718,7 +737,9 @@ func TestRandomFeatureDefaults(t *testing.T) {
 		}
 	}
 	t.Logf("%d scenario and feature pairs; runs the other value moved, by feature: %v", checked, moved)
-	if len(moved) < len(featureNames())/2 {
+	// The reach is a property of enough seeds: a hunt's few (a failing
+	// seed rerun alone) need not have it.
+	if len(moved) < len(featureNames())/2 && (!hunt || len(seeds) >= 60) {
 		t.Errorf("the other value moved the runs of only %d features of %d: the scenarios do not reach the rest", len(moved), len(featureNames()))
 	}
 }
@@ -729,12 +750,9 @@ func TestRandomFeatureDefaults(t *testing.T) {
 // wake-up search, the load metric, the new-task load, each sched-domain
 // flag the editor offers and each tunable of every level CPU 0 builds.
 func TestRandomEffectiveValues(t *testing.T) {
-	n := uint64(40)
-	if testing.Short() {
-		n = 10
-	}
+	seeds, _ := propertySeeds(t, 40, 10)
 	checked, splitLevels := 0, 0
-	for seed := uint64(1); seed <= n; seed++ {
+	for _, seed := range seeds {
 		s := randomAll(t, seed)
 		x := runScenario(t, s)
 		plain := x.TraceHash()
@@ -825,13 +843,10 @@ func decodeGenerated(t testing.TB, seed uint64, who string, s *Scenario) *Scenar
 // the C-state table. The cost overrides and the defaults are one fact, and
 // an override has no effect beyond its own value.
 func TestRandomCostDefaults(t *testing.T) {
-	n := uint64(30)
-	if testing.Short() {
-		n = 8
-	}
+	seeds, _ := propertySeeds(t, 30, 8)
 	ns := func(v int64) string { return strconv.FormatInt(v, 10) + "ns" }
 	checked := 0
-	for seed := uint64(1); seed <= n; seed++ {
+	for _, seed := range seeds {
 		s := randomAll(t, seed)
 		cfg, err := s.Config()
 		if err != nil {
