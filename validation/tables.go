@@ -329,7 +329,14 @@ func pgbenchTable() *Table {
 			"stock 3.8 at 24 clients runs within 4 % of the machine's capacity (12 CPUs for 210 us of CPU a transaction), " +
 			"and the spread takes it down to the patch's level, so the change goes from -5.7/-8.0/-13.7 % to +0.0/+0.5/" +
 			"+0.1 %: the loss goes, the seed's +15 % does not come, and 32 clients falls to +8.0/+9.0/+17.9 % (out of its " +
-			"band at two seeds of three). Not adopted.",
+			"band at two seeds of three). Not adopted. (6) A driver whose moves cost more as its connections grow: the " +
+			"refill a task pays after moving across sockets scaled by its working set, the pgbench process's taken as " +
+			"libpq's two 16 KiB buffers a connection (fe-connect.c's inBufSize and outBufSize) against the 192 KiB the " +
+			"refill costs assume (×N/6 at N clients; within the LLC at most ×4/3, the L2's size), in item 3's regime (65 us " +
+			"backend, 18 us driver, no WF_SYNC; 22 MB, seed 1, a throwaway build, 7 December). No point moved (+0.3 to " +
+			"+0.7 % at 8-32 clients with and without it): there the driver never sleeps (999.7 ms of CPU in the second at " +
+			"32 clients), so it is never woken and never moved (one migration, its fork's); stock 3.8 moves backends, into " +
+			"idle CPUs. Not adopted.",
 	}
 	for _, size := range pgSizes {
 		// Per-transaction cost from the 2-client column (see Workload).
