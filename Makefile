@@ -31,7 +31,7 @@ help:
 	@echo "make test-fuzz  every fuzz target for its budget of executions (about 4 s each; FUZZTIME overrides)"
 	@echo "make test-hostile  replay testdata/hostile through the CLI and the page's import path"
 	@echo "make soak SEEDS=FROM-TO  the property tests on those generator seeds (a hunt for model defects;"
-	@echo "                not in make test: about a second a seed)"
+	@echo "                not in make test: about 0.4 s a seed)"
 	@echo "make test-e2e   build the wasm, then drive the page in headless Chromium"
 	@echo "make test-real  the simulator against this machine's kernel (root, tracefs; ~20 s, alone)"
 	@echo "make real-kernel regenerate docs/real-kernel.md (root, tracefs; ~12 min, alone)"
@@ -135,8 +135,9 @@ test-fuzz:
 # The property tests (scenarios/property_test.go) on more generator seeds than
 # CI's: every invariant after every event, determinism, and that writing a
 # switch's, feature's or cost's own default changes no run. A failure names
-# its seed; SEEDS=N-N reruns it alone. About a second a seed for the five
-# tests together on a 2-vCPU guest (7 December, beside other work: 1.2 s).
+# its seed; SEEDS=N-N reruns it alone. The five tests take about 0.4 s a
+# seed on a quiet 2-vCPU guest (7 December: 1,000 seeds in 406 s, two such
+# runs side by side), three times that beside other work.
 SEEDS ?= 1001-2000
 soak:
 	SCHEDPLAY_SEEDS=$(SEEDS) $(GO) test -count=1 -timeout 0 -v -run 'TestRandom(Scenarios|HeavyScenarios|FeatureDefaults|EffectiveValues|CostDefaults)$$' ./scenarios
