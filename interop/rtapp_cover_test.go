@@ -98,54 +98,50 @@ func TestRTAppCoverSimulated(t *testing.T) {
 // machine (as SCHED_FIFO, so that the other work on a loaded machine does
 // not stretch its runs: the file's tasks are its own) and compares each
 // phase's duty cycle from rt-app's logs (its median iteration's run over
-// period, rtappPhaseDuty; the median of three good runs) with the
-// simulated one: within 5 %.
+// period, rtappPhaseDuty) with the simulated one: within 5 %. rt-app runs
+// until its lowest measurement of every phase agrees, at least three
+// times and at most maxRuns, and the test fails if that never happens.
+//
+// The lowest, because noise only ever lengthens a phase. A "runtime" event
+// spins until its first clock read past its duration (rt-app.c,
+// rtapp_runtime), so it can end late but never early, and a guest's vCPU
+// can be held off by the host without the guest seeing it. Traced on this
+// project's 2-vCPU guest (7 December, sched_switch and the local timer's
+// interrupts in tracefs, twenty runs): an iteration of the producer's
+// second phase logged 10.6 ms of run for its 4 ms, and in the trace the
+// producer never left its CPU from its wake-up to its next sleep while
+// that CPU's next timer interrupt came 6.6 ms after its last event and its
+// handler took 2.0 ms: the vCPU did not run. Such iterations came in every
+// phase of every run (1-3 % of them) and the median iteration ignores
+// them. But a whole phase can stretch, every iteration by the same ~20 %,
+// in every run for a minute or two and then not again: CI of a02d7c3
+// measured the producer's second phase at 0.4349 (simulated 0.4011),
+// CI of f675f6c at 0.4825 and 0.4823 in two runs of three and 0.4005 in
+// the third, CI of 32b6c29 at 0.4849, 0.4846, 0.4844 and 0.4607 in four
+// of seven, CI of a2eb7a2 at 0.4831, 0.4815 and 0.4828 in three of three,
+// each time right after the browser tests, and a minute later 0.4004-0.4005
+// on the same machine; it was never reproduced here, not after the
+// browser tests either. A median of runs takes such a stretch for the
+// answer whenever it holds most runs; the lowest run does not, and a wrong
+// import is wrong in every run, the quiet ones too.
+// (rt-app's consumer sometimes waits for good on one of the producer's
+// signals: the run ends at the file's duration with its logs a phase
+// short, 8 runs in 32 here on 5 December. Both threads stop at about
+// 4.0 s, the consumer in its 100th wait: a consumer woken by a signal must
+// take the mutex back before the producer's next lock, 14 ms later, and a
+// vCPU held off that long lets the producer lock and signal with nobody
+// waiting, and the signal is lost. That is rt-app's run, not the import
+// this test checks, so a short log is set aside and rt-app run again.)
 func TestRTAppCoverAgainstRTApp(t *testing.T) {
 	needRealRun(t)
 	bin, err := exec.LookPath("rt-app")
 	if err != nil {
 		t.Skip("rt-app is not installed")
 	}
-	// rt-app's consumer sometimes waits for good on one of the producer's
-	// signals, and the run ends at the file's duration with its logs a
-	// phase short: 8 runs in 32 on this project's guest of 5 December
-	// evening (build v1294), none in that day's three CI runs (before
-	// c04c994 it lost the first signal). That is rt-app's run, not the
-	// import this test checks, so a short log is set aside and rt-app run
-	// again. And one good run's phase can stretch by the host alone: CI of
-	// a02d7c3 measured the producer's second phase at 0.4349 (simulated
-	// 0.4011, the file's 0.40), its "runtime" spins ending late by 35 ms in
-	// that second, where the phases before and after were within 5 % (the
-	// guest reports no steal time to tell it by). So each phase is the
-	// median of three good runs: one stretched run is outvoted, while a
-	// wrong import is wrong in every run. Two can stretch as well: CI of
-	// f675f6c (7 December) measured that phase at 0.4825 and 0.4823 in two
-	// runs of three, 0.4005 in the third, and the three runs of the same
-	// test on the same clone right after gave 0.4015, 0.4005, 0.4004 (quiet
-	// runs agree within 0.3 %). So when some phase's good runs lie more
-	// than 5 % apart, rt-app runs until there are fourteen, and the median
-	// is of them all: a stretch only ever lengthens a run, so quiet runs
-	// outvote stretched ones once they are the most. Seven were not always
-	// enough: CI of 32b6c29 (7 December, right after the e2e tests) measured
-	// that phase at 0.4849, 0.4846, 0.4844 and 0.4607 in four runs of seven
-	// and 0.4004-0.4008 in the other three, and the same test on the same
-	// machine a minute later gave 0.4004, 0.4005, 0.4004 (and, run again,
-	// one stretch of 0.4832 in fourteen with nothing else running); every
-	// stretched run was about 21 % long, the size of the slowdown a
-	// calibrated spin sees beside a busy hardware thread, which would be the
-	// host's: the guest sees none of it.
-	// (The hang, read in a short run's logs: both threads stop at about
-	// 4.0 s, the consumer in its 100th wait. A consumer woken by a signal
-	// must take the mutex back before the producer's next lock, 14 ms
-	// later; a vCPU held off that long lets the producer lock, signal with
-	// nobody waiting, and the signal is lost: 4 runs of 21 here on 5
-	// December, 23:40-23:55.)
-	const want, most, maxRuns = 3, 14, 21
+	sim := simulatedPhaseDuty(t)
+	const want, maxRuns = 3, 21
 	var runs []map[string][]float64
-	enough := func() bool {
-		return len(runs) >= most || len(runs) >= want && !phasesSpread(runs, 0.05)
-	}
-	for run := 1; !enough() && run <= maxRuns; run++ {
+	for run := 1; run <= maxRuns; run++ {
 		m, err := runCover(t, bin)
 		switch {
 		case err == nil:
@@ -154,17 +150,20 @@ func TestRTAppCoverAgainstRTApp(t *testing.T) {
 			t.Fatal(err)
 		default:
 			t.Logf("rt-app run %d: %v; running it again", run, err)
+			continue
+		}
+		if len(runs) >= want && !lowestAbove(runs, sim, 0.05) {
+			break
 		}
 	}
 	if len(runs) == 0 {
 		t.Fatalf("rt-app hung in all %d runs", maxRuns)
 	}
-	measured := medianPhases(runs)
-	sim := simulatedPhaseDuty(t)
+	measured := lowestPhases(runs)
 	for _, c := range coverPhases {
 		for i := range c.iters {
 			m, s := measured[c.task][i], sim[c.task][i]
-			t.Logf("%s phase %d: rt-app %.4f (median of %s), simulated %.4f", c.task, i+1, m, runsOf(runs, c.task, i), s)
+			t.Logf("%s phase %d: rt-app %.4f (lowest of %s), simulated %.4f", c.task, i+1, m, runsOf(runs, c.task, i), s)
 			if math.Abs(s-m) > 0.05*m {
 				t.Errorf("%s phase %d: rt-app measured duty %.4f, simulated %.4f: more than 5%% apart", c.task, i+1, m, s)
 			}
@@ -172,33 +171,31 @@ func TestRTAppCoverAgainstRTApp(t *testing.T) {
 	}
 }
 
-// medianPhases returns, per task and phase, the median of the runs' duty
+// lowestPhases returns, per task and phase, the lowest of the runs' duty
 // cycles.
-func medianPhases(runs []map[string][]float64) map[string][]float64 {
+func lowestPhases(runs []map[string][]float64) map[string][]float64 {
 	out := map[string][]float64{}
 	for _, c := range coverPhases {
 		for i := range c.iters {
-			var v []float64
+			lo := math.Inf(1)
 			for _, r := range runs {
-				v = append(v, r[c.task][i])
+				lo = min(lo, r[c.task][i])
 			}
-			out[c.task] = append(out[c.task], stats.Median(v))
+			out[c.task] = append(out[c.task], lo)
 		}
 	}
 	return out
 }
 
-// phasesSpread reports whether some phase's duty cycles over the runs lie
-// further apart than frac of their median.
-func phasesSpread(runs []map[string][]float64, frac float64) bool {
-	med := medianPhases(runs)
+// lowestAbove reports whether some phase's lowest duty cycle over the runs
+// is still more than frac above the simulated one: every run so far may
+// have been stretched there, and another may not be. (Below it by as much
+// no further run can mend.)
+func lowestAbove(runs []map[string][]float64, sim map[string][]float64, frac float64) bool {
+	lo := lowestPhases(runs)
 	for _, c := range coverPhases {
 		for i := range c.iters {
-			lo, hi := math.Inf(1), math.Inf(-1)
-			for _, r := range runs {
-				lo, hi = min(lo, r[c.task][i]), max(hi, r[c.task][i])
-			}
-			if hi-lo > frac*med[c.task][i] {
+			if lo[c.task][i]-sim[c.task][i] > frac*lo[c.task][i] {
 				return true
 			}
 		}
@@ -303,27 +300,31 @@ func needRealRun(t *testing.T) {
 	}
 }
 
-// TestPhasesSpread: the runs CI of f675f6c measured (the producer's second
-// phase stretched in two of three) are too far apart to take their median,
-// and the median of seven, those three and four quiet ones, is the quiet
-// runs' value; quiet runs (the same clone's, within 0.3 %) are not spread.
-func TestPhasesSpread(t *testing.T) {
+// TestLowestPhases: CI's runs of f675f6c (the producer's second phase
+// stretched in two of three) and of a2eb7a2 (in all three) against the
+// simulated 0.4011: the lowest of the first three agrees, so rt-app stops
+// there; the second three ask for more runs, and one quiet run ends it.
+// A phase rt-app ran shorter than the simulator asks for none.
+func TestLowestPhases(t *testing.T) {
 	run := func(p2 float64) map[string][]float64 {
 		return map[string][]float64{"producer": {0.1002, p2, 0.3003}, "consumer": {0.0502, 0.2002, 0.1002}}
 	}
-	quiet := []map[string][]float64{run(0.4015), run(0.4005), run(0.4004)}
-	if phasesSpread(quiet, 0.05) {
-		t.Errorf("quiet runs (0.4015 0.4005 0.4004) judged spread")
+	sim := run(0.4011)
+	twoOfThree := []map[string][]float64{run(0.4825), run(0.4823), run(0.4005)}
+	if got := lowestPhases(twoOfThree)["producer"][1]; got != 0.4005 {
+		t.Errorf("lowest of 0.4825 0.4823 0.4005: %.4f", got)
 	}
-	ci := []map[string][]float64{run(0.4825), run(0.4823), run(0.4005)}
-	if !phasesSpread(ci, 0.05) {
-		t.Errorf("CI's runs (0.4825 0.4823 0.4005) not judged spread")
+	if lowestAbove(twoOfThree, sim, 0.05) {
+		t.Errorf("0.4825 0.4823 0.4005 against 0.4011: more runs asked for")
 	}
-	if got := medianPhases(ci)["producer"][1]; got != 0.4823 {
-		t.Errorf("median of CI's three: %.4f, want 0.4823", got)
+	allThree := []map[string][]float64{run(0.4831), run(0.4815), run(0.4828)}
+	if !lowestAbove(allThree, sim, 0.05) {
+		t.Errorf("0.4831 0.4815 0.4828 against 0.4011: no more runs asked for")
 	}
-	seven := append(ci, run(0.4015), run(0.4005), run(0.4004), run(0.4010))
-	if got := medianPhases(seven)["producer"][1]; got != 0.4010 {
-		t.Errorf("median of seven: %.4f, want 0.4010", got)
+	if lowestAbove(append(allThree, run(0.4004)), sim, 0.05) {
+		t.Errorf("a quiet fourth run (0.4004) against 0.4011: still more runs asked for")
+	}
+	if lowestAbove([]map[string][]float64{run(0.30), run(0.30), run(0.30)}, sim, 0.05) {
+		t.Errorf("rt-app's 0.30 against 0.4011: more runs asked for, though no run can lengthen to it")
 	}
 }
