@@ -111,9 +111,9 @@ func TestRTAppCoverSimulated(t *testing.T) {
 // second phase logged 10.6 ms of run for its 4 ms, and in the trace the
 // producer never left its CPU from its wake-up to its next sleep while
 // that CPU's next timer interrupt came 6.6 ms after its last event and its
-// handler took 2.0 ms: the vCPU did not run. Such iterations came in every
-// phase of every run (1-3 % of them) and the median iteration ignores
-// them. But a whole phase can stretch, every iteration by the same ~20 %,
+// handler took 2.0 ms: the vCPU did not run. Iterations more than 0.1 ms
+// long came in every phase (0.1-1.5 % of each phase's iterations in 31
+// runs), and the median iteration ignores them. But a whole phase can stretch, every iteration by the same ~20 %,
 // in every run for a minute or two and then not again: CI of a02d7c3
 // measured the producer's second phase at 0.4349 (simulated 0.4011),
 // CI of f675f6c at 0.4825 and 0.4823 in two runs of three and 0.4005 in
