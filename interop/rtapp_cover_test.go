@@ -142,10 +142,13 @@ func TestRTAppCoverAgainstRTApp(t *testing.T) {
 	const want, maxRuns = 3, 21
 	var runs []map[string][]float64
 	for run := 1; run <= maxRuns; run++ {
-		m, err := runCover(t, bin)
+		m, rate, err := runCover(t, bin)
 		switch {
 		case err == nil:
 			runs = append(runs, m)
+			if long := longPhases(m, rate, sim, 0.05); long != "" {
+				t.Logf("rt-app run %d: %s", run, long)
+			}
 		case !errors.Is(err, errShortLog):
 			t.Fatal(err)
 		default:
@@ -212,9 +215,35 @@ func runsOf(runs []map[string][]float64, task string, phase int) string {
 	return strings.Join(s, " ")
 }
 
+// longPhases describes the phases of one run that came out more than frac
+// above the simulated duty cycle ("" if none), each with its spin rate
+// (rt-app's loops per microsecond of run) beside the run's other phases'.
+// A spin held off by the host runs fewer loops in its run than the same
+// run's other phases; one that ran and still came out long would not.
+func longPhases(duty, rate, sim map[string][]float64, frac float64) string {
+	var out []string
+	for _, c := range coverPhases {
+		for i := range c.iters {
+			if d := duty[c.task][i]; d-sim[c.task][i] > frac*d {
+				out = append(out, fmt.Sprintf("%s phase %d at %.4f (simulated %.4f), %.1f loops a µs of run against %s in its phases", c.task, i+1, d, sim[c.task][i], rate[c.task][i], ratesOf(rate[c.task])))
+			}
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+func ratesOf(r []float64) string {
+	var s []string
+	for _, v := range r {
+		s = append(s, fmt.Sprintf("%.1f", v))
+	}
+	return strings.Join(s, " ")
+}
+
 // runCover runs rtapp-cover.json with rt-app and returns each task's
-// measured duty cycle per phase (the ready phase left out).
-func runCover(t *testing.T, bin string) (map[string][]float64, error) {
+// measured duty cycle per phase (the ready phase left out) and its spin
+// rate there (the median iteration's loops per microsecond of run).
+func runCover(t *testing.T, bin string) (duty, rate map[string][]float64, err error) {
 	dir := t.TempDir()
 	js := bytes.ReplaceAll(readTestdata(t, "rtapp-cover.json"), []byte("LOGDIR"), []byte(dir))
 	file := filepath.Join(dir, "cover.json")
@@ -225,16 +254,17 @@ func runCover(t *testing.T, bin string) (map[string][]float64, error) {
 	if err != nil {
 		t.Skipf("rt-app could not run it here (SCHED_FIFO needs privileges): %v\n%s", err, out)
 	}
-	measured := map[string][]float64{}
+	duty, rate = map[string][]float64{}, map[string][]float64{}
 	for i, c := range coverPhases {
 		logf := filepath.Join(dir, fmt.Sprintf("cover-%s-%d.log", c.task, i))
-		d, err := rtappPhaseDuty(logf, slices.Insert(slices.Clone(c.iters), coverReadyAfter+1, 1))
+		d, r, err := rtappPhaseDuty(logf, slices.Insert(slices.Clone(c.iters), coverReadyAfter+1, 1))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		measured[c.task] = slices.Delete(d, coverReadyAfter+1, coverReadyAfter+2)
+		duty[c.task] = slices.Delete(d, coverReadyAfter+1, coverReadyAfter+2)
+		rate[c.task] = slices.Delete(r, coverReadyAfter+1, coverReadyAfter+2)
 	}
-	return measured, nil
+	return duty, rate, nil
 }
 
 // errShortLog: an rt-app log with fewer iterations than its phases have.
@@ -242,7 +272,8 @@ var errShortLog = errors.New("the log is short of the file's iterations")
 
 // rtappPhaseDuty reads an rt-app thread log (one line per iteration:
 // idx perf run period ...) and returns each phase's median iteration duty
-// cycle (run/period of its lines). Not sum(run)/sum(period): a few
+// cycle (run/period of its lines) and median spin rate (perf/run: the
+// loops its run and runtime events made, per microsecond of their run). Not sum(run)/sum(period): a few
 // iterations whose run rt-app measured long carry the sum, and they come
 // and go from run to run. On a quiet guest (6 December, 00:58) three runs
 // gave the producer's last phase 0.3214 and 0.3162 by the sums where its
@@ -251,42 +282,45 @@ var errShortLog = errors.New("the log is short of the file's iterations")
 // the sums of three good runs were 0.3376, 0.3207 and 0.3015 (c8382ec's
 // CI failed on their median). The simulator's duty cycle is the same in
 // every iteration, so its mean is its median.
-func rtappPhaseDuty(path string, iters []int) ([]float64, error) {
+func rtappPhaseDuty(path string, iters []int) (duty, rate []float64, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
-	var runs, periods []float64
+	var loops, runs, periods []float64
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		l := strings.Fields(sc.Text())
 		if len(l) < 4 || strings.HasPrefix(l[0], "#") {
 			continue
 		}
+		n, err0 := strconv.ParseFloat(l[1], 64)
 		r, err1 := strconv.ParseFloat(l[2], 64)
 		p, err2 := strconv.ParseFloat(l[3], 64)
-		if err1 != nil || err2 != nil {
-			return nil, fmt.Errorf("%s: %q", path, sc.Text())
+		if err0 != nil || err1 != nil || err2 != nil {
+			return nil, nil, fmt.Errorf("%s: %q", path, sc.Text())
 		}
-		runs, periods = append(runs, r), append(periods, p)
+		loops, runs, periods = append(loops, n), append(runs, r), append(periods, p)
 	}
-	var out []float64
 	at := 0
 	for _, n := range iters {
 		if at+n > len(runs) {
-			return nil, fmt.Errorf("%s: %d iterations, want %d: %w", path, len(runs), at+n, errShortLog)
+			return nil, nil, fmt.Errorf("%s: %d iterations, want %d: %w", path, len(runs), at+n, errShortLog)
 		}
-		var d []float64
+		var d, v []float64
 		for i := at; i < at+n; i++ {
 			if periods[i] > 0 {
 				d = append(d, runs[i]/periods[i])
 			}
+			if runs[i] > 0 {
+				v = append(v, loops[i]/runs[i])
+			}
 		}
-		out = append(out, stats.Median(d))
+		duty, rate = append(duty, stats.Median(d)), append(rate, stats.Median(v))
 		at += n
 	}
-	return out, nil
+	return duty, rate, nil
 }
 
 // needRealRun skips a test that runs a real workload (rt-app) on this
@@ -304,7 +338,8 @@ func needRealRun(t *testing.T) {
 // stretched in two of three) and of a2eb7a2 (in all three) against the
 // simulated 0.4011: the lowest of the first three agrees, so rt-app stops
 // there; the second three ask for more runs, and one quiet run ends it.
-// A phase rt-app ran shorter than the simulator asks for none.
+// A phase rt-app ran shorter than the simulator asks for none. A long
+// phase is logged with its spin rate beside the run's other phases'.
 func TestLowestPhases(t *testing.T) {
 	run := func(p2 float64) map[string][]float64 {
 		return map[string][]float64{"producer": {0.1002, p2, 0.3003}, "consumer": {0.0502, 0.2002, 0.1002}}
@@ -326,5 +361,13 @@ func TestLowestPhases(t *testing.T) {
 	}
 	if lowestAbove([]map[string][]float64{run(0.30), run(0.30), run(0.30)}, sim, 0.05) {
 		t.Errorf("rt-app's 0.30 against 0.4011: more runs asked for, though no run can lengthen to it")
+	}
+	rate := map[string][]float64{"producer": {93, 77, 94}, "consumer": {95, 96, 96}}
+	if got := longPhases(run(0.4005), rate, sim, 0.05); got != "" {
+		t.Errorf("a quiet run described as long: %q", got)
+	}
+	want := "producer phase 2 at 0.4831 (simulated 0.4011), 77.0 loops a µs of run against 93.0 77.0 94.0 in its phases"
+	if got := longPhases(run(0.4831), rate, sim, 0.05); got != want {
+		t.Errorf("a stretched run described as %q, want %q", got, want)
 	}
 }
