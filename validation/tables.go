@@ -183,7 +183,11 @@ func preetiTable() *Table {
 			"and stock's walk, a little quicker for it, coming back to some cores within the 2.2 ms that keeps a core whose " +
 			"tick saw a task out of C6 (mean wake-up 196 against 201 us; the `buddies` note). " +
 			"The real patch lost 9.7 % in all three runs (26.4-26.7 against 27.8-30.0): a search ten times dearer " +
-			"than the model's would give it; the cause is not isolated here. " +
+			"than the model's would give it; the cause is not isolated here. Not the price of reading other sockets' runqueues: " +
+			"charged as remote misses, 130 ns a CPU outside the searcher's LLC against the 40 ns of one within it (Intel's " +
+			"Core i7/Xeon 5500 Performance Analysis Guide: 100-300 cycles for a line from another socket's cache; 7 December, " +
+			"not adopted), it left this point as it was, since the patch's descent starts at sd_llc of the target and never " +
+			"leaves it, and moved 5 pairs out of its band (-16.6 %) and 20 pairs of the `buddies-3.6` table into its own (+15.2 %). " +
 			"At 5 and 10 pairs the sim's patch loses too ({sim:5 clients}: it {verdict:5 clients}; {sim:10 clients} against −34 %). Both kernels walk their pairs " +
 			"at every wake-up (the why column: as many migrations as wake-ups), and on a socket with two or more pairs both " +
 			"walks run shallow (wake p50 {p50b:10 clients} and {p50a:10 clients} us at 10 pairs): the 3.x menu governor keeps a core whose last tick saw a task out " +
