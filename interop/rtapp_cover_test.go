@@ -113,8 +113,9 @@ func TestRTAppCoverSimulated(t *testing.T) {
 // that CPU's next timer interrupt came 6.6 ms after its last event and its
 // handler took 2.0 ms: the vCPU did not run. Iterations more than 0.1 ms
 // long came in every phase (0.1-1.5 % of each phase's iterations in 31
-// runs), and the median iteration ignores them. But a whole phase can stretch, every iteration by the same ~20 %,
-// in every run for a minute or two and then not again: CI of a02d7c3
+// runs), and the median iteration ignores them. But a whole phase can
+// stretch, its median iteration by about a fifth, in most runs for a
+// minute or two and then not again: CI of a02d7c3
 // measured the producer's second phase at 0.4349 (simulated 0.4011),
 // CI of f675f6c at 0.4825 and 0.4823 in two runs of three and 0.4005 in
 // the third, CI of 32b6c29 at 0.4849, 0.4846, 0.4844 and 0.4607 in four
@@ -270,18 +271,18 @@ func runCover(t *testing.T, bin string) (duty, rate map[string][]float64, err er
 // errShortLog: an rt-app log with fewer iterations than its phases have.
 var errShortLog = errors.New("the log is short of the file's iterations")
 
-// rtappPhaseDuty reads an rt-app thread log (one line per iteration:
-// idx perf run period ...) and returns each phase's median iteration duty
-// cycle (run/period of its lines) and median spin rate (perf/run: the
-// loops its run and runtime events made, per microsecond of their run). Not sum(run)/sum(period): a few
-// iterations whose run rt-app measured long carry the sum, and they come
-// and go from run to run. On a quiet guest (6 December, 00:58) three runs
-// gave the producer's last phase 0.3214 and 0.3162 by the sums where its
-// iterations' medians were 0.3011 and 0.3005 (the file's 0.30; every
-// other phase within 1 % either way), and in CI after the browser tests
-// the sums of three good runs were 0.3376, 0.3207 and 0.3015 (c8382ec's
-// CI failed on their median). The simulator's duty cycle is the same in
-// every iteration, so its mean is its median.
+// rtappPhaseDuty reads an rt-app thread log (one line per iteration: idx
+// perf run period ...) and returns each phase's median iteration duty cycle
+// (run/period of its lines) and median spin rate (perf/run: the loops its
+// run and runtime events made, per microsecond of their run). Not
+// sum(run)/sum(period): a few iterations whose run rt-app measured long
+// carry the sum, and they come and go from run to run. On a quiet guest (6
+// December, 00:58) three runs gave the producer's last phase 0.3214 and
+// 0.3162 by the sums where its iterations' medians were 0.3011 and 0.3005
+// (the file's 0.30; every other phase within 1 % either way), and in CI
+// after the browser tests the sums of three good runs were 0.3376, 0.3207
+// and 0.3015 (c8382ec's CI failed on their median). The simulator's duty
+// cycle is the same in every iteration, so its mean is its median.
 func rtappPhaseDuty(path string, iters []int) (duty, rate []float64, err error) {
 	f, err := os.Open(path)
 	if err != nil {
