@@ -189,7 +189,8 @@ PGO_PROFILE = $(CURDIR)/cmd/schedsim/default.pgo
 # BENCH_COUNT times each, one ratio per benchmark (cmd/benchcmp).
 # `make bench-wasm`: the same way, the sim's benchmarks as wasm under node
 # against native; WASM_ENGINE=chromium runs the wasm in a Worker of headless
-# Chromium instead (the page's engine). BENCH selects benchmarks (a -bench regexp).
+# Chromium instead (the page's engine). BENCH selects benchmarks (a -bench
+# regexp; make reads $ itself, so BENCH='Tbench40$$|Mixed256$$').
 # BENCH_CPUTIME=N (with BASE): CPU time per trace event of the sim's
 # scenarios instead (TestCPUTimePerEvent, N simulators each; steadier than
 # wall time on a loaded machine), with a trace-hash check.

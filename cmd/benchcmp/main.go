@@ -169,6 +169,12 @@ func main() {
 				res.parseCPUTime(pkg, out, hashes[o])
 			}
 		}
+		if len(ro) == 0 && len(rn) == 0 {
+			// A filter that matches nothing would print an empty table.
+			// From make, a "$|" in BENCH is make's own variable: the
+			// regexp 'A$|B$' arrives as 'AB$'.
+			fail(fmt.Errorf("no benchmark of %s matched -bench %q (through make, write $$ for each $)", strings.Join(used, " "), *bench))
+		}
 		rounds[0] = append(rounds[0], ro)
 		rounds[1] = append(rounds[1], rn)
 	}
