@@ -121,10 +121,15 @@ func TestRTAppCoverSimulated(t *testing.T) {
 // the third, CI of 32b6c29 at 0.4849, 0.4846, 0.4844 and 0.4607 in four
 // of seven, CI of a2eb7a2 at 0.4831, 0.4815 and 0.4828 in three of three,
 // each time right after the browser tests, and a minute later 0.4004-0.4005
-// on the same machine; it was never reproduced here, not after the
-// browser tests either. A median of runs takes such a stretch for the
-// answer whenever it holds most runs; the lowest run does not, and a wrong
-// import is wrong in every run, the quiet ones too.
+// on the same machine; it was never reproduced here by hand, not after
+// the browser tests either. CI of 0686966 caught one in the third of
+// three runs, 0.4830, and longPhases' rate said whose it was: the phase
+// spun 41.9 loops a microsecond of its run where the run's other two
+// phases spun 89.2 and 89.5: the producer's vCPU did about half its
+// usual work there, held off or slowed by the host, while the consumer,
+// spinning on the other vCPU then, ran its phase at 0.2004 (0.2002 quiet). A median of runs takes such a stretch
+// for the answer whenever it holds most runs; the lowest run does not,
+// and a wrong import is wrong in every run, the quiet ones too.
 // (rt-app's consumer sometimes waits for good on one of the producer's
 // signals: the run ends at the file's duration with its logs a phase
 // short, 8 runs in 32 here on 5 December. Both threads stop at about
