@@ -214,9 +214,18 @@ func lowestAbove(runs []map[string][]float64, sim map[string][]float64, frac flo
 
 // runsOf lists one phase's duty cycle in each run, for the log.
 func runsOf(runs []map[string][]float64, task string, phase int) string {
-	var s []string
+	var v []float64
 	for _, r := range runs {
-		s = append(s, fmt.Sprintf("%.4f", r[task][phase]))
+		v = append(v, r[task][phase])
+	}
+	return joinf("%.4f", v)
+}
+
+// joinf formats each of v and joins them with spaces, for the log.
+func joinf(format string, v []float64) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprintf(format, x)
 	}
 	return strings.Join(s, " ")
 }
@@ -231,19 +240,11 @@ func longPhases(duty, rate, sim map[string][]float64, frac float64) string {
 	for _, c := range coverPhases {
 		for i := range c.iters {
 			if d := duty[c.task][i]; d-sim[c.task][i] > frac*d {
-				out = append(out, fmt.Sprintf("%s phase %d at %.4f (simulated %.4f), %.1f loops a µs of run against %s in its phases", c.task, i+1, d, sim[c.task][i], rate[c.task][i], ratesOf(rate[c.task])))
+				out = append(out, fmt.Sprintf("%s phase %d at %.4f (simulated %.4f), %.1f loops a µs of run against %s in its phases", c.task, i+1, d, sim[c.task][i], rate[c.task][i], joinf("%.1f", rate[c.task])))
 			}
 		}
 	}
 	return strings.Join(out, "; ")
-}
-
-func ratesOf(r []float64) string {
-	var s []string
-	for _, v := range r {
-		s = append(s, fmt.Sprintf("%.1f", v))
-	}
-	return strings.Join(s, " ")
 }
 
 // runCover runs rtapp-cover.json with rt-app and returns each task's
