@@ -124,6 +124,7 @@ func WriteReport(w io.Writer, rs []TableResult, stories []StoryResult, opt Optio
 		p("\nStories (claims without a table): %d of %d hold.\n", nh, nc)
 	}
 	p("\n")
+	writeMisses(p, Misses(rs, Causes()))
 
 	for _, tr := range rs {
 		t := tr.Table
@@ -205,6 +206,41 @@ func WriteReport(w io.Writer, rs []TableResult, stories []StoryResult, opt Optio
 
 	p("## Change log\n\n")
 	p("%s\n", strings.TrimSpace(changelog))
+}
+
+// writeMisses writes the summary's table of the points that miss, by
+// cause: each cause once, with its missed points (a cause none of whose
+// points miss is left out), then the misses no cause names.
+func writeMisses(p func(string, ...any), ms []MissedPoint) {
+	if len(ms) == 0 {
+		return
+	}
+	p("### Why the misses miss\n\n")
+	p("Every point that misses, by its cause: what the model leaves out or prices differently (validation/causes.go). ")
+	p("The measurements behind each are in the notes under its tables.\n\n")
+	p("| cause | points that miss | what is known |\n|---|---|---|\n")
+	link := func(m MissedPoint) string { return fmt.Sprintf("[%s %s](#%s)", m.Table, m.Point, m.Table) }
+	for _, c := range Causes() {
+		var pts []string
+		for _, m := range ms {
+			if m.Cause != nil && m.Cause.ID == c.ID {
+				pts = append(pts, link(m))
+			}
+		}
+		if len(pts) > 0 {
+			p("| **%s** | %s | %s |\n", c.Title, strings.Join(pts, ", "), c.Text)
+		}
+	}
+	var none []string
+	for _, m := range ms {
+		if m.Cause == nil {
+			none = append(none, link(m))
+		}
+	}
+	if len(none) > 0 {
+		p("| **not explained** | %s | No cause in validation/causes.go names these points; `make validate` fails until one does. |\n", strings.Join(none, ", "))
+	}
+	p("\n")
 }
 
 // seedSpread is how far apart the seeds' own changes may be before the

@@ -86,6 +86,11 @@ func main() {
 	s := validation.Summarize(rs)
 	fmt.Fprintf(os.Stderr, "validate: %d of %d points hold (sign right at %d of %d), %.1f s\n",
 		s.Holds, s.Points, s.SignRight, s.Big, time.Since(start).Seconds())
+	// Every miss has its reason written down: a new one fails the run (the
+	// report is written, with the point under "not explained").
+	if un := validation.Unexplained(validation.Misses(rs, validation.Causes())); len(un) > 0 {
+		fail(1, fmt.Errorf("%d missed points have no cause in validation/causes.go: %s", len(un), strings.Join(un, "; ")))
+	}
 }
 
 // costsCommit names the commit that last changed the cost defaults, so the
