@@ -20,7 +20,8 @@ import (
 //  2. wake-up latency: p50, p95 and p99 of the wake-ups completed in each
 //     sample, on a logarithmic axis (latencies span orders of magnitude).
 //  3. migrations/s by cause: stacked columns in the cause colours; with
-//     A/B, side A grows up from the middle line and side B down.
+//     A/B, side A grows up from the middle line and side B down. The
+//     title's value is the rate over the panel's width (panelRate).
 //  4. nr_running per CPU: a heatmap, one row per CPU in topology order
 //     (nodes top to bottom), one column per sample; idle CPUs while tasks
 //     wait elsewhere (idle while overloaded) in magenta.
@@ -567,17 +568,12 @@ func MigrationChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 			})
 		}
 	}
+	// The head value is the panel's average: moves come one at a time
+	// (a walking tbench pair's, one every 220 us, in samples of 14 us at
+	// 1 ms/s) or with the waves of jobs (forks, execs, the balancer after
+	// them), so the newest sample reads 0 where the panel shows thousands.
 	headValues(dst, r, st, ChartMigrations, sideValues(sd, func(s *frame.Series) (string, bool) {
-		if st.Exits {
-			// The moves come with the waves of jobs (forks, execs,
-			// the balancer after them): between two waves the newest
-			// samples read 0 where the panel shows hundreds.
-			return panelRate(s, (*frame.Sample).MigTotal)
-		}
-		if last := s.Last(); last != nil {
-			return frame.FormatValue(perSecond(last.MigTotal(), last.Dt)), true
-		}
-		return "", false
+		return panelRate(s, (*frame.Sample).MigTotal)
 	}, SideA))
 	ChartCaption(dst, r, st, samplesOf(sd.A))
 }

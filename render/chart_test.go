@@ -365,33 +365,52 @@ func TestThroughputChartCountsExits(t *testing.T) {
 	}
 }
 
-// Where the runs count exits the migrations come in waves too: the panel's
-// head value is the rate over its width, not the newest sample's, which
-// read "A 0 B 0" between kernbench's waves while the panel showed hundreds.
-func TestMigrationHeadOverThePanelWhereExitsCount(t *testing.T) {
-	var ss []*frame.Sample
-	for i := range 40 {
-		smp := &frame.Sample{T: int64(i+1) * 1e6, Dt: 1e6, NR: []uint8{1}}
-		if i < 20 { // a wave of 2 moves a ms, then none
-			smp.Mig[sim.CauseExec] = 2
+// The migrations panel's head value is the rate over its width, not the
+// newest sample's: that read "A 0 B 0" between kernbench's waves while the
+// panel showed hundreds, and "0" for a walking tbench pair (one move every
+// 220 us, samples of 14 us at 1 ms/s) under a headline of thousands a
+// second. Whether or not the runs count exits.
+func TestMigrationHeadOverThePanel(t *testing.T) {
+	wave := func(i int) int32 { // a wave of 2 moves a ms, then none
+		if i < 20 {
+			return 2
 		}
-		ss = append(ss, smp)
+		return 0
 	}
-	sd := Sides{A: &frame.Series{Samples: ss}, B: &frame.Series{Samples: ss}}
-	r := Rect{X: 0, Y: 0, W: 320, H: 160}
+	walk := func(i int) int32 { // one move every 16 samples, none in the newest
+		if i%16 == 3 {
+			return 1
+		}
+		return 0
+	}
 	for _, c := range []struct {
-		exits bool
+		name  string
+		moves func(int) int32
+		dt    int64
 		want  string
 	}{
-		{false, "A 0"}, // the newest sample's, as for a steady run
-		{true, "A " + frame.FormatValue(1000)},
+		{"waves", wave, 1e6, frame.FormatValue(1000)},
+		{"a walking pair", walk, 14000, frame.FormatValue(3 * 1e9 / float64(40*14000))},
 	} {
-		st := ChartStyle{Font: 14, AB: true, Exits: c.exits}
-		var sc Scene
-		ChartFrame(&sc, r, ChartMigrations, st)
-		MigrationChart(&sc, r, st, sd)
-		if got := textsOf(&sc); !strings.Contains(got, "|"+c.want+"|") {
-			t.Errorf("Exits %v: want the head value %q, the panel has %s", c.exits, c.want, got)
+		var ss []*frame.Sample
+		for i := range 40 {
+			smp := &frame.Sample{T: int64(i+1) * c.dt, Dt: c.dt, NR: []uint8{1}}
+			smp.Mig[sim.CauseExec] = c.moves(i)
+			ss = append(ss, smp)
+		}
+		if ss[len(ss)-1].MigTotal() != 0 {
+			t.Fatalf("%s: the newest sample should hold no move", c.name)
+		}
+		sd := Sides{A: &frame.Series{Samples: ss}, B: &frame.Series{Samples: ss}}
+		r := Rect{X: 0, Y: 0, W: 320, H: 160}
+		for _, exits := range []bool{false, true} {
+			st := ChartStyle{Font: 14, AB: true, Exits: exits}
+			var sc Scene
+			ChartFrame(&sc, r, ChartMigrations, st)
+			MigrationChart(&sc, r, st, sd)
+			if got := textsOf(&sc); !strings.Contains(got, "|A "+c.want+"|") {
+				t.Errorf("%s, Exits %v: want the head value %q, the panel has %s", c.name, exits, "A "+c.want, got)
+			}
 		}
 	}
 }
