@@ -16,7 +16,8 @@ import (
 //  1. ops/s: completed program iterations per simulated second; for a
 //     workload whose tasks exit instead of looping (kernbench's make:
 //     frame.CountsExits), "exits/s", the tasks that exited per simulated
-//     second (ChartStyle.Exits).
+//     second (ChartStyle.Exits). The title's value is the rate over the
+//     panel's width (panelRate), as the migrations panel's.
 //  2. wake-up latency: p50, p95 and p99 of the wake-ups completed in each
 //     sample, on a logarithmic axis (latencies span orders of magnitude).
 //  3. migrations/s by cause: stacked columns in the cause colours; with
@@ -396,14 +397,15 @@ func OpsChart(dst *Scene, r Rect, st ChartStyle, sd Sides) {
 	}
 	lineChart(dst, a, lines, n, top, 0, false)
 	axisValues(dst, st, axis)
+	// The head value is the rate over the panel, as the migrations
+	// panel's: the newest smoothed sample reads 0 between a sparse run's
+	// ops (SDET's script steps at 2 ms/s, 0.8 ms a window) while the
+	// metrics say 1 850 a second.
 	headValues(dst, r, st, ChartOps, sideValues(sd, func(s *frame.Series) (string, bool) {
 		if st.Exits {
 			return panelRate(s, func(smp *frame.Sample) int64 { return int64(smp.Exits) })
 		}
-		if last := s.Last(); last != nil {
-			return frame.FormatValue(rate(last)), true
-		}
-		return "", false
+		return panelRate(s, func(smp *frame.Sample) int64 { return smp.Ops })
 	}, SideA))
 	ChartCaption(dst, r, st, samplesOf(sd.A))
 }

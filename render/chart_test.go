@@ -414,3 +414,27 @@ func TestMigrationHeadOverThePanel(t *testing.T) {
 		}
 	}
 }
+
+// The throughput panel's head value is the rate over the panel too: with
+// an op every 16 samples and none in the newest window of SmoothSamples,
+// the newest smoothed rate is 0 where the run does 5 357 ops a second.
+func TestOpsHeadOverThePanel(t *testing.T) {
+	var ss []*frame.Sample
+	for i := range 40 {
+		smp := &frame.Sample{T: int64(i+1) * 14000, Dt: 14000, NR: []uint8{1}}
+		if i%16 == 3 {
+			smp.Ops = 1
+		}
+		ss = append(ss, smp) // OpsRate stays 0: what the newest window holds
+	}
+	want := "A " + frame.FormatValue(3*1e9/float64(40*14000))
+	sd := Sides{A: &frame.Series{Samples: ss}, B: &frame.Series{Samples: ss}}
+	st := ChartStyle{Font: 14, AB: true}
+	var sc Scene
+	r := Rect{X: 0, Y: 0, W: 320, H: 160}
+	ChartFrame(&sc, r, ChartOps, st)
+	OpsChart(&sc, r, st, sd)
+	if got := textsOf(&sc); !strings.Contains(got, "|"+want+"|") {
+		t.Errorf("want the head value %q, the panel has %s", want, got)
+	}
+}
