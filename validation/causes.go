@@ -1,10 +1,5 @@
 package validation
 
-import (
-	"fmt"
-	"sort"
-)
-
 // Cause is one reason the simulator misses seed points: what the model
 // leaves out or prices differently, said in a few lines, with the table
 // notes that give the evidence. Points lists, by table ID, the point labels
@@ -183,44 +178,4 @@ func Unexplained(ms []MissedPoint) []string {
 		}
 	}
 	return out
-}
-
-// checkCauses reports a cause that names a table or point the tables do
-// not have, a point named twice, or a cause without its words.
-func checkCauses(cs []Cause, tables []*Table) error {
-	have := map[string]bool{}
-	for _, tb := range tables {
-		for _, p := range tb.Points {
-			have[tb.ID+"\x00"+p.Label] = true
-		}
-	}
-	ids := map[string]bool{}
-	named := map[string]string{}
-	for _, c := range cs {
-		if c.ID == "" || c.Title == "" || c.Text == "" || len(c.Points) == 0 {
-			return fmt.Errorf("cause %q: needs an ID, a title, a text and points", c.ID)
-		}
-		if ids[c.ID] {
-			return fmt.Errorf("cause %q: two causes with that ID", c.ID)
-		}
-		ids[c.ID] = true
-		tbs := make([]string, 0, len(c.Points))
-		for tb := range c.Points {
-			tbs = append(tbs, tb)
-		}
-		sort.Strings(tbs)
-		for _, tb := range tbs {
-			for _, l := range c.Points[tb] {
-				k := tb + "\x00" + l
-				if !have[k] {
-					return fmt.Errorf("cause %q: no table %q has a point %q", c.ID, tb, l)
-				}
-				if other, ok := named[k]; ok {
-					return fmt.Errorf("cause %q: %s / %s is already %q's", c.ID, tb, l, other)
-				}
-				named[k] = c.ID
-			}
-		}
-	}
-	return nil
 }
