@@ -87,8 +87,9 @@ func seed004Tables() []*Table {
 			"copy_page_range −21.6 %). The model's 8-user point holds for another reason: its O(1) run is 29 % idle (seed 1), " +
 			"14.7 % of the CPU time idle while tasks wait elsewhere against 2.9 % under staircase (the why column), and " +
 			"both kernels spend the same CPU time on a script step (6.87 and 6.81 ms, seed 1). So the modelled user is " +
-			"several times too busy for SDET on the NUMA-Q (the 16-user miss), and what the real gain was made of is the " +
-			"mm cost that a command pushed at exec brings (the 1-4-user miss). The seed's own test rules out the rest of " +
+			"several times too busy for SDET on the NUMA-Q (the 16-user miss), and the real gain was made of kernel time " +
+			"in the mm, for which the model's candidate is what a command pushed at exec to another quad costs (the " +
+			"1-4-user miss; the profile does not say which commands paid it). The seed's own test rules out the rest of " +
 			"mm2: with the staircase patch backed out it ran \"exactly the same as 2.6.8-rc2\" (Martin Bligh, seed 004 line 560). " +
 			"A user that waits 12 ms after each script step (a throwaway run, 7 December, seed 1: O(1) 21 % busy at 8 " +
 			"users, near the profile's share) takes the model's gains at 1-16 users to 0.0-3.4 %: on a mostly idle " +
