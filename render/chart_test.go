@@ -335,12 +335,9 @@ func TestThroughputChartCountsExits(t *testing.T) {
 		ss = append(ss, &frame.Sample{T: int64(i+1) * 1e6, Dt: 1e6, Exits: 1, ExitRate: 640, NR: []uint8{1}})
 	}
 	sd := Sides{A: &frame.Series{Samples: ss}, B: &frame.Series{Samples: ss}}
-	r := Rect{X: 0, Y: 0, W: 320, H: 160}
 	for _, exits := range []bool{false, true} {
 		st := ChartStyle{Font: 14, AB: true, Exits: exits}
-		var sc Scene
-		ChartFrame(&sc, r, ChartOps, st)
-		OpsChart(&sc, r, st, sd)
+		sc := panel(ChartOps, OpsChart, st, sd)
 		texts := map[string]bool{}
 		for _, tx := range sc.Texts {
 			texts[tx.S] = true
@@ -402,13 +399,9 @@ func TestMigrationHeadOverThePanel(t *testing.T) {
 			t.Fatalf("%s: the newest sample should hold no move", c.name)
 		}
 		sd := Sides{A: &frame.Series{Samples: ss}, B: &frame.Series{Samples: ss}}
-		r := Rect{X: 0, Y: 0, W: 320, H: 160}
 		for _, exits := range []bool{false, true} {
 			st := ChartStyle{Font: 14, AB: true, Exits: exits}
-			var sc Scene
-			ChartFrame(&sc, r, ChartMigrations, st)
-			MigrationChart(&sc, r, st, sd)
-			if got := textsOf(&sc); !strings.Contains(got, "|A "+c.want+"|") {
+			if got := textsOf(panel(ChartMigrations, MigrationChart, st, sd)); !strings.Contains(got, "|A "+c.want+"|") {
 				t.Errorf("%s, Exits %v: want the head value %q, the panel has %s", c.name, exits, "A "+c.want, got)
 			}
 		}
@@ -430,11 +423,16 @@ func TestOpsHeadOverThePanel(t *testing.T) {
 	want := "A " + frame.FormatValue(3*1e9/float64(40*14000))
 	sd := Sides{A: &frame.Series{Samples: ss}, B: &frame.Series{Samples: ss}}
 	st := ChartStyle{Font: 14, AB: true}
-	var sc Scene
-	r := Rect{X: 0, Y: 0, W: 320, H: 160}
-	ChartFrame(&sc, r, ChartOps, st)
-	OpsChart(&sc, r, st, sd)
-	if got := textsOf(&sc); !strings.Contains(got, "|"+want+"|") {
+	if got := textsOf(panel(ChartOps, OpsChart, st, sd)); !strings.Contains(got, "|"+want+"|") {
 		t.Errorf("want the head value %q, the panel has %s", want, got)
 	}
+}
+
+// panel draws chart c, its frame and its data (draw), in a 320x160 panel.
+func panel(c Chart, draw func(*Scene, Rect, ChartStyle, Sides), st ChartStyle, sd Sides) *Scene {
+	var sc Scene
+	r := Rect{X: 0, Y: 0, W: 320, H: 160}
+	ChartFrame(&sc, r, c, st)
+	draw(&sc, r, st, sd)
+	return &sc
 }
