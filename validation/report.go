@@ -140,12 +140,18 @@ func WriteReport(w io.Writer, rs []TableResult, stories []StoryResult, opt Optio
 		if t.VaryPath != "" {
 			p(", varying `%s`", t.VaryPath)
 		}
-		p("; %s simulated per run.\n\n", dur(tr.SimMS))
+		p("; %s simulated per run", dur(tr.SimMS))
+		simUnit := "ops/s"
+		if t.ElapsedTask != "" {
+			simUnit = "forks/s"
+			p("; the simulator's throughput is the tasks forked per second of `%s`'s life, its exit being the elapsed time", t.ElapsedTask)
+		}
+		p(".\n\n")
 		unit := "throughput"
 		if t.TimeMetric {
 			unit = "time (s)"
 		}
-		p("| point | seed before | seed after | seed change | sim before (ops/s) | sim after (ops/s) | sim change | holds for | holds | sign |")
+		p("| point | seed before | seed after | seed change | sim before (%s) | sim after (%s) | sim change | holds for | holds | sign |", simUnit, simUnit)
 		for _, f := range opt.Sensitivity {
 			p(" costs ×%g |", f)
 		}
