@@ -142,12 +142,12 @@ func removeGroupAsks(t *testing.T, v viewport) {
 	tb.editorTab("#tab-tasks")
 	tb.click(`#task-fields section.task[data-task="1"] .task-head button`) // cc
 	tb.poll(`document.querySelector("dialog#confirm[open]") !== null`, 5*time.Second)
-	if items := tb.confirmItems(); len(items) != 1 || items[0] != `group "make", step 1 › step 2: forks "cc" (the step goes)` {
+	if items := tb.confirmItems(); len(items) != 1 || items[0] != `group "make", step 2 › step 3: forks "cc" (the step goes)` {
 		t.Errorf("removing cc: the dialog lists %q", items)
 	}
 	tb.click("#confirm-ok")
 	sc = tb.scenario()
-	if len(sc.Tasks) != 1 || sc.Tasks[0].Name != "make" || len(sc.Tasks[0].Program[0].Program) != 2 {
+	if len(sc.Tasks) != 1 || sc.Tasks[0].Name != "make" || len(sc.Tasks[0].Program[1].Program) != 2 {
 		t.Errorf("after removing cc: %s", sc.Canonical())
 	}
 	if e := eval[string](tb, `window.schedplay.error()`); e != "" {

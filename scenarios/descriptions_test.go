@@ -142,24 +142,30 @@ var descriptionClaims = map[string]func(r *runs) []string{
 	"kernbench-numaq": func(r *runs) []string {
 		const noExec = "policy.sd_flags.MC.SD_BALANCE_EXEC=false"
 		const noExecNUMA = "policy.sd_flags.NUMA.SD_BALANCE_EXEC=false"
-		j256 := []string{"tasks.make.program[0].program[1].count=256", "tasks.make.program[0].repeat=5"}
-		jmax := []string{"tasks.make.program[0].program[1].count=1280", "tasks.make.program[0].repeat=1"}
-		pair := func(base string, j []string) (on, off float64) {
-			sets := append([]string{"policy.base=" + base}, j...)
-			return exitMS(r.m(sets...), "make/0"), exitMS(r.m(append(sets, noExec, noExecNUMA)...), "make/0")
+		type side struct{ exit, idle float64 }
+		// pair runs -jN (make's tokens) on base with exec balancing
+		// (A) and without (B).
+		pair := func(base, jobs string) (on, off side) {
+			sets := []string{"policy.base=" + base, "tasks.make.program[0].repeat=" + jobs}
+			a, b := r.m(sets...), r.m(append(sets, noExec, noExecNUMA)...)
+			return side{exitMS(a, "make/0"), a.IdleWhileOverloadedMS}, side{exitMS(b, "make/0"), b.IdleWhileOverloadedMS}
 		}
 		var out []string
 		for _, base := range []string{"v3.8", "v6.17"} {
-			a, b := pair(base, nil)
-			c, d := pair(base, j256)
-			e, f := pair(base, jmax)
+			a, b := pair(base, "32")
+			c, d := pair(base, "256")
+			e, f := pair(base, "1280")
+			g, h := pair(base, "16")
 			if base == "v3.8" {
 				out = append(out,
-					fmt.Sprintf("v3.8: -j32 %.0f ms with exec balancing against %.0f ms without; -j256 %.0f against %.0f; unlimited %.0f against %.0f", a, b, c, d, e, f),
-					// Chapter 3: side B (exec balancing off) against A at -j32.
-					fmt.Sprintf("make -j32 takes %.1fx as long", b/a))
+					fmt.Sprintf("v3.8: -j32 %.0f ms with exec balancing against %.0f ms without, while CPUs idle with jobs queued elsewhere for %.0f against %.0f ms; -j256 %.0f against %.0f; unlimited %.0f against %.0f; -j16 %.0f against %.0f (%.0f against %.0f ms idle while overloaded)",
+						a.exit, b.exit, a.idle, b.idle, c.exit, d.exit, e.exit, f.exit, g.exit, h.exit, g.idle, h.idle),
+					// Chapter 4: side B (exec balancing off) against A at -j32.
+					fmt.Sprintf("for %.0f ms against %.0f, yet make -j32 exits at %.0f ms against %.0f", b.idle, a.idle, b.exit, a.exit),
+					// Chapter 5: the same at -j16.
+					fmt.Sprintf("make exits at %.0f ms against %.0f (%s)", h.exit, g.exit, pct(h.exit, g.exit)))
 			} else {
-				out = append(out, fmt.Sprintf("v6.17: %.0f against %.0f, %.0f against %.0f, %.0f against %.0f", a, b, c, d, e, f))
+				out = append(out, fmt.Sprintf("v6.17: %.0f against %.0f, %.0f against %.0f, %.0f against %.0f, %.0f against %.0f", a.exit, b.exit, c.exit, d.exit, e.exit, f.exit, g.exit, h.exit))
 			}
 		}
 		return out
@@ -313,11 +319,17 @@ var readmeClaims = map[string]func(r *runs) []string{
 		}
 	},
 	"kernbench-numaq": func(r *runs) []string {
-		ratio := func(base string) float64 {
-			on := exitMS(r.m("policy.base="+base), "make/0")
-			return exitMS(r.m("policy.base="+base, "policy.sd_flags.MC.SD_BALANCE_EXEC=false", "policy.sd_flags.NUMA.SD_BALANCE_EXEC=false"), "make/0") / on
+		const noExec, noExecNUMA = "policy.sd_flags.MC.SD_BALANCE_EXEC=false", "policy.sd_flags.NUMA.SD_BALANCE_EXEC=false"
+		on, off := r.m("policy.base=v3.8"), r.m("policy.base=v3.8", noExec, noExecNUMA)
+		gain := func(base string) string {
+			sets := []string{"policy.base=" + base, "tasks.make.program[0].repeat=16"}
+			return pct(exitMS(r.m(append(sets, noExec, noExecNUMA)...), "make/0"), exitMS(r.m(sets...), "make/0"))
 		}
-		return []string{fmt.Sprintf("-j32 takes %.1fx as long on v3.8 and %.1fx on v6.17", ratio("v3.8"), ratio("v6.17"))}
+		return []string{
+			fmt.Sprintf("for %.0f ms against %.0f on v3.8, yet make -j32 exits at %.0f ms against %.0f",
+				off.IdleWhileOverloadedMS, on.IdleWhileOverloadedMS, exitMS(off, "make/0"), exitMS(on, "make/0")),
+			fmt.Sprintf("%s on v3.8 and %s on v6.17", gain("v3.8"), gain("v6.17")),
+		}
 	},
 	"tbench-pairs": func(r *runs) []string {
 		preeti := []string{"policy.sd_flags.SMT.SD_BALANCE_WAKE=true", "policy.sd_flags.MC.SD_BALANCE_WAKE=true"}

@@ -78,24 +78,29 @@ func TestSDET268ExecThreshold(t *testing.T) {
 	}
 }
 
-// TestKernbench268: make -j32 on the NUMA-Q (the preset as it is): make's
-// exit, the elapsed time, is earlier with staircase (1875.7 ms against
-// 2180.9 ms with o1, -14 %, the O(1) child-runs-first fork included;
-// Martin: 44.09 s against 45.05 s, -2.1 %: the model overstates it).
+// TestKernbench268: make's exit, the elapsed time, with o1 and with
+// staircase at -j32, -j256 and unlimited (seed 1). Martin's table: 45.05 s
+// against 44.09 (-2.1 %), 44.83 against 43.43 (-3.1 %), 44.03 against
+// 43.75 (-0.6 %), with mm2's gain in system time (-11 % at -j32), which the
+// model does not have. With a job waiting behind every running one the
+// elapsed time hardly depends on placement: within 5 % at each -j, as the
+// seed's.
 func TestKernbench268(t *testing.T) {
-	exit := func(sched string) float64 {
-		m := runPreset(t, "kernbench-numaq", "policy.base", "v2.6.8", "policy.cpu_scheduler", sched)
+	exit := func(sched, tokens string) float64 {
+		m := runPreset(t, "kernbench-numaq", "policy.base", "v2.6.8", "policy.cpu_scheduler", sched, "tasks.make.program[0].repeat", tokens)
 		for _, tk := range m.Tasks {
-			if tk.Name == "make/0" {
+			if tk.Name == "make/0" && tk.ExitMS > 0 {
 				return tk.ExitMS
 			}
 		}
-		t.Fatal("no make/0")
+		t.Fatalf("%s -j%s: make did not exit", sched, tokens)
 		return 0
 	}
-	o1, st := exit("o1"), exit("staircase")
-	if o1 == 0 || st == 0 || st >= o1 {
-		t.Errorf("make -j32 elapsed: o1 %.1f ms, staircase %.1f ms; want staircase shorter", o1, st)
+	for _, tokens := range []string{"32", "256", "1280"} {
+		o1, st := exit("o1", tokens), exit("staircase", tokens)
+		if r := st / o1; r < 0.95 || r > 1.05 {
+			t.Errorf("make -j%s elapsed: o1 %.1f ms, staircase %.1f ms (x%.3f); want within 5%%", tokens, o1, st, r)
+		}
 	}
 }
 

@@ -58,7 +58,7 @@ func TestRemoveGroupForks(t *testing.T) {
 		t.Fatal(err)
 	}
 	rs := Removals(sc)
-	if want := (Removal{Groups: []int{1}, Refs: []Ref{{Path: "tasks[0].program[0].program[1].fork", Field: "fork", Name: "cc", Text: `group "make", step 1 › step 2: forks "cc" (the step goes)`}}}); !reflect.DeepEqual(rs[1], want) {
+	if want := (Removal{Groups: []int{1}, Refs: []Ref{{Path: "tasks[0].program[1].program[2].fork", Field: "fork", Name: "cc", Text: `group "make", step 2 › step 3: forks "cc" (the step goes)`}}}); !reflect.DeepEqual(rs[1], want) {
 		t.Errorf("removing cc: %+v, want %+v", rs[1], want)
 	}
 	if want := []int{0, 1}; !reflect.DeepEqual(rs[0].Groups, want) {
@@ -68,7 +68,7 @@ func TestRemoveGroupForks(t *testing.T) {
 	if err := RemoveGroup(c, 1); err != nil {
 		t.Fatalf("RemoveGroup(cc): %v", err)
 	}
-	if len(c.Tasks) != 1 || len(c.Tasks[0].Program[0].Program) != 2 {
+	if len(c.Tasks) != 1 || len(c.Tasks[0].Program[1].Program) != 2 {
 		t.Errorf("after removing cc: %+v", c.Tasks)
 	}
 }
@@ -93,8 +93,12 @@ func TestRemoveGroupErrorPaths(t *testing.T) {
 		}
 	}
 	k, _ := scenarios.Preset("kernbench-numaq")
-	_, where = without(k, 1) // cc: make's repeat body loses its fork (step 1)
-	if got, want := mapPath("tasks[0].program[0].program[1].wait_children", where), "tasks[0].program[0].program[2].wait_children"; got != want {
+	// make's job loop (wait, run, fork cc) with a step after the fork:
+	// removing cc takes the fork (step 2), and the step after it was 3.
+	body := k.Clone()
+	body.Tasks[0].Program[1].Program = append(body.Tasks[0].Program[1].Program, scenarios.Step{Run: "1us"})
+	_, where = without(body, 1)
+	if got, want := mapPath("tasks[0].program[1].program[2].run", where), "tasks[0].program[1].program[3].run"; got != want {
 		t.Errorf("mapPath in a repeat body = %q, want %q", got, want)
 	}
 	// Removing make takes cc (only make starts it): nothing is left.
