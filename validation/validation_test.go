@@ -2,8 +2,12 @@ package validation
 
 import (
 	"encoding/json"
+	"math"
 	"os"
+	"strings"
 	"testing"
+
+	"schedplay/sim"
 )
 
 // The rule, worked by hand from the examples.
@@ -143,4 +147,25 @@ func committedClaims(t *testing.T) Claims {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// TestForksPerElapsed: a table measured by a task's exit (kernbench: make's
+// exit is the elapsed time) compares the tasks forked per second of that
+// time, so two runs of the same jobs compare as their elapsed times do; a
+// run whose task did not exit is an error naming it, not a zero.
+func TestForksPerElapsed(t *testing.T) {
+	run := func(exitMS float64) *sim.Metrics {
+		return &sim.Metrics{SimMS: 6000, Forks: 1280, Tasks: []sim.TaskMetrics{{Name: "cc/0"}, {Name: "make/0", ExitMS: exitMS}}}
+	}
+	before, err := forksPerElapsed(run(2000), "make/0")
+	if err != nil || before != 640 {
+		t.Fatalf("1280 jobs, make exits at 2000 ms: %v forks/s (%v), want 640", before, err)
+	}
+	after, _ := forksPerElapsed(run(1600), "make/0")
+	if r := after / before; math.Abs(r-2000.0/1600) > 1e-12 {
+		t.Errorf("after÷before %v, want the elapsed times' before÷after %v", r, 2000.0/1600)
+	}
+	if _, err := forksPerElapsed(run(0), "make/0"); err == nil || !strings.Contains(err.Error(), "make/0 did not exit") {
+		t.Errorf("make never exits: %v", err)
+	}
 }
