@@ -383,31 +383,18 @@ func seed004Stories() []*Story {
 // kernbenchExit is make's exit time (ms) on kernbench-numaq at base
 // v2.6.8 with the given runqueue and make -j tokens.
 func kernbenchExit(sched, tokens string, seed uint64) (float64, error) {
-	sc, err := scenarios.Preset("kernbench-numaq")
+	t := &Table{ID: "kernbench-j", Preset: "kernbench-numaq", Sets: []string{"policy.base=v2.6.8"}}
+	sc, err := t.build(&Point{Label: "-j" + tokens}, []string{"policy.cpu_scheduler=" + sched, "tasks.make.program[0].repeat=" + tokens}, seed)
 	if err != nil {
 		return 0, err
 	}
-	for _, kv := range [][2]string{{"policy.base", "v2.6.8"}, {"policy.cpu_scheduler", sched}, {"tasks.make.program[0].repeat", tokens}, {"seed", fmt.Sprint(seed)}} {
-		if err := sc.Set(kv[0], kv[1]); err != nil {
-			return 0, err
-		}
+	j := &job{scen: sc, scale: 1, family: -1}
+	j.run()
+	if j.err != nil {
+		return 0, j.err
 	}
-	cfg, err := sc.Config()
-	if err != nil {
-		return 0, err
-	}
-	s, err := sim.New(cfg)
-	if err != nil {
-		return 0, err
-	}
-	s.Run()
-	if err := s.Err(); err != nil {
-		return 0, err
-	}
-	for _, t := range s.Metrics().Tasks {
-		if t.Name == "make/0" && t.ExitMS > 0 {
-			return t.ExitMS, nil
-		}
+	if ms, ok := exitMS(&j.m, "make/0"); ok {
+		return ms, nil
 	}
 	return 0, fmt.Errorf("kernbench-numaq %s -j%s seed %d: make did not exit", sched, tokens, seed)
 }

@@ -328,12 +328,20 @@ func (j *job) run() {
 // forksPerElapsed is a run's tasks forked per second of task's lifetime up
 // to its exit (Table.ElapsedTask).
 func forksPerElapsed(m *sim.Metrics, task string) (float64, error) {
-	for _, t := range m.Tasks {
-		if t.Name == task && t.ExitMS > 0 {
-			return float64(m.Forks) * 1000 / t.ExitMS, nil
-		}
+	if ms, ok := exitMS(m, task); ok {
+		return float64(m.Forks) * 1000 / ms, nil
 	}
 	return 0, fmt.Errorf("%s did not exit in the %.0f ms simulated", task, m.SimMS)
+}
+
+// exitMS is when task exited in the run (false if it did not).
+func exitMS(m *sim.Metrics, task string) (float64, bool) {
+	for _, t := range m.Tasks {
+		if t.Name == task && t.ExitMS > 0 {
+			return t.ExitMS, true
+		}
+	}
+	return 0, false
 }
 
 // runAll runs the jobs on workers goroutines; each job is its own
