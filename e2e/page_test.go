@@ -593,6 +593,12 @@ func TestMetricsPanelFits(t *testing.T) {
 				if opsShown != (c.preset == "tbench-pairs") {
 					t.Errorf("%s: the ops rows shown: %v", c.preset, opsShown)
 				}
+				// ...and their last exit, in seconds, is (tbench's tasks
+				// never exit: hidden).
+				lastShown := eval[bool](tb, `document.getElementById("m-last-exit").offsetParent !== null`)
+				if last := eval[string](tb, `document.getElementById("mb-last-exit").textContent`); lastShown != (c.preset == "kernbench-numaq") || lastShown && !regexp.MustCompile(`^0\.\d{3}$`).MatchString(last) {
+					t.Errorf("%s: the last exit row shown %v, B's %q at %d ms", c.preset, lastShown, last, c.ms)
+				}
 				if c.preset != "tbench-pairs" {
 					return
 				}

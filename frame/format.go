@@ -166,6 +166,8 @@ type Metric struct {
 func oneDecimal(x float64) string  { return FormatFixed(x, 1) }
 func twoDecimals(x float64) string { return FormatFixed(x, 2) }
 
+func threeDecimals(x float64) string { return FormatFixed(x, 3) }
+
 // Metrics are the metrics the front ends show, in the page's order.
 var Metrics = []Metric{
 	{"ops-per-s", "ops/s", "ops/s", "", +1, func(m *sim.Metrics) float64 { return m.OpsPerS }, FormatCount},
@@ -173,6 +175,10 @@ var Metrics = []Metric{
 	// Jobs done where a workload's tasks exit instead of looping (a make's
 	// jobs, SDET's commands): more in the same time is more work done.
 	{"exits", "tasks exited", "exited", "", +1, func(m *sim.Metrics) float64 { return float64(m.Exits) }, FormatCount},
+	// When a task last exited, where every task exits (CountsExits): once
+	// all have, the workload's elapsed time (a kernbench's make exits
+	// after its last job), which is the number its benchmark reports.
+	{"last-exit", "last exit", "last exit", " s", -1, func(m *sim.Metrics) float64 { return m.LastExitMS / 1000 }, threeDecimals},
 	{"p50", "wake-up p50", "p50", " µs", -1, func(m *sim.Metrics) float64 { return m.WakeupLatencyUS.P50 }, oneDecimal},
 	{"p99", "wake-up p99", "p99", " µs", -1, func(m *sim.Metrics) float64 { return m.WakeupLatencyUS.P99 }, oneDecimal},
 	{"busy", "busy", "busy", " %", 0, func(m *sim.Metrics) float64 { return m.BusyPct }, oneDecimal},
@@ -194,6 +200,17 @@ var Metrics = []Metric{
 // Migrations come second: a narrow table shows the first ones that fit,
 // and moves are what the page is about.
 var CanvasMetrics = []string{"ops-per-s", "migrations", "p50", "p99", "iwo", "busy"}
+
+// FormatShort is r's spelling in the canvas' A/B table: FormatValue's two
+// or three digits ("1.3k"), except where those would hide the difference
+// the row is there to show (a kernbench's elapsed 1.648 against 1.653 s
+// read "1.6" against "1.7").
+func (r Metric) FormatShort(v float64) string {
+	if r.ID == "last-exit" {
+		return r.Format(v)
+	}
+	return FormatValue(v)
+}
 
 // FormatNarrow is r's spelling in a narrow column (the page's A/B table
 // in its side panel, four columns in 18rem): a value of a million or more
@@ -231,14 +248,18 @@ func (r Metric) FormatNarrow(v float64) (text string, full bool) {
 }
 
 // CountsExits reports whether a run's throughput is its tasks' exits, not
-// its ops: neither side counts an op (a workload whose tasks exit instead
-// of looping: kernbench's make; SDET's users loop, so it counts ops) and a
-// task exited. b is nil without A/B. The canvas' A/B table
-// (CanvasMetricsFor), its throughput chart (render.ChartStyle.Exits), the
-// talk strip and the page's table all ask this.
+// its ops: every task's program exits (sim.Metrics.CountsExits, kernbench's
+// make and its jobs; SDET's users loop, so it counts ops), or neither side
+// has counted an op and a task exited. b is nil without A/B. The canvas'
+// A/B table (CanvasMetricsFor), its throughput chart
+// (render.ChartStyle.Exits), the talk strip and the page's table all ask
+// this.
 func CountsExits(a, b *sim.Metrics) bool {
 	if a == nil {
 		return false
+	}
+	if a.CountsExits && (b == nil || b.CountsExits) {
+		return true
 	}
 	var bOps, bExits int64
 	if b != nil {
@@ -247,20 +268,19 @@ func CountsExits(a, b *sim.Metrics) bool {
 	return a.Ops == 0 && bOps == 0 && a.Exits+bExits > 0
 }
 
-// CanvasMetricsFor are CanvasMetrics for two runs: where the runs count
-// exits (CountsExits), the table leads with the tasks exited instead of
-// an ops/s of 0 against 0.
+// CanvasExitMetrics are CanvasMetrics where the runs count exits: the
+// tasks exited and when the last one did (the elapsed time a kernbench
+// reports) lead, and the idle while overloaded that decides it comes
+// before the moves.
+var CanvasExitMetrics = []string{"exits", "last-exit", "iwo", "migrations", "p99", "busy"}
+
+// CanvasMetricsFor are CanvasMetrics for two runs, or CanvasExitMetrics
+// where they count exits (CountsExits) instead of an ops/s of 0 against 0.
 func CanvasMetricsFor(a, b *sim.Metrics) []string {
-	if !CountsExits(a, b) {
-		return CanvasMetrics
+	if CountsExits(a, b) {
+		return CanvasExitMetrics
 	}
-	out := append([]string(nil), CanvasMetrics...)
-	for i, id := range out {
-		if id == "ops-per-s" {
-			out[i] = "exits"
-		}
-	}
-	return out
+	return CanvasMetrics
 }
 
 // MetricByID returns the row with id.

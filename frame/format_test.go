@@ -141,6 +141,12 @@ func TestCountsExits(t *testing.T) {
 		{run(0, 0), run(0, 3), true},  // side B's first job exited
 		{run(3, 3), run(0, 3), false}, // aim9: a finished worker is an op
 		{nil, nil, false},             // no metrics yet
+		// kernbench before its first job's exit: every program exits, so
+		// it counts exits from the start (not "0 ops/s" until the first).
+		{&sim.Metrics{CountsExits: true}, nil, true},
+		{&sim.Metrics{CountsExits: true}, &sim.Metrics{CountsExits: true}, true},
+		// A/B of two workloads, only one of which exits: the rule above.
+		{&sim.Metrics{CountsExits: true}, run(0, 0), false},
 	} {
 		if got := CountsExits(c.a, c.b); got != c.want {
 			t.Errorf("CountsExits(%+v, %+v) = %v", c.a, c.b, got)
@@ -161,7 +167,7 @@ func TestCanvasMetricsFor(t *testing.T) {
 		{run(0, 5), run(1, 5), "ops-per-s"},
 	} {
 		ids := CanvasMetricsFor(c.a, c.b)
-		if ids[0] != c.first || len(ids) != len(CanvasMetrics) {
+		if ids[0] != c.first || len(ids) != len(CanvasMetrics) || (c.first == "exits") != (ids[1] == "last-exit") {
 			t.Errorf("ops %d/%d, exits %d/%d: %v", c.a.Ops, c.b.Ops, c.a.Exits, c.b.Exits, ids)
 		}
 	}

@@ -60,6 +60,8 @@ type DiffRow struct {
 	// Better: +1 if more is better, -1 if less is better, 0 if neither.
 	Better int
 	Unit   string
+	// Format spells a value (frame.Metric.FormatShort).
+	Format func(float64) string
 }
 
 // DiffRows are the metrics the A/B table compares (frame.CanvasMetricsFor).
@@ -68,7 +70,7 @@ func DiffRows(a, b *sim.Metrics) []DiffRow {
 	rows := make([]DiffRow, 0, len(ids))
 	for _, id := range ids {
 		m, _ := frame.MetricByID(id)
-		rows = append(rows, DiffRow{m.Name, m.Short, m.Value(a), m.Value(b), m.Better, m.Unit})
+		rows = append(rows, DiffRow{m.Name, m.Short, m.Value(a), m.Value(b), m.Better, m.Unit, m.FormatShort})
 	}
 	return rows
 }
@@ -183,7 +185,7 @@ func diffCells(a, b *sim.Metrics) ([]DiffRow, []diffCell) {
 	cells := make([]diffCell, len(rows))
 	for i, row := range rows {
 		c := &cells[i]
-		c.a, c.b = frame.FormatValue(row.A), frame.FormatValue(row.B)
+		c.a, c.b = row.Format(row.A), row.Format(row.B)
 		if ch, ok := row.Change(); ok {
 			c.ch, c.chC = frame.FormatChange(ch), row.Verdict()
 		} else if row.A == row.B {

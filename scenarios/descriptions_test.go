@@ -161,9 +161,11 @@ var descriptionClaims = map[string]func(r *runs) []string{
 					fmt.Sprintf("v3.8: -j32 %.0f ms with exec balancing against %.0f ms without, while CPUs idle with jobs queued elsewhere for %.0f against %.0f ms; -j256 %.0f against %.0f; unlimited %.0f against %.0f; -j16 %.0f against %.0f (%.0f against %.0f ms idle while overloaded)",
 						a.exit, b.exit, a.idle, b.idle, c.exit, d.exit, e.exit, f.exit, g.exit, h.exit, g.idle, h.idle),
 					// Chapter 4: side B (exec balancing off) against A at -j32.
-					fmt.Sprintf("for %.0f ms against %.0f, yet make -j32 exits at %.0f ms against %.0f", b.idle, a.idle, b.exit, a.exit),
+					// In seconds, as the A/B table and the talk strip
+					// spell the last exit.
+					fmt.Sprintf("for %.0f ms against %.0f, yet make -j32 exits at %.3f s against %.3f s", b.idle, a.idle, b.exit/1000, a.exit/1000),
 					// Chapter 5: the same at -j16.
-					fmt.Sprintf("make exits at %.0f ms against %.0f (%s)", h.exit, g.exit, pct(h.exit, g.exit)))
+					fmt.Sprintf("make exits at %.3f s against %.3f s (%s)", h.exit/1000, g.exit/1000, pct(h.exit, g.exit)))
 			} else {
 				out = append(out, fmt.Sprintf("v6.17: %.0f against %.0f, %.0f against %.0f, %.0f against %.0f, %.0f against %.0f", a.exit, b.exit, c.exit, d.exit, e.exit, f.exit, g.exit, h.exit))
 			}

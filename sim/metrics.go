@@ -36,6 +36,15 @@ type Metrics struct {
 	Exits        int64       `json:"exits"`
 	LiveTasksMax int         `json:"live_tasks_max"`
 	LifetimeUS   Percentiles `json:"lifetime_us"`
+	// LastExitMS is when a task last exited (absent: none has). Where every
+	// task exits (CountsExits) it is, once all have, the workload's elapsed
+	// time: a kernbench's make exits after its last job.
+	LastExitMS float64 `json:"last_exit_ms,omitzero"`
+	// CountsExits: every task group's program has an exit step, so no task
+	// ever completes a pass and no op is counted; the run's throughput is
+	// its exits (kernbench's make and its jobs; SDET's users loop, so it
+	// counts ops). A property of the scenario, true from the run's start.
+	CountsExits bool `json:"counts_exits,omitempty"`
 	// Costs is where the cost model's time went (cost_breakdown).
 	Costs     CostBreakdown `json:"cost_breakdown"`
 	Tasks     []TaskMetrics `json:"tasks"`
@@ -222,6 +231,7 @@ type metricsAcc struct {
 	runqWait           hist
 	forks, execs       int64
 	exits              int64
+	lastExit           int64 // when a task last exited, ns (0: none has)
 	liveMax            int
 	lifetime           hist
 	// idle-while-overloaded: the integral over time of min(idle CPUs,
@@ -381,6 +391,10 @@ func (s *Sim) Metrics() Metrics {
 	mg.Exec = m.mig[CauseExec]
 	out.Forks, out.Execs, out.Exits, out.LiveTasksMax = m.forks, m.execs, m.exits, m.liveMax
 	out.LifetimeUS = m.lifetime.percentiles()
+	if m.exits > 0 {
+		out.LastExitMS = round3(float64(m.lastExit) / 1e6)
+	}
+	out.CountsExits = s.countsExits
 	for _, v := range m.mig {
 		mg.Total += v
 	}

@@ -94,6 +94,7 @@ func (s *Sim) notifyParent(rq *RQ, p *Task) {
 func (s *Sim) reap(rq *RQ, p *Task) {
 	s.live--
 	s.m.exits++
+	s.m.lastExit = s.now
 	p.exitTime = s.now
 	s.m.lifetime.add(s.now - p.forkTime)
 	if p.parent >= 0 {

@@ -199,6 +199,24 @@ func TestForkPlacement(t *testing.T) {
 		if life := m.LifetimeUS.Max; life < 3000 || life > 3500 {
 			t.Errorf("%s: sh lived %.0f us, want about 3000", s.era.name, life)
 		}
+		// Every program exits, so the run counts exits, and sh's exit is
+		// the last: its time is the workload's elapsed time.
+		if sh := m.Tasks[0]; !m.CountsExits || m.LastExitMS != sh.ExitMS || sh.ExitMS < 3 {
+			t.Errorf("%s: counts exits %v, last exit %v ms, sh's %v ms", s.era.name, m.CountsExits, m.LastExitMS, sh.ExitMS)
+		}
+	}
+	// A program that loops counts ops, whatever exits beside it.
+	cfg := &Config{Seed: 1, Duration: 5e6, Machine: twoNodes(), Tasks: []TaskGroup{
+		{Name: "loop", Count: 1, Program: []Step{{Op: OpRun, Dur: 50e3}, {Op: OpSleep, Dur: 50e3}}},
+		{Name: "once", Count: 1, Program: []Step{{Op: OpRun, Dur: 50e3}, {Op: OpExit}}},
+	}}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.RunUntil(cfg.Duration)
+	if m := s.Metrics(); m.CountsExits || m.Exits != 1 || m.LastExitMS <= 0 {
+		t.Errorf("a looping and an exiting task: counts exits %v, %d exits, the last at %v ms", m.CountsExits, m.Exits, m.LastExitMS)
 	}
 }
 

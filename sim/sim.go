@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // Task is a task_struct with its sched_entity and the workload program it runs.
@@ -343,11 +344,13 @@ type Sim struct {
 	nSlots    []int
 	live      int // tasks forked and not exited
 	maxLive   int
-	maxForks  int64
-	enqSeq    int64
-	orderBuf  []*Task
-	candBuf   []*Task
-	movedBuf  []*Task // lbEnv.moved's backing array, reused by every balancing pass
+	// countsExits: every group's program exits (Metrics.CountsExits).
+	countsExits bool
+	maxForks    int64
+	enqSeq      int64
+	orderBuf    []*Task
+	candBuf     []*Task
+	movedBuf    []*Task // lbEnv.moved's backing array, reused by every balancing pass
 
 	// Trace.
 	hash      uint64
@@ -614,6 +617,10 @@ func (s *Sim) buildTasks() error {
 		}
 	}
 	s.m.liveMax = s.live
+	s.countsExits = len(s.cfg.Tasks) > 0
+	for gi := range s.cfg.Tasks {
+		s.countsExits = s.countsExits && slices.ContainsFunc(s.cfg.Tasks[gi].Program, func(st Step) bool { return st.Op == OpExit })
+	}
 	return nil
 }
 

@@ -107,6 +107,20 @@ func TestMetricCells(t *testing.T) {
 	if s := Strip(ka, nil); !strings.HasPrefix(s, "320 tasks exited") {
 		t.Errorf("kernbench's strip %q", s)
 	}
+	// After its make's exit the strip says when each side's last task
+	// exited: the elapsed time the seed's kernbench table compares.
+	ka.LastExitMS, kb.LastExitMS = 1648.042, 1653.2
+	if s := Strip(ka, kb); !strings.HasSuffix(s, " · last exit A 1.648 s, B 1.653 s (+0%)") {
+		t.Errorf("kernbench's A/B strip after its exits %q", s)
+	}
+	if s := Strip(ka, nil); !strings.HasPrefix(s, "320 tasks exited, the last at 1.648 s · ") {
+		t.Errorf("kernbench's strip after its exits %q", s)
+	}
+	// Before its first job's exit: tasks exited (every program exits), not
+	// "0 ops/s".
+	if s := Strip(&sim.Metrics{CountsExits: true}, nil); !strings.HasPrefix(s, "0 tasks exited · ") {
+		t.Errorf("kernbench's strip before its first exit %q", s)
+	}
 }
 
 // TestEventLogCountsMissedFrames: issue 18, item 7. A listener whose

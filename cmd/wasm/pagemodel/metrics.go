@@ -51,22 +51,40 @@ func narrowCell(id string, r frame.Metric, v float64) Cell {
 
 // Strip is talk mode's one-line summary of the metrics (A, or A against B).
 // It leads with the throughput, or with the tasks exited where the runs
-// count exits (frame.CountsExits: kernbench's make), whose ops/s is 0.
+// count exits (frame.CountsExits: kernbench's make), whose ops/s is 0; there
+// the last exit, once every task has exited the workload's elapsed time
+// (what a kernbench reports), takes the moves' place.
 func Strip(a, b *sim.Metrics) string {
-	unit, val := "ops/s", func(m *sim.Metrics) float64 { return m.OpsPerS }
 	if frame.CountsExits(a, b) {
-		unit, val = "tasks exited", func(m *sim.Metrics) float64 { return float64(m.Exits) }
+		return exitStrip(a, b)
 	}
 	if b == nil {
-		return fmt.Sprintf("%s %s · wake-up p99 %s µs · %s migrations · idle while overloaded %.1f ms",
-			frame.FormatCount(val(a)), unit, frame.FormatFixed(a.WakeupLatencyUS.P99, 1),
+		return fmt.Sprintf("%s ops/s · wake-up p99 %s µs · %s migrations · idle while overloaded %.1f ms",
+			frame.FormatCount(a.OpsPerS), frame.FormatFixed(a.WakeupLatencyUS.P99, 1),
 			frame.FormatCount(float64(a.Migrations.Total)), a.IdleWhileOverloadedMS)
 	}
-	// "A 1 000 ops/s · B 1 500 ops/s", or "tasks exited A 320 · B 128".
-	sides := fmt.Sprintf("A %s %s · B %s %s", frame.FormatCount(val(a)), unit, frame.FormatCount(val(b)), unit)
-	if unit != "ops/s" {
-		sides = fmt.Sprintf("%s A %s · B %s", unit, frame.FormatCount(val(a)), frame.FormatCount(val(b)))
-	}
-	return fmt.Sprintf("%s (%s) · migrations A %s, B %s", sides, frame.FormatDelta(val(a), val(b), frame.FormatCount),
+	// "A 1 000 ops/s · B 1 500 ops/s (+50%) · migrations A 10, B 12".
+	return fmt.Sprintf("A %s ops/s · B %s ops/s (%s) · migrations A %s, B %s", frame.FormatCount(a.OpsPerS), frame.FormatCount(b.OpsPerS),
+		frame.FormatDelta(a.OpsPerS, b.OpsPerS, frame.FormatCount),
 		frame.FormatCount(float64(a.Migrations.Total)), frame.FormatCount(float64(b.Migrations.Total)))
+}
+
+// exitStrip is Strip for runs that count exits: "tasks exited A 1 281 · B
+// 1 281 (=) · last exit A 1.648 s, B 1.653 s (+0%)".
+func exitStrip(a, b *sim.Metrics) string {
+	last, _ := frame.MetricByID("last-exit")
+	if b == nil {
+		s := fmt.Sprintf("%s tasks exited", frame.FormatCount(float64(a.Exits)))
+		if a.Exits > 0 {
+			s += fmt.Sprintf(", the last at %s s", last.Format(last.Value(a)))
+		}
+		return fmt.Sprintf("%s · wake-up p99 %s µs · %s migrations · idle while overloaded %.1f ms", s,
+			frame.FormatFixed(a.WakeupLatencyUS.P99, 1), frame.FormatCount(float64(a.Migrations.Total)), a.IdleWhileOverloadedMS)
+	}
+	ea, eb := float64(a.Exits), float64(b.Exits)
+	s := fmt.Sprintf("tasks exited A %s · B %s (%s)", frame.FormatCount(ea), frame.FormatCount(eb), frame.FormatDelta(ea, eb, frame.FormatCount))
+	if la, lb := last.Value(a), last.Value(b); la > 0 && lb > 0 {
+		s += fmt.Sprintf(" · last exit A %s s, B %s s (%s)", last.Format(la), last.Format(lb), frame.FormatDelta(la, lb, last.Format))
+	}
+	return s
 }
