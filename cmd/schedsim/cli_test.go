@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -200,6 +201,42 @@ func TestRunTable(t *testing.T) {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("table lacks %q:\n%s", want, stdout)
 		}
+	}
+}
+
+// TestRunTableExits: kernbench's tasks all exit, so its table leads with
+// the tasks exited and the last exit (make's: the build's elapsed time), not
+// "ops 0 (0.00/s)"; its processes have a line, and its migrations by cause
+// add up to the total (the exec migrations were left out of the list).
+func TestRunTableExits(t *testing.T) {
+	code, stdout, stderr := schedsim(t, "run", "-json", "-set", "duration=100ms", "kernbench-numaq")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var m sim.Metrics
+	if err := json.Unmarshal([]byte(stdout), &m); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = schedsim(t, "run", "-set", "duration=100ms", "kernbench-numaq")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	mg := m.Migrations
+	for _, want := range []string{
+		fmt.Sprintf("\ntasks exited           %d, the last at %.3f ms\n", m.Exits, m.LastExitMS),
+		fmt.Sprintf("\nmigrations             %d: wakeup %d, balance %d, newidle %d, nohz %d, active %d, fork %d, exec %d\n",
+			mg.Total, mg.Wakeup, mg.Balance, mg.Newidle, mg.Nohz, mg.Active, mg.Fork, mg.Exec),
+		fmt.Sprintf("\nprocesses              forks %d, execs %d, exits %d, at most %d alive; ", m.Forks, m.Execs, m.Exits, m.LiveTasksMax),
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("table lacks %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout, "\nops ") || !m.CountsExits || m.Exits == 0 || mg.Exec == 0 {
+		t.Errorf("counts exits %v, %d exits, %d exec migrations:\n%s", m.CountsExits, m.Exits, mg.Exec, stdout)
+	}
+	if sum := mg.Wakeup + mg.Balance + mg.Newidle + mg.Nohz + mg.Active + mg.Fork + mg.Exec; sum != mg.Total {
+		t.Errorf("migrations by cause add up to %d of %d", sum, mg.Total)
 	}
 }
 

@@ -145,16 +145,30 @@ func writeTable(w io.Writer, m *sim.Metrics) {
 		return fmt.Sprintf("p50 %.1f  p95 %.1f  p99 %.1f  max %.1f  mean %.1f  (n %d)", p.P50, p.P95, p.P99, p.Max, p.Mean, p.N)
 	}
 	mg := m.Migrations
-	fmt.Fprintf(tw, "ops\t%d (%.2f/s)\n", m.Ops, m.OpsPerS)
+	if m.CountsExits {
+		// Every task exits (kernbench's make and its jobs): no op is ever
+		// counted, and the last exit is the workload's elapsed time.
+		fmt.Fprintf(tw, "tasks exited\t%d", m.Exits)
+		if m.Exits > 0 {
+			fmt.Fprintf(tw, ", the last at %.3f ms", m.LastExitMS)
+		}
+		fmt.Fprintln(tw)
+	} else {
+		fmt.Fprintf(tw, "ops\t%d (%.2f/s)\n", m.Ops, m.OpsPerS)
+	}
 	fmt.Fprintf(tw, "busy\t%.1f%%\n", m.BusyPct)
 	fmt.Fprintf(tw, "idle while overloaded\t%.2f ms\n", m.IdleWhileOverloadedMS)
 	fmt.Fprintf(tw, "wake-up latency us\t%s\n", pct(m.WakeupLatencyUS))
 	fmt.Fprintf(tw, "run-queue wait us\t%s\n", pct(m.RunqWaitUS))
 	fmt.Fprintf(tw, "wake-ups\t%d\n", m.Wakeups)
 	fmt.Fprintf(tw, "context switches\t%d (preemptions %d)\n", m.CtxSwitches, m.Preemptions)
-	fmt.Fprintf(tw, "migrations\t%d: wakeup %d, balance %d, newidle %d, nohz %d, active %d, fork %d\n",
-		mg.Total, mg.Wakeup, mg.Balance, mg.Newidle, mg.Nohz, mg.Active, mg.Fork)
+	fmt.Fprintf(tw, "migrations\t%d: wakeup %d, balance %d, newidle %d, nohz %d, active %d, fork %d, exec %d\n",
+		mg.Total, mg.Wakeup, mg.Balance, mg.Newidle, mg.Nohz, mg.Active, mg.Fork, mg.Exec)
 	fmt.Fprintf(tw, "  by distance\tsmt %d, cluster %d, llc %d, package %d, numa %d\n", mg.SMT, mg.Cluster, mg.LLC, mg.Package, mg.NUMA)
+	if m.Forks+m.Execs+m.Exits > 0 {
+		fmt.Fprintf(tw, "processes\tforks %d, execs %d, exits %d, at most %d alive; lifetime us %s\n",
+			m.Forks, m.Execs, m.Exits, m.LiveTasksMax, pct(m.LifetimeUS))
+	}
 	fmt.Fprintf(tw, "search cost\t%.3f ms, %.2f CPUs examined per wake-up\n", m.SearchCostMS, m.CPUsExaminedPerWakeup)
 	cpu, lat := costLines(m.Costs)
 	fmt.Fprintf(tw, "CPU time charged ms\t%s\n", cpu)
