@@ -31,11 +31,14 @@ type Metrics struct {
 	// alive and their exits count): children forked by fork steps, exec
 	// steps run, tasks exited, the most tasks alive at once, and the
 	// lifetimes of exited tasks (fork to exit).
-	Forks        int64       `json:"forks"`
-	Execs        int64       `json:"execs"`
-	Exits        int64       `json:"exits"`
-	LiveTasksMax int         `json:"live_tasks_max"`
-	LifetimeUS   Percentiles `json:"lifetime_us"`
+	Forks        int64 `json:"forks"`
+	Execs        int64 `json:"execs"`
+	Exits        int64 `json:"exits"`
+	LiveTasksMax int   `json:"live_tasks_max"`
+	// LiveTasks are the tasks alive now (forked or started, not exited):
+	// 0 once a workload whose tasks all exit has finished.
+	LiveTasks  int         `json:"live_tasks"`
+	LifetimeUS Percentiles `json:"lifetime_us"`
 	// LastExitMS is when a task last exited (absent: none has). Where every
 	// task exits (CountsExits) it is, once all have, the workload's elapsed
 	// time: a kernbench's make exits after its last job.
@@ -389,7 +392,7 @@ func (s *Sim) Metrics() Metrics {
 	mg.Wakeup, mg.Balance, mg.Newidle = m.mig[CauseWakeup], m.mig[CauseBalance], m.mig[CauseNewidle]
 	mg.Nohz, mg.Active, mg.Fork = m.mig[CauseNohz], m.mig[CauseActive], m.mig[CauseFork]
 	mg.Exec = m.mig[CauseExec]
-	out.Forks, out.Execs, out.Exits, out.LiveTasksMax = m.forks, m.execs, m.exits, m.liveMax
+	out.Forks, out.Execs, out.Exits, out.LiveTasksMax, out.LiveTasks = m.forks, m.execs, m.exits, m.liveMax, s.live
 	out.LifetimeUS = m.lifetime.percentiles()
 	if m.exits > 0 {
 		out.LastExitMS = round3(float64(m.lastExit) / 1e6)

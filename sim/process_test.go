@@ -201,8 +201,8 @@ func TestForkPlacement(t *testing.T) {
 		}
 		// Every program exits, so the run counts exits, and sh's exit is
 		// the last: its time is the workload's elapsed time.
-		if sh := m.Tasks[0]; !m.CountsExits || m.LastExitMS != sh.ExitMS || sh.ExitMS < 3 {
-			t.Errorf("%s: counts exits %v, last exit %v ms, sh's %v ms", s.era.name, m.CountsExits, m.LastExitMS, sh.ExitMS)
+		if sh := m.Tasks[0]; !m.CountsExits || m.LastExitMS != sh.ExitMS || sh.ExitMS < 3 || m.LiveTasks != 0 {
+			t.Errorf("%s: counts exits %v, last exit %v ms, sh's %v ms, %d alive", s.era.name, m.CountsExits, m.LastExitMS, sh.ExitMS, m.LiveTasks)
 		}
 	}
 	// A program that loops counts ops, whatever exits beside it.
@@ -215,8 +215,8 @@ func TestForkPlacement(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.RunUntil(cfg.Duration)
-	if m := s.Metrics(); m.CountsExits || m.Exits != 1 || m.LastExitMS <= 0 {
-		t.Errorf("a looping and an exiting task: counts exits %v, %d exits, the last at %v ms", m.CountsExits, m.Exits, m.LastExitMS)
+	if m := s.Metrics(); m.CountsExits || m.Exits != 1 || m.LastExitMS <= 0 || m.LiveTasks != 1 {
+		t.Errorf("a looping and an exiting task: counts exits %v, %d exits, the last at %v ms, %d alive", m.CountsExits, m.Exits, m.LastExitMS, m.LiveTasks)
 	}
 }
 

@@ -25,7 +25,9 @@ const usage = `usage:
       run a scenario and print its metrics (a table, or JSON with -json)
   schedsim sweep -vary path=v1,v2,... [-compare path=a,b,...] [-set path=value]... [-json] FILE|PRESET
       run one simulation per cell: a row per -vary value, a column per
-      -compare value, ops/s in the cells; cells run in parallel.
+      -compare value, ops/s in the cells (where every task exits, as
+      kernbench's do, the elapsed ms: when the last one exited); cells
+      run in parallel.
       A path may be several paths joined by '+', set to the same value:
       -vary tasks.client.count+tasks.server.count=1,5,10
   schedsim validate FILE|PRESET

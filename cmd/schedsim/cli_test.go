@@ -226,7 +226,7 @@ func TestRunTableExits(t *testing.T) {
 		fmt.Sprintf("\ntasks exited           %d, the last at %.3f ms\n", m.Exits, m.LastExitMS),
 		fmt.Sprintf("\nmigrations             %d: wakeup %d, balance %d, newidle %d, nohz %d, active %d, fork %d, exec %d\n",
 			mg.Total, mg.Wakeup, mg.Balance, mg.Newidle, mg.Nohz, mg.Active, mg.Fork, mg.Exec),
-		fmt.Sprintf("\nprocesses              forks %d, execs %d, exits %d, at most %d alive; ", m.Forks, m.Execs, m.Exits, m.LiveTasksMax),
+		fmt.Sprintf("\nprocesses              forks %d, execs %d, exits %d, at most %d alive, %d at the end; ", m.Forks, m.Execs, m.Exits, m.LiveTasksMax, m.LiveTasks),
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("table lacks %q:\n%s", want, stdout)
@@ -312,6 +312,29 @@ func TestSweep(t *testing.T) {
 	lines = strings.Split(stdout, "\n")
 	if code != 0 || len(lines) < 5 || !reflect.DeepEqual(strings.Fields(lines[2]), []string{"tasks.hog.count+tasks.light.count", "ops/s"}) {
 		t.Fatalf("multi-path sweep: exit %d\n%s", code, stdout)
+	}
+}
+
+// TestSweepElapsed: kernbench's tasks all exit, so its ops/s is 0 in every
+// cell; the table is its elapsed time instead (the last exit, as kernbench
+// prints it), and a cell whose build outlasts the run says so.
+func TestSweepElapsed(t *testing.T) {
+	code, stdout, stderr := schedsim(t, "sweep", "-vary", "duration=20ms,3s", "kernbench-numaq")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	if len(lines) != 6 || !strings.Contains(lines[0], ": elapsed ms (when the last task exited) over ") ||
+		!reflect.DeepEqual(strings.Fields(lines[2]), []string{"duration", "elapsed"}) ||
+		lines[5] != "# + tasks still alive at the end: the workload took longer than the time simulated (shown)" {
+		t.Fatalf("sweep table:\n%s", stdout)
+	}
+	full, _ := runJSON(t, "-set", "duration=3s", "kernbench-numaq")
+	if got, want := strings.Fields(lines[3]), []string{"20ms", "20.0+"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("20 ms row %q, want %q", got, want)
+	}
+	if got, want := strings.Fields(lines[4]), []string{"3s", fmt.Sprintf("%.1f", full.LastExitMS)}; !reflect.DeepEqual(got, want) || full.LiveTasks != 0 || full.LastExitMS < 1000 {
+		t.Errorf("3 s row %q, want %q (%d tasks alive at the end)", got, want, full.LiveTasks)
 	}
 }
 

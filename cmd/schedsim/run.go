@@ -166,8 +166,8 @@ func writeTable(w io.Writer, m *sim.Metrics) {
 		mg.Total, mg.Wakeup, mg.Balance, mg.Newidle, mg.Nohz, mg.Active, mg.Fork, mg.Exec)
 	fmt.Fprintf(tw, "  by distance\tsmt %d, cluster %d, llc %d, package %d, numa %d\n", mg.SMT, mg.Cluster, mg.LLC, mg.Package, mg.NUMA)
 	if m.Forks+m.Execs+m.Exits > 0 {
-		fmt.Fprintf(tw, "processes\tforks %d, execs %d, exits %d, at most %d alive; lifetime us %s\n",
-			m.Forks, m.Execs, m.Exits, m.LiveTasksMax, pct(m.LifetimeUS))
+		fmt.Fprintf(tw, "processes\tforks %d, execs %d, exits %d, at most %d alive, %d at the end; lifetime us %s\n",
+			m.Forks, m.Execs, m.Exits, m.LiveTasksMax, m.LiveTasks, pct(m.LifetimeUS))
 	}
 	fmt.Fprintf(tw, "search cost\t%.3f ms, %.2f CPUs examined per wake-up\n", m.SearchCostMS, m.CPUsExaminedPerWakeup)
 	cpu, lat := costLines(m.Costs)

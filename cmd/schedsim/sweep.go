@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -179,12 +180,24 @@ func cmdSweep(args []string, stdout io.Writer) error {
 
 // writeSweepTable prints ops/s like the tbench tables of the seeds: the
 // varied path heads the first column, the compared values head the others.
+// Where every cell's tasks all exit (sim.Metrics.CountsExits: kernbench),
+// no op is counted, and the cells are the elapsed time instead, as a
+// kernbench table prints it: when the last task exited.
 func writeSweepTable(w io.Writer, base *scenarios.Scenario, rows, cols *axis, cells []*cell) {
 	title := base.Title
 	if title == "" {
 		title = "(untitled)"
 	}
-	fmt.Fprintf(w, "# %s: ops/s over %s simulated, seed %d\n", title, base.Duration, base.Seed)
+	unit, value := "ops/s", func(m *sim.Metrics) (string, string) { return fmt.Sprintf("%.2f", m.OpsPerS), "" }
+	if !slices.ContainsFunc(cells, func(c *cell) bool { return !c.Metrics.CountsExits }) {
+		unit, value = "elapsed ms (when the last task exited)", func(m *sim.Metrics) (string, string) {
+			if m.LiveTasks > 0 {
+				return fmt.Sprintf("%.1f", m.SimMS), "+"
+			}
+			return fmt.Sprintf("%.1f", m.LastExitMS), ""
+		}
+	}
+	fmt.Fprintf(w, "# %s: %s over %s simulated, seed %d\n", title, unit, base.Duration, base.Seed)
 	shown := func(v string) string {
 		if v == "" {
 			return "(default)" // an empty value restores the default
@@ -199,25 +212,29 @@ func writeSweepTable(w io.Writer, base *scenarios.Scenario, rows, cols *axis, ce
 		}
 	} else {
 		fmt.Fprintf(w, "# rows: %s\n", rows.label())
-		header = append(header, "ops/s")
+		header = append(header, strings.Fields(unit)[0])
 	}
 	ncols := len(header) - 1
 	table := [][]string{header}
-	stopped := false
+	stopped, running := false, false
 	for r, rv := range rows.values {
 		line := []string{shown(rv)}
 		for c := 0; c < ncols; c++ {
 			m := &cells[r*ncols+c].Metrics
-			mark := ""
+			v, mark := value(m)
 			if m.Stopped != "" {
 				mark, stopped = "*", true
 			}
-			line = append(line, fmt.Sprintf("%.2f%s", m.OpsPerS, mark))
+			running = running || mark == "+"
+			line = append(line, v+mark)
 		}
 		table = append(table, line)
 	}
 	writeColumns(w, table)
+	if running {
+		fmt.Fprintln(w, "# + tasks still alive at the end: the workload took longer than the time simulated (shown)")
+	}
 	if stopped {
-		fmt.Fprintln(w, "# * stopped early by a limit (stderr says which): ops/s over the time simulated")
+		fmt.Fprintf(w, "# * stopped early by a limit (stderr says which): %s over the time simulated\n", strings.Fields(unit)[0])
 	}
 }
