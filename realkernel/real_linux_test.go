@@ -629,3 +629,22 @@ func TestNiceSharesAndTheHarness(t *testing.T) {
 		t.Errorf("%.1f context switches a second on the real kernel (the median of %v; other threads' interruptions apart), %.1f in the simulator: want within 25 %%", cs, switches, simCS)
 	}
 }
+
+// TestRunRefusesStructuredSteps: a scenario with steps a real run cannot
+// play (kernbench's repeat, fork, exec and exit; SDET's fork) is refused
+// before anything starts, naming the task group and the step, without root
+// or tracefs.
+func TestRunRefusesStructuredSteps(t *testing.T) {
+	for name, want := range map[string]string{
+		"kernbench-numaq": "tasks.make.program: a repeat step, which has no real-kernel equivalent",
+		"sdet-numaq":      "tasks.user.program: a fork step, which has no real-kernel equivalent",
+	} {
+		s, err := scenarios.Preset(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := Run(s, Options{}); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", name, err, want)
+		}
+	}
+}

@@ -163,6 +163,14 @@ func Run(s *scenarios.Scenario, opt Options) (*Result, *Recording, error) {
 	return res, rec, err
 }
 
+// unsupportedStep names the step kinds a real run refuses, as the scenario
+// format spells them.
+var unsupportedStep = map[sim.Op]string{
+	sim.OpExec: "exec", sim.OpFork: "fork", sim.OpWaitChildren: "wait_children", sim.OpExit: "exit", sim.OpRepeat: "repeat",
+	sim.OpLock: "lock", sim.OpUnlock: "unlock", sim.OpCondWait: "cond_wait", sim.OpSignal: "signal",
+	sim.OpBroadcast: "broadcast", sim.OpBarrier: "barrier",
+}
+
 // run is Run's one pass: traced, the threads run under the tracer and
 // the result is the trace's analysis; without, only the threads' own
 // operation counts are read (Result.Ops, OpsPerS).
@@ -181,6 +189,22 @@ func run(s *scenarios.Scenario, opt Options, traced bool) (*Result, *Recording, 
 	if n == 0 {
 		return nil, nil, fmt.Errorf("tasks: the scenario has no tasks to run")
 	}
+	syncTarget := make([]bool, len(cfg.Tasks))
+	for _, g := range cfg.Tasks {
+		for _, st := range g.Program {
+			switch st.Op {
+			case sim.OpRun, sim.OpSleep, sim.OpTimer, sim.OpWake, sim.OpWait:
+			default: // processes, repeat blocks and synchronisation objects: not played here
+				return nil, nil, fmt.Errorf("tasks.%s.program: a %s step, which has no real-kernel equivalent in schedsim real yet: a real run plays run, sleep, timer, wake and wait steps (rt-app plays mutexes, conditions and barriers: schedsim export -format rtapp)",
+					g.Name, unsupportedStep[st.Op])
+			}
+		}
+		for _, st := range g.Program {
+			if st.Op == sim.OpWake && st.Sync {
+				syncTarget[st.Target] = true
+			}
+		}
+	}
 	if !AsyncPreemptOff() {
 		return nil, nil, fmt.Errorf("a real run needs GODEBUG=asyncpreemptoff=1 (the Go runtime's preemption signals would wake the threads); schedsim sets it itself")
 	}
@@ -193,21 +217,6 @@ func run(s *scenarios.Scenario, opt Options, traced bool) (*Result, *Recording, 
 	}
 	wallStart := time.Now()
 	r := &runner{clockAtRunEnd: opt.clockAtRunEnd}
-	syncTarget := make([]bool, len(cfg.Tasks))
-	for gi, g := range cfg.Tasks {
-		for si, st := range g.Program {
-			switch st.Op {
-			case sim.OpRun, sim.OpSleep, sim.OpTimer, sim.OpWake, sim.OpWait:
-			default: // a step kind added after this runner was written
-				return nil, nil, fmt.Errorf("tasks[%d].program[%d]: this kind of step has no real-kernel equivalent in schedsim real yet", gi, si)
-			}
-		}
-		for _, st := range g.Program {
-			if st.Op == sim.OpWake && st.Sync {
-				syncTarget[st.Target] = true
-			}
-		}
-	}
 	var notes []string
 	niceShift := 0
 	if opt.Isolate {
