@@ -631,12 +631,12 @@ func TestNiceSharesAndTheHarness(t *testing.T) {
 }
 
 // TestRunRefusesStructuredSteps: a scenario with steps a real run cannot
-// play (kernbench's repeat, fork, exec and exit; SDET's fork) is refused
+// play (kernbench's fork, exec and exit; SDET's fork) is refused
 // before anything starts, naming the task group and the step, without root
 // or tracefs.
 func TestRunRefusesStructuredSteps(t *testing.T) {
 	for name, want := range map[string]string{
-		"kernbench-numaq": "tasks.make.program: a repeat step, which has no real-kernel equivalent",
+		"kernbench-numaq": "tasks.make.program: a fork step, which has no real-kernel equivalent",
 		"sdet-numaq":      "tasks.user.program: a fork step, which has no real-kernel equivalent",
 	} {
 		s, err := scenarios.Preset(name)
@@ -646,5 +646,36 @@ func TestRunRefusesStructuredSteps(t *testing.T) {
 		if _, _, err := Run(s, Options{}); err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", name, err, want)
 		}
+	}
+}
+
+// TestRunRepeat: a real run plays repeat blocks as the simulator does,
+// nested ones included. The task's pass is two rounds of (three 1 ms run
+// steps, a 1 ms sleep), then 500 us of run and a 2 ms sleep: 6.5 ms of CPU a
+// pass. Played once each, a pass would be 1.5 ms; a block that never
+// ended, no pass at all.
+func TestRunRepeat(t *testing.T) {
+	needReal(t)
+	s := testdataScenario(t, "repeat.json")
+	res, _, err := Run(s, Options{Isolate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Simulate(onHost(t, s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Ops == 0 || len(res.Tasks) != 1 {
+		t.Fatalf("%d ops, %d tasks", res.Ops, len(res.Tasks))
+	}
+	perOp := res.Tasks[0].CPUMS / float64(res.Ops)
+	t.Logf("nested repeat blocks: real %d ops, %.2f ms of CPU each; simulated %d ops, %.2f ms", res.Ops, perOp, m.Ops, m.Tasks[0].CPUMS/float64(m.Ops))
+	// The last pass may be cut by the run's end: up to one pass's CPU over
+	// the ops counted (about 90 of them in 1 s).
+	if perOp < 6.5 || perOp > 6.5*1.05 {
+		t.Errorf("a pass took %.2f ms of CPU on the real kernel; the program's blocks make it 6.5 ms", perOp)
+	}
+	if d := math.Abs(float64(res.Ops-m.Ops)) / float64(m.Ops); d > 0.1 {
+		t.Errorf("real %d ops, simulated %d", res.Ops, m.Ops)
 	}
 }

@@ -166,7 +166,7 @@ func Run(s *scenarios.Scenario, opt Options) (*Result, *Recording, error) {
 // unsupportedStep names the step kinds a real run refuses, as the scenario
 // format spells them.
 var unsupportedStep = map[sim.Op]string{
-	sim.OpExec: "exec", sim.OpFork: "fork", sim.OpWaitChildren: "wait_children", sim.OpExit: "exit", sim.OpRepeat: "repeat",
+	sim.OpExec: "exec", sim.OpFork: "fork", sim.OpWaitChildren: "wait_children", sim.OpExit: "exit",
 	sim.OpLock: "lock", sim.OpUnlock: "unlock", sim.OpCondWait: "cond_wait", sim.OpSignal: "signal",
 	sim.OpBroadcast: "broadcast", sim.OpBarrier: "barrier",
 }
@@ -193,9 +193,9 @@ func run(s *scenarios.Scenario, opt Options, traced bool) (*Result, *Recording, 
 	for _, g := range cfg.Tasks {
 		for _, st := range g.Program {
 			switch st.Op {
-			case sim.OpRun, sim.OpSleep, sim.OpTimer, sim.OpWake, sim.OpWait:
-			default: // processes, repeat blocks and synchronisation objects: not played here
-				return nil, nil, fmt.Errorf("tasks.%s.program: a %s step, which has no real-kernel equivalent in schedsim real yet: a real run plays run, sleep, timer, wake and wait steps (rt-app plays mutexes, conditions and barriers: schedsim export -format rtapp)",
+			case sim.OpRun, sim.OpSleep, sim.OpTimer, sim.OpWake, sim.OpWait, sim.OpRepeat:
+			default: // processes and synchronisation objects: not played here
+				return nil, nil, fmt.Errorf("tasks.%s.program: a %s step, which has no real-kernel equivalent in schedsim real yet: a real run plays run, sleep, timer, wake, wait and repeat steps (rt-app plays mutexes, conditions and barriers: schedsim export -format rtapp)",
 					g.Name, unsupportedStep[st.Op])
 			}
 		}
@@ -493,9 +493,22 @@ func (w *worker) loopRun(r *runner) {
 	}
 	sleepUntil(start)
 	iter := 0
+	// Repeat blocks as the simulator plays them (sim/core.go): an OpRepeat
+	// step opens a frame over its next Len steps, played Count times; the
+	// program is flat, so pc walks it and a small stack of frames brings it
+	// back to a block's start.
+	type frame struct{ start, end, left int }
+	var stack [sim.MaxRepeatDepth]frame
 	for atomic.LoadUint32(&r.stop) == 0 {
-		for pc := 0; pc < len(w.prog); pc++ {
+		sp := 0
+		for pc := 0; pc < len(w.prog); {
 			st := &w.prog[pc]
+			if st.Op == sim.OpRepeat {
+				stack[sp] = frame{pc + 1, pc + 1 + st.Len, st.Count}
+				sp++
+				pc++
+				continue
+			}
 			switch st.Op {
 			case sim.OpRun:
 				runCPU(st.Dur, &r.stop)
@@ -527,6 +540,15 @@ func (w *worker) loopRun(r *runner) {
 			}
 			if atomic.LoadUint32(&r.stop) != 0 {
 				return
+			}
+			// The end of a repeat body: again from its start, or out of
+			// the block (and perhaps out of the enclosing one too).
+			for pc++; sp > 0 && pc == stack[sp-1].end; sp-- {
+				if f := &stack[sp-1]; f.left > 1 {
+					f.left--
+					pc = f.start
+					break
+				}
 			}
 		}
 		w.ops++
