@@ -4,6 +4,7 @@ package realkernel
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"os/signal"
 	"runtime"
@@ -96,6 +97,7 @@ type runner struct {
 	goWord  uint32
 	stop    uint32
 	t0, end int64
+	syncs   []syncObj // the scenario's mutexes, conditions and barriers (Config.Syncs)
 
 	clockAtRunEnd bool // Options.clockAtRunEnd
 }
@@ -167,8 +169,6 @@ func Run(s *scenarios.Scenario, opt Options) (*Result, *Recording, error) {
 // format spells them.
 var unsupportedStep = map[sim.Op]string{
 	sim.OpExec: "exec", sim.OpFork: "fork", sim.OpWaitChildren: "wait_children", sim.OpExit: "exit",
-	sim.OpLock: "lock", sim.OpUnlock: "unlock", sim.OpCondWait: "cond_wait", sim.OpSignal: "signal",
-	sim.OpBroadcast: "broadcast", sim.OpBarrier: "barrier",
 }
 
 // run is Run's one pass: traced, the threads run under the tracer and
@@ -193,9 +193,10 @@ func run(s *scenarios.Scenario, opt Options, traced bool) (*Result, *Recording, 
 	for _, g := range cfg.Tasks {
 		for _, st := range g.Program {
 			switch st.Op {
-			case sim.OpRun, sim.OpSleep, sim.OpTimer, sim.OpWake, sim.OpWait, sim.OpRepeat:
-			default: // processes and synchronisation objects: not played here
-				return nil, nil, fmt.Errorf("tasks.%s.program: a %s step, which has no real-kernel equivalent in schedsim real yet: a real run plays run, sleep, timer, wake, wait and repeat steps (rt-app plays mutexes, conditions and barriers: schedsim export -format rtapp)",
+			case sim.OpRun, sim.OpSleep, sim.OpTimer, sim.OpWake, sim.OpWait, sim.OpRepeat,
+				sim.OpLock, sim.OpUnlock, sim.OpCondWait, sim.OpSignal, sim.OpBroadcast, sim.OpBarrier:
+			default: // processes: a thread cannot exec, and the Go runtime clones new threads elsewhere
+				return nil, nil, fmt.Errorf("tasks.%s.program: a %s step, which has no real-kernel equivalent in schedsim real yet: a real run plays run, sleep, timer, wake, wait, repeat and the synchronisation steps, one thread per task instance, and a thread can neither fork a process nor exec",
 					g.Name, unsupportedStep[st.Op])
 			}
 		}
@@ -216,7 +217,10 @@ func run(s *scenarios.Scenario, opt Options, traced bool) (*Result, *Recording, 
 		return nil, nil, err
 	}
 	wallStart := time.Now()
-	r := &runner{clockAtRunEnd: opt.clockAtRunEnd}
+	r := &runner{clockAtRunEnd: opt.clockAtRunEnd, syncs: make([]syncObj, len(cfg.Syncs))}
+	for i, o := range cfg.Syncs {
+		r.syncs[i].parties = int32(o.Parties)
+	}
 	var notes []string
 	niceShift := 0
 	if opt.Isolate {
@@ -350,7 +354,10 @@ func run(s *scenarios.Scenario, opt Options, traced bool) (*Result, *Recording, 
 	for _, w := range r.w {
 		r.post(w, -1)
 	}
+	released := make(chan struct{})
+	go r.releaseSyncs(released)
 	done.Wait()
+	close(released)
 	if tr == nil {
 		res := &Result{Title: s.Title, SimMS: float64(r.end-r.t0) / 1e6}
 		for _, w := range r.w {
@@ -537,6 +544,24 @@ func (w *worker) loopRun(r *runner) {
 				if !w.wait(r) {
 					return
 				}
+			case sim.OpLock:
+				if !lockMutex(&r.syncs[st.Obj].word, &r.stop) {
+					return
+				}
+			case sim.OpUnlock:
+				unlockMutex(&r.syncs[st.Obj].word)
+			case sim.OpCondWait:
+				if !condWait(&r.syncs[st.Obj].word, &r.syncs[st.Mutex].word, &r.stop) {
+					return
+				}
+			case sim.OpSignal:
+				condWake(&r.syncs[st.Obj].word, 1)
+			case sim.OpBroadcast:
+				condWake(&r.syncs[st.Obj].word, math.MaxInt32)
+			case sim.OpBarrier:
+				if !r.syncs[st.Obj].barrier(&r.stop) {
+					return
+				}
 			}
 			if atomic.LoadUint32(&r.stop) != 0 {
 				return
@@ -659,4 +684,124 @@ func setAutogroupNice(n int) (func(), error) {
 		return nil, err
 	}
 	return func() { writeFile("/proc/self/autogroup", strings.TrimSpace(v)) }, nil
+}
+
+// syncObj is one of the scenario's synchronisation objects in a real run:
+// futex words used as glibc and rt-app use them, which is what the
+// simulator models (sim/sync.go).
+type syncObj struct {
+	// word is a mutex's lock word (glibc's lll lock: 0 free, 1 held, 2
+	// held with waiters) or a condition variable's sequence.
+	word uint32
+	// A barrier (rt-app's): a count of the tasks arrived, under a mutex,
+	// and a condition the arrivals but the last wait on.
+	m, c    uint32
+	arrived int32 // guarded by m
+	parties int32
+}
+
+// lockMutex takes a plain futex mutex as glibc's lll_lock() does: an
+// uncontended lock stays in user space; a contended one marks the word 2
+// and futex_wait()s until it takes the lock, retried when woken (another
+// task may take it first: no hand-off). It gives up when the run stops.
+//
+//go:nosplit
+func lockMutex(word, stop *uint32) bool {
+	if atomic.CompareAndSwapUint32(word, 0, 1) {
+		return true
+	}
+	for atomic.SwapUint32(word, 2) != 0 {
+		if atomic.LoadUint32(stop) != 0 {
+			return false
+		}
+		futexWait(word, 2)
+	}
+	return true
+}
+
+// unlockMutex frees the lock and, if a task waits, futex_wake()s one
+// (lll_unlock(): a wake-up without WF_SYNC).
+//
+//go:nosplit
+func unlockMutex(word *uint32) {
+	if atomic.SwapUint32(word, 0) == 2 {
+		futexWake(word, 1)
+	}
+}
+
+// condWait releases the mutex, blocks until the condition is signalled
+// (its sequence moves on), and retakes the mutex. A signal before this
+// task read the sequence is lost to it, as pthread_cond_signal()'s is to a
+// task not yet waiting.
+//
+//go:nosplit
+func condWait(seq, mutex, stop *uint32) bool {
+	s := atomic.LoadUint32(seq)
+	unlockMutex(mutex)
+	for atomic.LoadUint32(seq) == s {
+		if atomic.LoadUint32(stop) != 0 {
+			return false
+		}
+		futexWait(seq, s)
+	}
+	if atomic.LoadUint32(stop) != 0 {
+		return false
+	}
+	return lockMutex(mutex, stop)
+}
+
+// condWake signals (n = 1) or broadcasts (n = MaxInt32) a condition:
+// futex_wake() of that many waiters, none if nobody waits.
+//
+//go:nosplit
+func condWake(seq *uint32, n int) {
+	atomic.AddUint32(seq, 1)
+	futexWake(seq, n)
+}
+
+// barrier is rt-app's: each arriving task takes the barrier's mutex and
+// counts itself; all but the last wait on the condition, the last resets
+// the count and broadcasts.
+//
+//go:nosplit
+func (b *syncObj) barrier(stop *uint32) bool {
+	if !lockMutex(&b.m, stop) {
+		return false
+	}
+	b.arrived++
+	if b.arrived >= b.parties {
+		b.arrived = 0
+		condWake(&b.c, math.MaxInt32)
+		unlockMutex(&b.m)
+		return true
+	}
+	if !condWait(&b.c, &b.m, stop) {
+		return false
+	}
+	unlockMutex(&b.m)
+	return true
+}
+
+// releaseSyncs wakes, until released is closed, every task blocked on a
+// synchronisation object once the run has stopped: each wait loop sees the
+// stop and returns. It repeats every millisecond, since a task may block
+// again just after a wake-up that came before it looked.
+func (r *runner) releaseSyncs(released chan struct{}) {
+	if len(r.syncs) == 0 {
+		return
+	}
+	for {
+		for i := range r.syncs {
+			o := &r.syncs[i]
+			atomic.AddUint32(&o.c, 1)
+			futexWake(&o.word, math.MaxInt32)
+			futexWake(&o.m, math.MaxInt32)
+			futexWake(&o.c, math.MaxInt32)
+		}
+		select {
+		case <-released:
+			return
+		case <-time.After(time.Millisecond):
+		}
+	}
 }
