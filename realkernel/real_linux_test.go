@@ -406,6 +406,21 @@ func TestUntracedRun(t *testing.T) {
 	}
 }
 
+// realAndSimulated runs s on the real kernel (isolated) and in the
+// simulator as a comparison's simulator side runs it (onHost).
+func realAndSimulated(t *testing.T, s *scenarios.Scenario) (*Result, sim.Metrics) {
+	t.Helper()
+	res, _, err := Run(s, Options{Isolate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Simulate(onHost(t, s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, m
+}
+
 // onHost is s as the simulator's side of a comparison runs it, on this
 // machine's topology with the default costs.
 func onHost(t *testing.T, s *scenarios.Scenario) *scenarios.Scenario {
@@ -493,14 +508,7 @@ func TestSyncPairPreemptionReal(t *testing.T) {
 		preempted      int // the task index that waits in the queue
 	}{{"30us", "25us", 0}, {"25us", "30us", 1}} {
 		s := testdataScenario(t, "pair-one-cpu.json", "duration", "1s", "tasks[0].program[0].run", c.client, "tasks[1].program[1].run", c.server)
-		res, _, err := Run(s, Options{Isolate: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := Simulate(onHost(t, s))
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, m := realAndSimulated(t, s)
 		share := func(preemptions, switches int64) float64 { return float64(preemptions) / max(float64(switches)/2, 1) }
 		rs, ss := share(res.Preemptions, res.CtxSwitches), share(m.Preemptions, m.CtxSwitches)
 		t.Logf("client %s, server %s: preempted at %.3f of the round trips real, %.3f simulated; waits in the queue real %.0f / %.0f ms, simulated %.0f / %.0f ms",
@@ -656,15 +664,7 @@ func TestRunRefusesStructuredSteps(t *testing.T) {
 // ended, no pass at all.
 func TestRunRepeat(t *testing.T) {
 	needReal(t)
-	s := testdataScenario(t, "repeat.json")
-	res, _, err := Run(s, Options{Isolate: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := Simulate(onHost(t, s))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, m := realAndSimulated(t, testdataScenario(t, "repeat.json"))
 	if res.Ops == 0 || len(res.Tasks) != 1 {
 		t.Fatalf("%d ops, %d tasks", res.Ops, len(res.Tasks))
 	}
@@ -691,15 +691,7 @@ func TestRunRepeat(t *testing.T) {
 // 313 against 353).
 func TestRunSyncObjects(t *testing.T) {
 	needReal(t)
-	s := testdataScenario(t, "sync.json")
-	res, _, err := Run(s, Options{Isolate: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := Simulate(onHost(t, s))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, m := realAndSimulated(t, testdataScenario(t, "sync.json"))
 	real, simulated := map[string]int64{}, map[string]int64{}
 	for _, tk := range res.Tasks {
 		real[tk.Name] = tk.Ops
