@@ -3,8 +3,9 @@
 // compared with the real thing (schedsim real, schedsim calibrate).
 //
 // A real run (Run) starts one OS thread per task instance and executes the
-// programs with real CPU burning, sleeps, timers and kernel wake-ups (see
-// run_linux.go for how each step maps onto system calls); a tracefs
+// programs with real CPU burning, sleeps, timers, kernel wake-ups, repeat
+// blocks, and mutexes, conditions and barriers as futexes (see run_linux.go
+// for how each step maps onto system calls; processes are refused); a tracefs
 // instance of its own records sched_switch, sched_waking, sched_wakeup,
 // sched_migrate_task and sched_process_fork/exit for those threads only,
 // and the entries to and returns from the system calls of their steps

@@ -166,7 +166,7 @@ func cmdSweep(args []string, stdout io.Writer) error {
 
 	var limitErr error
 	if len(stopped) > 0 {
-		limitErr = &limitError{fmt.Sprintf("%d of %d cells stopped early (their ops/s are over the time simulated):\n%s", len(stopped), len(cells), strings.Join(stopped, "\n"))}
+		limitErr = &limitError{fmt.Sprintf("%d of %d cells stopped early (their cells show the time simulated up to the stop):\n%s", len(stopped), len(cells), strings.Join(stopped, "\n"))}
 	}
 	if *asJSON {
 		if err := writeJSON(stdout, cells); err != nil {
@@ -189,7 +189,9 @@ func writeSweepTable(w io.Writer, base *scenarios.Scenario, rows, cols *axis, ce
 		title = "(untitled)"
 	}
 	unit, value := "ops/s", func(m *sim.Metrics) (string, string) { return fmt.Sprintf("%.2f", m.OpsPerS), "" }
+	stoppedNote := "ops/s over the time simulated"
 	if !slices.ContainsFunc(cells, func(c *cell) bool { return !c.Metrics.CountsExits }) {
+		stoppedNote = "the time simulated, not the workload's end"
 		unit, value = "elapsed ms (when the last task exited)", func(m *sim.Metrics) (string, string) {
 			if m.LiveTasks > 0 {
 				return fmt.Sprintf("%.1f", m.SimMS), "+"
@@ -235,6 +237,6 @@ func writeSweepTable(w io.Writer, base *scenarios.Scenario, rows, cols *axis, ce
 		fmt.Fprintln(w, "# + tasks still alive at the end: the workload took longer than the time simulated (shown)")
 	}
 	if stopped {
-		fmt.Fprintf(w, "# * stopped early by a limit (stderr says which): %s over the time simulated\n", strings.Fields(unit)[0])
+		fmt.Fprintln(w, "# * stopped early by a limit (stderr says which): "+stoppedNote)
 	}
 }
