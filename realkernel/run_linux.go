@@ -196,8 +196,12 @@ func run(s *scenarios.Scenario, opt Options, traced bool) (*Result, *Recording, 
 			case sim.OpRun, sim.OpSleep, sim.OpTimer, sim.OpWake, sim.OpWait, sim.OpRepeat,
 				sim.OpLock, sim.OpUnlock, sim.OpCondWait, sim.OpSignal, sim.OpBroadcast, sim.OpBarrier:
 			default: // processes: a thread cannot exec, and the Go runtime clones new threads elsewhere
+				kind, ok := unsupportedStep[st.Op]
+				if !ok {
+					kind = fmt.Sprintf("kind-%d", st.Op) // a step kind added after this runner was written
+				}
 				return nil, nil, fmt.Errorf("tasks.%s.program: a %s step, which has no real-kernel equivalent in schedsim real yet: a real run plays run, sleep, timer, wake, wait, repeat and the synchronisation steps, one thread per task instance, and a thread can neither fork a process nor exec",
-					g.Name, unsupportedStep[st.Op])
+					g.Name, kind)
 			}
 		}
 		for _, st := range g.Program {
