@@ -59,14 +59,18 @@ func Strip(a, b *sim.Metrics) string {
 		return exitStrip(a, b)
 	}
 	if b == nil {
-		return fmt.Sprintf("%s ops/s · wake-up p99 %s µs · %s migrations · idle while overloaded %.1f ms",
-			frame.FormatCount(a.OpsPerS), frame.FormatFixed(a.WakeupLatencyUS.P99, 1),
-			frame.FormatCount(float64(a.Migrations.Total)), a.IdleWhileOverloadedMS)
+		return frame.FormatCount(a.OpsPerS) + " ops/s · " + runTail(a)
 	}
 	// "A 1 000 ops/s · B 1 500 ops/s (+50%) · migrations A 10, B 12".
 	return fmt.Sprintf("A %s ops/s · B %s ops/s (%s) · migrations A %s, B %s", frame.FormatCount(a.OpsPerS), frame.FormatCount(b.OpsPerS),
 		frame.FormatDelta(a.OpsPerS, b.OpsPerS, frame.FormatCount),
 		frame.FormatCount(float64(a.Migrations.Total)), frame.FormatCount(float64(b.Migrations.Total)))
+}
+
+// runTail is the rest of a single run's strip, after its throughput.
+func runTail(a *sim.Metrics) string {
+	return fmt.Sprintf("wake-up p99 %s µs · %s migrations · idle while overloaded %.1f ms",
+		frame.FormatFixed(a.WakeupLatencyUS.P99, 1), frame.FormatCount(float64(a.Migrations.Total)), a.IdleWhileOverloadedMS)
 }
 
 // exitStrip is Strip for runs that count exits: "tasks exited A 1 281 · B
@@ -78,8 +82,7 @@ func exitStrip(a, b *sim.Metrics) string {
 		if a.Exits > 0 {
 			s += fmt.Sprintf(", the last at %s s", last.Format(last.Value(a)))
 		}
-		return fmt.Sprintf("%s · wake-up p99 %s µs · %s migrations · idle while overloaded %.1f ms", s,
-			frame.FormatFixed(a.WakeupLatencyUS.P99, 1), frame.FormatCount(float64(a.Migrations.Total)), a.IdleWhileOverloadedMS)
+		return s + " · " + runTail(a)
 	}
 	ea, eb := float64(a.Exits), float64(b.Exits)
 	s := fmt.Sprintf("tasks exited A %s · B %s (%s)", frame.FormatCount(ea), frame.FormatCount(eb), frame.FormatDelta(ea, eb, frame.FormatCount))
