@@ -203,8 +203,6 @@ func run(s *scenarios.Scenario, opt Options, traced bool) (*Result, *Recording, 
 				return nil, nil, fmt.Errorf("tasks.%s.program: a %s step, which has no real-kernel equivalent in schedsim real yet: a real run plays run, sleep, timer, wake, wait, repeat and the synchronisation steps, one thread per task instance, and a thread can neither fork a process nor exec",
 					g.Name, kind)
 			}
-		}
-		for _, st := range g.Program {
 			if st.Op == sim.OpWake && st.Sync {
 				syncTarget[st.Target] = true
 			}

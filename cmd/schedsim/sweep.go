@@ -188,11 +188,13 @@ func writeSweepTable(w io.Writer, base *scenarios.Scenario, rows, cols *axis, ce
 	if title == "" {
 		title = "(untitled)"
 	}
-	unit, value := "ops/s", func(m *sim.Metrics) (string, string) { return fmt.Sprintf("%.2f", m.OpsPerS), "" }
+	unit, column := "ops/s", "ops/s"
+	value := func(m *sim.Metrics) (string, string) { return fmt.Sprintf("%.2f", m.OpsPerS), "" }
 	stoppedNote := "ops/s over the time simulated"
 	if !slices.ContainsFunc(cells, func(c *cell) bool { return !c.Metrics.CountsExits }) {
+		unit, column = "elapsed ms (when the last task exited)", "elapsed"
 		stoppedNote = "the time simulated, not the workload's end"
-		unit, value = "elapsed ms (when the last task exited)", func(m *sim.Metrics) (string, string) {
+		value = func(m *sim.Metrics) (string, string) {
 			if m.LiveTasks > 0 {
 				return fmt.Sprintf("%.1f", m.SimMS), "+"
 			}
@@ -214,7 +216,7 @@ func writeSweepTable(w io.Writer, base *scenarios.Scenario, rows, cols *axis, ce
 		}
 	} else {
 		fmt.Fprintf(w, "# rows: %s\n", rows.label())
-		header = append(header, strings.Fields(unit)[0])
+		header = append(header, column)
 	}
 	ncols := len(header) - 1
 	table := [][]string{header}
