@@ -48,6 +48,28 @@ func sisOff(s *Sim, p *Task, prev, target int, d *Decision) int {
 	return target
 }
 
+// sisIdleTarget is the opening both v3.6's select_idle_sibling() and the
+// 3.6-rc CPU buddies version share: an idle target that is the waking CPU,
+// or an idle target that is prev, is taken without a search.
+func (s *Sim) sisIdleTarget(prev, target int, d *Decision) (int, bool) {
+	this := int(d.This)
+	if target == this {
+		s.examine(d, this)
+		if s.idleCPU(this) {
+			d.Reason = "waking CPU idle"
+			return this, true
+		}
+	}
+	if target == prev {
+		s.examine(d, prev)
+		if s.idleCPU(prev) {
+			d.Reason = "prev idle"
+			return prev, true
+		}
+	}
+	return 0, false
+}
+
 // sisV36 mirrors select_idle_sibling() of v3.6 (the code quoted in seed 000,
 // which Preeti's patch removes): take an idle target if it is the waking
 // CPU, or an idle prev if it is the target; else walk sd_llc(target)
@@ -55,20 +77,8 @@ func sisOff(s *Sim, p *Task, prev, target int, d *Decision) int {
 // all idle. Groups are visited from target's own group onwards, which is why
 // a 1:1 pair walks across the package.
 func sisV36(s *Sim, p *Task, prev, target int, d *Decision) int {
-	this := int(d.This)
-	if target == this {
-		s.examine(d, this)
-		if s.idleCPU(this) {
-			d.Reason = "waking CPU idle"
-			return this
-		}
-	}
-	if target == prev {
-		s.examine(d, prev)
-		if s.idleCPU(prev) {
-			d.Reason = "prev idle"
-			return prev
-		}
+	if cpu, ok := s.sisIdleTarget(prev, target, d); ok {
+		return cpu
 	}
 	return s.sisIdleGroup(p, target, d, false)
 }
@@ -224,20 +234,8 @@ walk:
 // 970e178985ca): after the target/prev checks, each level at or below
 // sd_llc offers exactly one candidate, its idle_buddy.
 func sisBuddies(s *Sim, p *Task, prev, target int, d *Decision) int {
-	this := int(d.This)
-	if target == this {
-		s.examine(d, this)
-		if s.idleCPU(this) {
-			d.Reason = "waking CPU idle"
-			return this
-		}
-	}
-	if target == prev {
-		s.examine(d, prev)
-		if s.idleCPU(prev) {
-			d.Reason = "prev idle"
-			return prev
-		}
+	if cpu, ok := s.sisIdleTarget(prev, target, d); ok {
+		return cpu
 	}
 	for sd := s.cpus[target].sdLLC; sd != nil; sd = sd.Child {
 		s.visitDomain(d)
