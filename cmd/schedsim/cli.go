@@ -35,7 +35,8 @@ const usage = `usage:
   schedsim fields [-json]
       list every scenario field: the paths -set takes, kinds, defaults, ranges
   schedsim link [-base URL] [-set path=value]... FILE|PRESET
-      print the share-link fragment (#s=...), or the whole URL with -base
+      print the share-link fragment (#s=..., and &v=... with the scenario's
+      view: a preset's chapters), or the whole URL with -base
   schedsim export -format perfetto|schedstat|csv|perfetto-proto|rtapp -o OUT [-interval 1ms] [-set path=value]... FILE|PRESET
       run a scenario and write it for other tools (-o - writes to stdout):
       perfetto   a trace-event JSON file for ui.perfetto.dev or chrome://tracing
@@ -262,8 +263,11 @@ func cmdLink(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// The scenario's view (a preset's chapters and speed, a file's view
+	// block) travels as the link's "v=" part, as the page's Copy link
+	// makes it; a scenario without one gives "#s=..." alone.
 	u, _, _ := strings.Cut(*base, "#")
-	link := u + "#" + scenarios.EncodeLink(s)
+	link := u + "#" + scenarios.EncodeLinkView(s, s.View)
 	if len(link) > scenarios.MaxLinkBytes {
 		return badInputf("the link would be %d bytes; links are limited to %d (the page would refuse it)", len(link), scenarios.MaxLinkBytes)
 	}

@@ -132,6 +132,12 @@ func TestLink(t *testing.T) {
 		if !bytes.Equal(got.Canonical(), want.Canonical()) {
 			t.Fatalf("link %s decodes to a different scenario", name)
 		}
+		// The preset's default view (its chapters) comes along as "v=",
+		// as the page's Copy link carries it.
+		v, ok, err := scenarios.LinkView(frag)
+		if err != nil || !ok || len(v.Chapters) == 0 || len(v.Chapters) != len(want.View.Chapters) {
+			t.Fatalf("link %s: view %+v (found %v, %v); want the preset's %d chapters", name, v, ok, err, len(want.View.Chapters))
+		}
 	}
 	// -base makes a whole URL (dropping the base's own fragment); -set applies.
 	code, stdout, _ := schedsim(t, "link", "-base", "https://example.org/play/#old", "-set", "seed=9", "pelt-pingpong")
