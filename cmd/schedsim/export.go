@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -202,7 +203,12 @@ var exportContext = func() (context.Context, context.CancelFunc) {
 func writeOutput(path string, size *sizeCap, write func(io.Writer) error) (int64, error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return 0, badInput(err)
+		// Named by the path given, not by the temporary file's.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return 0, badInputf("%s: cannot write there: %v", path, err)
 	}
 	tmp := f.Name()
 	bw := bufio.NewWriterSize(f, 256<<10)

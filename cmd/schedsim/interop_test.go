@@ -93,7 +93,7 @@ func TestExportErrors(t *testing.T) {
 		{"bad interval", []string{"export", "-format", "csv", "-interval", "0s", "-o", "-", "pelt-pingpong"}, "-interval 0s: want at least 1us"},
 		{"bad scenario", []string{"export", "-format", "csv", "-o", "-", broken}, "machine.corez: unknown field"},
 		{"bad -set", []string{"export", "-format", "csv", "-o", "-", "-set", "duration=0s", "pelt-pingpong"}, "-set duration=0s"},
-		{"unwritable", []string{"export", "-format", "csv", "-o", filepath.Join(dir, "no", "such", "dir"), "pelt-pingpong"}, "no such file or directory"},
+		{"unwritable", []string{"export", "-format", "csv", "-o", filepath.Join(dir, "no", "such", "dir"), "pelt-pingpong"}, filepath.Join(dir, "no", "such", "dir") + ": cannot write there: no such file or directory"},
 		{"two files", []string{"export", "-format", "csv", "-o", "-", "a", "b"}, "want one FILE or PRESET"},
 	}
 	for _, tc := range cases {
