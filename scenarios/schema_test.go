@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"schedplay/sim"
 )
 
 var updateFormat = flag.Bool("update-format", false, "rewrite the field reference in FORMAT.md")
@@ -42,6 +44,32 @@ func TestFormatFieldReference(t *testing.T) {
 	for _, f := range Fields() {
 		if !strings.Contains(doc, "| `"+f.Path+"` |") {
 			t.Errorf("FORMAT.md has no row for %s", f.Path)
+		}
+	}
+}
+
+// TestFormatPolicyLists: FORMAT.md's hand-written policy table names every
+// base and its features bullet every feature, as the generated reference
+// below them does (they fell behind it once: v2.6.8, BALANCE_WAKE_MERGE
+// and DELAY_DEQUEUE were missing).
+func TestFormatPolicyLists(t *testing.T) {
+	data, err := os.ReadFile("FORMAT.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	row := doc[strings.Index(doc, "| `base` |"):]
+	row = row[:strings.IndexByte(row, '\n')]
+	for _, b := range bases {
+		if !strings.Contains(row, "`\""+b.name+"\"`") {
+			t.Errorf("FORMAT.md's base row %q does not name %q", row, b.name)
+		}
+	}
+	feats := doc[strings.Index(doc, "- **Features**:"):]
+	feats = feats[:strings.Index(feats, "\n\n")]
+	for f := sim.Feature(0); f < sim.NumFeatures; f++ {
+		if !strings.Contains(feats, "`"+f.String()+"`") {
+			t.Errorf("FORMAT.md's features bullet does not name %s", f)
 		}
 	}
 }
