@@ -163,7 +163,7 @@ test-e2e: need-chromium wasm
 # ("NO REAL-KERNEL CHECK ON THIS MACHINE: ...") and skips. Then rt-app runs
 # the rt-app files the importer and exporter claim to keep (interop, SCHED_FIFO).
 test-real:
-	SCHEDPLAY_REAL=1 GODEBUG=asyncpreemptoff=1 $(GO) test -count=1 -p 1 -v -timeout 120s -run '^(TestRealVsSim|TestRunStepIsCPUWork|TestUntracedRun|TestRunStepEndsInUserSpace|TestSyncPairPreemptionReal|TestComparisonRunsTheKernelsBaseSlice|TestNiceSharesAndTheHarness|TestRunRepeat|TestRunSyncObjects)$$' ./realkernel
+	SCHEDPLAY_REAL=1 GODEBUG=asyncpreemptoff=1 $(GO) test -count=1 -p 1 -v -timeout 120s -run '^(TestRealVsSim|TestRunStepIsCPUWork|TestUntracedRun|TestRunStepEndsInUserSpace|TestSyncPairPreemptionReal|TestWakeChainPreemptionReal|TestComparisonRunsTheKernelsBaseSlice|TestNiceSharesAndTheHarness|TestRunRepeat|TestRunSyncObjects)$$' ./realkernel
 	SCHEDPLAY_REAL=1 $(GO) test -count=1 -p 1 -v -timeout 300s -run '^(TestRTAppCoverAgainstRTApp|TestRTAppExportRunsUnderRTApp)$$' ./interop
 
 # docs/real-kernel.md: calibration, then every reference scenario of

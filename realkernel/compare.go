@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"schedplay/scenarios"
@@ -38,7 +39,7 @@ func SimScenario(s *scenarios.Scenario, host scenarios.Machine, costs *scenarios
 		notes = append(notes, fmt.Sprintf("policy: the scenario's policy (base %s and its overrides) replaced by the v6.17 base, the kernel running here", c.Policy.Base))
 	}
 	c.Policy = scenarios.Policy{Base: "v6.17", NewTaskLoad: "zero"}
-	if f, note := NewidleFeatures(KernelRelease()); f != nil {
+	if f, note := ReleaseFeatures(KernelRelease()); f != nil {
 		c.Policy.Features = f
 		notes = append(notes, note)
 	}
@@ -71,17 +72,27 @@ func SimScenario(s *scenarios.Scenario, host scenarios.Machine, costs *scenarios
 	return out, notes, nil
 }
 
-// NewidleFeatures says how a kernel of this release treats a newly idle
-// CPU's balancing, as the simulator's switches and a note saying so: nil
-// for a release with v6.17's own rules (the cost bump on failure, 155213a2aed4,
-// merged for 6.17-rc1), and the switches for one with the rules that
-// replaced them: d206fbad9328 reverted the bump and 33cf66d88306 made
-// newidle balancing proportional to its success rate (NI_RANDOM), both for
-// 6.19 and backported; the 6.18 stable queue took the latter on 11 January
-// 2026, for 6.18.6. A release older than 6.17 had neither (some stable
-// kernels took the bump and its replacement; they are not told apart here).
-// An unknown release gets v6.17's rules.
-func NewidleFeatures(release string) (map[string]bool, string) {
+// ReleaseFeatures says which of the simulator's switches give v6.17's rules
+// those of a kernel of this release, and a note saying so ("" and nil for a
+// release with v6.17's own rules, or an unknown one). Two sets of changes:
+//
+// Newly idle balancing. v6.17 bumps a domain's cost when its newidle pass
+// fails (155213a2aed4, merged for 6.17-rc1); d206fbad9328 reverted the bump
+// and 33cf66d88306 made newidle balancing proportional to its success rate
+// (NI_RANDOM), both for 6.19 and backported: the 6.18 stable queue took the
+// latter on 11 January 2026, for 6.18.6. A release older than 6.17 had
+// neither (some stable kernels took the bump and its replacement; they are
+// not told apart here).
+//
+// The wake-up preemption check. ac8e69e69363 (with 9f6d929ee2c6) makes it
+// dequeue a sched_delayed entity its pick finds and pick again
+// (WAKEUP_DEQUEUE_DELAYED): merged for 7.1, and in the 6.18 stables from
+// 6.18.33 (the review series of 20 May 2026, "6.18.32-rc1 review (actually
+// 6.18.33-rc1)"), which took e837456fdca8's rework of the check with it
+// and 15257cc2f905, which undid that rework's one change of behaviour for
+// a kernel without NEXT_BUDDY (a waker that is no longer eligible is
+// rescheduled). Other 6.19 and 7.0 stables are not known here: off.
+func ReleaseFeatures(release string) (map[string]bool, string) {
 	var major, minor, patch int
 	n, _ := fmt.Sscanf(release, "%d.%d.%d", &major, &minor, &patch)
 	if n < 2 {
@@ -91,15 +102,24 @@ func NewidleFeatures(release string) (map[string]bool, string) {
 	if n == 3 {
 		v += min(patch, 99)
 	}
+	f := map[string]bool{}
+	var parts []string
 	switch {
 	case v >= 61806: // 6.18.6 and later, 6.19
-		return map[string]bool{"NEWIDLE_BUMP": false, "NI_RANDOM": true},
-			"policy: newidle balancing as Linux " + release + " has it: proportional to its success rate (NI_RANDOM), without v6.17's cost bump on failure (NEWIDLE_BUMP)"
+		f["NEWIDLE_BUMP"], f["NI_RANDOM"] = false, true
+		parts = append(parts, "newidle balancing proportional to its success rate (NI_RANDOM), without v6.17's cost bump on failure (NEWIDLE_BUMP)")
 	case v < 61700:
-		return map[string]bool{"NEWIDLE_BUMP": false},
-			"policy: newidle balancing as Linux " + release + " has it: without v6.17's cost bump on failure (NEWIDLE_BUMP)"
+		f["NEWIDLE_BUMP"] = false
+		parts = append(parts, "newidle balancing without v6.17's cost bump on failure (NEWIDLE_BUMP)")
 	}
-	return nil, ""
+	if v >= 61833 && v < 61900 || v >= 70100 {
+		f["WAKEUP_DEQUEUE_DELAYED"] = true
+		parts = append(parts, "a wake-up's preemption check that dequeues a sched_delayed task its pick finds (WAKEUP_DEQUEUE_DELAYED, ac8e69e69363)")
+	}
+	if len(f) == 0 {
+		return nil, ""
+	}
+	return f, "policy: as Linux " + release + " has it: " + strings.Join(parts, "; ")
 }
 
 // TickPhases is how many tick phases SimulatePhases runs.

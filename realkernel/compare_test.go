@@ -68,33 +68,41 @@ func TestTickPhases(t *testing.T) {
 	}
 }
 
-// TestNewidleFeatures: v6.17's rules (the cost bump) from 6.17 to 6.18.5,
-// the proportional newidle balance from 6.18.6 and in 6.19, neither before
-// 6.17.
-func TestNewidleFeatures(t *testing.T) {
+// TestReleaseFeatures: v6.17's newidle rules (the cost bump) from 6.17 to
+// 6.18.5, the proportional newidle balance from 6.18.6 and in 6.19, neither
+// before 6.17; the wake-up check that dequeues a delayed pick from 6.18.33
+// in 6.18 and from 7.1.
+func TestReleaseFeatures(t *testing.T) {
 	for _, c := range []struct {
-		release      string
-		bump, random string // "" = the v6.17 default
+		release              string
+		bump, random, wakeup string // "" = the v6.17 default
 	}{
-		{"6.17.0", "", ""},
-		{"6.18.5-arch1", "", ""},
-		{"6.18.6", "false", "true"},
-		{"6.18.44-fc-v1252", "false", "true"},
-		{"6.19.0-rc3", "false", "true"},
-		{"7.1.2", "false", "true"},
-		{"6.12.40", "false", ""},
-		{"5.15", "false", ""},
-		{"garbage", "", ""},
+		{"6.17.0", "", "", ""},
+		{"6.18.5-arch1", "", "", ""},
+		{"6.18.6", "false", "true", ""},
+		{"6.18.32", "false", "true", ""},
+		{"6.18.33", "false", "true", "true"},
+		{"6.18.44-fc-v1252", "false", "true", "true"},
+		{"6.19.0-rc3", "false", "true", ""},
+		{"7.0.4", "false", "true", ""},
+		{"7.1.2", "false", "true", "true"},
+		{"6.12.40", "false", "", ""},
+		{"5.15", "false", "", ""},
+		{"garbage", "", "", ""},
 	} {
-		f, _ := NewidleFeatures(c.release)
+		f, note := ReleaseFeatures(c.release)
 		got := func(name string) string {
 			if on, ok := f[name]; ok {
 				return fmt.Sprint(on)
 			}
 			return ""
 		}
-		if got("NEWIDLE_BUMP") != c.bump || got("NI_RANDOM") != c.random {
-			t.Errorf("%s: NEWIDLE_BUMP %q NI_RANDOM %q, want %q %q", c.release, got("NEWIDLE_BUMP"), got("NI_RANDOM"), c.bump, c.random)
+		if got("NEWIDLE_BUMP") != c.bump || got("NI_RANDOM") != c.random || got("WAKEUP_DEQUEUE_DELAYED") != c.wakeup {
+			t.Errorf("%s: NEWIDLE_BUMP %q NI_RANDOM %q WAKEUP_DEQUEUE_DELAYED %q, want %q %q %q", c.release,
+				got("NEWIDLE_BUMP"), got("NI_RANDOM"), got("WAKEUP_DEQUEUE_DELAYED"), c.bump, c.random, c.wakeup)
+		}
+		if (f == nil) != (note == "") {
+			t.Errorf("%s: switches %v with note %q: a note goes with every change", c.release, f, note)
 		}
 	}
 }

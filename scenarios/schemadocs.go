@@ -98,6 +98,7 @@ var featureDocs = [][3]string{
 	{"Run queue", "WAKEUP_PREEMPTION", "a woken task may preempt the running one"},
 	{"Run queue", "LAST_BUDDY", "3.8 CFS: a task preempted by a wake-up on a runqueue of 8 or more tasks runs next if that is fair enough"},
 	{"Run queue", "PLACE_LAG", "EEVDF: a task keeps its lag across sleeps and migrations"},
+	{"Run queue", "WAKEUP_DEQUEUE_DELAYED", "a wake-up's preemption check dequeues a sched_delayed task its pick finds and picks again (ac8e69e69363: 7.1 and the 6.18.33+ stables; off in v6.17)"},
 	{"Run queue", "DELAY_DEQUEUE", "EEVDF: a task that sleeps while not eligible stays queued, with its load, until picked or woken (v6.12+)"},
 	{"Run queue", "RUN_TO_PARITY", "EEVDF: the running task keeps the CPU until it reaches parity"},
 }

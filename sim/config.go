@@ -323,6 +323,17 @@ const (
 	// pass pulls until the imbalance is gone. The seeds do not say how
 	// their kernels were built (sim/doc.go).
 	FeatNewidlePullOne
+	// FeatWakeupDequeueDelayed is ac8e69e69363 "sched/fair: Fix
+	// wakeup_preempt_fair() vs delayed dequeue" (7.1; 6.18.33 and later
+	// 6.18 stables), with its fix 9f6d929ee2c6: the wake-up preemption
+	// check picks with pick_next_entity(), which dequeues a sched_delayed
+	// entity it finds (DEQUEUE_SLEEP | DEQUEUE_DELAYED), and picks again
+	// while the runqueue still has entities. v6.17's check asks
+	// __pick_eevdf() alone: a delayed sleeper with the earliest eligible
+	// deadline answers "not the wakee" and stays queued, so the wakee does
+	// not preempt a waker that has run past the average. Off in v6.17,
+	// which does not have it; v6.17 only.
+	FeatWakeupDequeueDelayed
 	NumFeatures
 )
 
@@ -331,6 +342,7 @@ var featureNames = [NumFeatures]string{
 	"SCHED_BALANCE_MAP", "PLACE_LAG", "RUN_TO_PARITY", "WAKEUP_PREEMPTION", "LB_BIAS",
 	"TTWU_QUEUE", "SIS_UTIL", "BALANCE_WAKE_MERGE", "DELAY_DEQUEUE", "LAST_BUDDY",
 	"NEWIDLE_BUMP", "NI_RANDOM", "NOHZ_AFTER_TICK", "NEWIDLE_PULL_ONE",
+	"WAKEUP_DEQUEUE_DELAYED",
 }
 
 func (f Feature) String() string {

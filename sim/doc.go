@@ -120,7 +120,13 @@
 // space, before the program's next step (runTask;
 // exit_to_user_mode_loop()). The two together give the wake-up preemptions
 // of this project's 6.18 guest (TestSyncPairPreemption,
-// realkernel.TestSyncPairPreemptionReal).
+// realkernel.TestSyncPairPreemptionReal). That guest's preemption check also
+// dequeues a sched_delayed task its pick finds and picks again
+// (ac8e69e69363, 7.1 and the 6.18.33+ stables), which v6.17's does not: a
+// switch, WAKEUP_DEQUEUE_DELAYED, off in v6.17 (TestWakeupDequeueDelayedChain,
+// realkernel.TestWakeChainPreemptionReal). The same stables' rework of the
+// check (e837456fdca8) also keeps a forked child from preempting at its first
+// wake-up; the model's v6.17 does not have that rule.
 //
 // # The cost model (what makes policies differ in outcome)
 //

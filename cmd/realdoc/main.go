@@ -40,11 +40,14 @@ func main() {
 	whatIf := []string{"policy.features.NEWIDLE_BALANCE=false", "policy.features.WAKE_AFFINE=false",
 		"policy.select_idle_sibling=off", "policy.migration_cost=5ms",
 		// v6.17's own newidle rules, where the host kernel has the later
-		// ones (realkernel.NewidleFeatures), and no timer spread.
+		// ones (realkernel.ReleaseFeatures), and no timer spread.
 		"policy.features.NI_RANDOM=false policy.features.NEWIDLE_BUMP=true", "machine.costs.timer_irq_spread=0s",
 		// A sleeper left sched_delayed is what a waker's wake-up finds
 		// and preempts for (sim.TestSyncPairPreemption).
 		"policy.features.DELAY_DEQUEUE=false",
+		// v6.17's own wake-up check, where the host kernel's dequeues a
+		// delayed pick (ac8e69e69363; sim.TestWakeupDequeueDelayedChain).
+		"policy.features.WAKEUP_DEQUEUE_DELAYED=false",
 		// The idle loop of the host's kernel (measured: it stops an idle
 		// CPU's tick only after the tick has woken it) and an interrupt's
 		// wake-ups all at once (calibrated timer_wakeup 0).
@@ -60,6 +63,7 @@ func main() {
 		{File: dir + "server-1to4.json", Variants: whatIf},
 		{File: dir + "pair-one-cpu.json", Variants: whatIf},
 		{File: dir + "three-hogs-nice.json", Variants: whatIf},
+		{File: dir + "wake-chain-one-cpu.json", Variants: whatIf},
 	}
 	if *short {
 		for i := range cases {
