@@ -238,13 +238,21 @@ func (tb *tab) waitReady() {
 // poll waits until expr is truthy.
 func (tb *tab) poll(expr string, timeout time.Duration) {
 	tb.t.Helper()
-	ctx, cancel := context.WithTimeout(tb.ctx, timeout+5*time.Second)
-	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr,
-		chromedp.WithPollingTimeout(timeout), chromedp.WithPollingInterval(100*time.Millisecond))); err != nil {
+	if err := tb.tryPoll(expr, timeout); err != nil {
 		errText, _ := chromedp.Run(tb.ctx, chromedp.Evaluate[string](`String(window.schedplay && window.schedplay.error && window.schedplay.error())`))
 		tb.t.Fatalf("waiting for %s: %v (page error: %q)", expr, err, errText)
 	}
+}
+
+// tryPoll is poll that returns the timeout instead of failing the test,
+// for a test that says what it found instead.
+func (tb *tab) tryPoll(expr string, timeout time.Duration) error {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, timeout+5*time.Second)
+	defer cancel()
+	_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr,
+		chromedp.WithPollingTimeout(timeout), chromedp.WithPollingInterval(100*time.Millisecond)))
+	return err
 }
 
 type metrics struct {
