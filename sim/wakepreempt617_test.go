@@ -19,11 +19,22 @@ func syncPairOnOneCPU(t *testing.T, clientRun, serverRun int64, feat func(*Polic
 		{Name: "client", Count: 1, Program: []Step{{Op: OpRun, Dur: clientRun}, {Op: OpWake, Target: 1, Sync: true}, {Op: OpWait}}},
 		{Name: "server", Count: 1, Program: []Step{{Op: OpWait}, {Op: OpRun, Dur: serverRun}, {Op: OpWake, Target: 0, Sync: true, Fanout: FanoutWaker}}},
 	}}
+	s, preempted, switches := runPreemptions(t, cfg, nil)
+	return preempted[0], preempted[1], switches, s.Metrics().Wakeups
+}
+
+// runPreemptions runs cfg to its end and counts, per task, the switches
+// that took the CPU from it while it was still runnable (a preemption:
+// sched_switch's prev_state R), and all switches; onSwitch (if not nil)
+// sees every switch.
+func runPreemptions(t *testing.T, cfg *Config, onSwitch func(Event)) (s *Sim, preempted map[int32]int64, switches int64) {
+	t.Helper()
 	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.SetRecording(true)
+	preempted = map[int32]int64{}
 	blocked := map[int32]bool{}
 	var evs []Event
 	for !s.Done() {
@@ -35,18 +46,17 @@ func syncPairOnOneCPU(t *testing.T, clientRun, serverRun int64, feat func(*Polic
 				blocked[e.Task] = true
 			case EvSwitch:
 				if e.Arg >= 0 && !blocked[e.Arg] {
-					if e.Arg == 0 {
-						clientPreempted++
-					} else {
-						serverPreempted++
-					}
+					preempted[e.Arg]++
 				}
 				switches++
 				blocked[e.Task] = false
+				if onSwitch != nil {
+					onSwitch(e)
+				}
 			}
 		}
 	}
-	return clientPreempted, serverPreempted, switches, s.Metrics().Wakeups
+	return s, preempted, switches
 }
 
 // TestSyncPairPreemption: two tasks that take turns on one CPU, each waking
@@ -132,30 +142,13 @@ func wakeChainOnOneCPU(t *testing.T, feat uint32) (preempted [3]int, periods int
 		{Name: "s3", Count: 1, Program: []Step{{Op: OpWait}, {Op: OpRun, Dur: 80e3}}},
 	}}
 	cfg.Machine.Costs.JitterPct = 0
-	s, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.SetRecording(true)
-	blocked := map[int32]bool{}
-	var evs []Event
-	for !s.Done() {
-		s.RunUntil(s.Now() + 10e6)
-		evs = s.TakeEvents(evs[:0])
-		for _, e := range evs {
-			switch e.Kind {
-			case EvBlock:
-				blocked[e.Task] = true
-			case EvSwitch:
-				if e.Arg >= 0 && !blocked[e.Arg] {
-					preempted[e.Arg]++
-				}
-				if e.Arg < 0 && e.Task == 0 {
-					periods++ // s1 leaves the idle CPU: a period begins
-				}
-				blocked[e.Task] = false
-			}
+	_, byTask, _ := runPreemptions(t, cfg, func(e Event) {
+		if e.Arg < 0 && e.Task == 0 {
+			periods++ // s1 leaves the idle CPU: a period begins
 		}
+	})
+	for i := range preempted {
+		preempted[i] = int(byTask[int32(i)])
 	}
 	return preempted, periods
 }
