@@ -33,7 +33,7 @@ help:
 	@echo "make soak SEEDS=FROM-TO  the property tests on those generator seeds (a hunt for model defects;"
 	@echo "                not in make test: about 0.4 s a seed)"
 	@echo "make test-e2e   build the wasm, then drive the page in headless Chromium"
-	@echo "make test-real  the simulator against this machine's kernel (root, tracefs; ~20 s, alone)"
+	@echo "make test-real  the simulator against this machine's kernel (root, tracefs; ~70 s, alone)"
 	@echo "make real-kernel regenerate docs/real-kernel.md (root, tracefs; ~12 min, alone)"
 	@echo "make screenshot test-e2e that also writes docs/screenshot.png"
 	@echo "make screens    the canvas at 2, 80 and 256 CPUs, normal, talk, A/B: docs/screenshot-*.png"
