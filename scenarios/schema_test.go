@@ -58,15 +58,21 @@ func TestFormatPolicyLists(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := string(data)
-	row := doc[strings.Index(doc, "| `base` |"):]
+	i, j := strings.Index(doc, "| `base` |"), strings.Index(doc, "- **Features**:")
+	if i < 0 || j < 0 {
+		t.Fatalf("FORMAT.md has no policy row for base (%d) or no features bullet (%d)", i, j)
+	}
+	row := doc[i:]
 	row = row[:strings.IndexByte(row, '\n')]
 	for _, b := range bases {
 		if !strings.Contains(row, "`\""+b.name+"\"`") {
 			t.Errorf("FORMAT.md's base row %q does not name %q", row, b.name)
 		}
 	}
-	feats := doc[strings.Index(doc, "- **Features**:"):]
-	feats = feats[:strings.Index(feats, "\n\n")]
+	feats := doc[j:]
+	if k := strings.Index(feats, "\n\n"); k > 0 {
+		feats = feats[:k]
+	}
 	for f := sim.Feature(0); f < sim.NumFeatures; f++ {
 		if !strings.Contains(feats, "`"+f.String()+"`") {
 			t.Errorf("FORMAT.md's features bullet does not name %s", f)
