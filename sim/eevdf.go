@@ -307,26 +307,20 @@ func pickEEVDF(s *Sim, rq *RQ, curr *Task) *Task {
 // tasks share one slice, so it is pick_eevdf() == p.
 //
 // With WAKEUP_DEQUEUE_DELAYED (ac8e69e69363 and 9f6d929ee2c6, 7.1 and the
-// 6.18.33+ stables) the check picks as pick_next_entity() does: a
+// 6.18.33+ stables) the check picks with pick_next_entity() (pickNext): a
 // sched_delayed entity the pick finds is dequeued (DEQUEUE_SLEEP |
-// DEQUEUE_DELAYED, as pickNext does) and the check picks again while the
-// runqueue has entities left. So a waker that has run past the average
+// DEQUEUE_DELAYED) and it picks again while the runqueue has entities left. So a waker that has run past the average
 // loses the CPU to its wakee even where a delayed sleeper had the earliest
 // deadline: on a 6.18.44 kernel a 50-80-80 us wake-up chain pinned to one
 // CPU preempts once a period, where v6.17's check never does
 // (TestWakeupDequeueDelayedChain; docs/real-kernel.md).
 func wakeupPreemptEEVDF(s *Sim, rq *RQ, curr, p *Task) bool {
 	updateCurrEEVDF(s, rq)
-	for {
-		n := pickEEVDF(s, rq, curr)
-		if n == nil || !n.delayed || !s.feature(FeatWakeupDequeueDelayed) {
-			return n == p
-		}
-		s.dequeueEntity(rq, n, deqSleep|deqDelayed)
-		if rq.nrRunning == 0 {
-			return false
-		}
+	n := pickEEVDF(s, rq, curr)
+	if n != nil && n.delayed && s.feature(FeatWakeupDequeueDelayed) {
+		n = s.pickNext(rq)
 	}
+	return n == p
 }
 
 // taskForkEEVDF: a new task starts with the base slice (sched_fork()).
